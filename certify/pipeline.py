@@ -1,0 +1,49 @@
+"""Solve a game and produce its certificate, with optional progress reporting."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from certify.certificate import build_certificate, certificate_json
+from certify.schema import Certificate
+from solver.retrograde import ProgressHook, Solution, solve
+from solver.rules import Rules
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A solved game with its certificate and the file text."""
+
+    rules: Rules
+    solution: Solution
+    certificate: Certificate
+    text: str
+    elapsed_seconds: float
+
+
+def solve_command(game: str) -> str:
+    """The command recorded in provenance: the one that regenerates the same file."""
+    return f"certify solve {game}"
+
+
+def default_filename(rules: Rules) -> str:
+    """A file name from the game's name: `mnk:3,3,3` → `mnk-3-3-3.json`."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", rules.name).strip("-.") or "game"
+    return f"{stem}.json"
+
+
+def solve_and_certify(
+    rules: Rules, game: str, timed: bool = False, progress: ProgressHook | None = None
+) -> Solved:
+    """Solve `rules` and build the certificate (wall time recorded only when `timed`)."""
+    start = time.perf_counter()
+    solution = solve(rules, progress)
+    certificate = build_certificate(rules, solution, command=solve_command(game))
+    elapsed = time.perf_counter() - start
+    if timed:
+        certificate = certificate.model_copy(
+            update={"provenance": certificate.provenance.model_copy(update={"elapsed_seconds": round(elapsed, 4)})}
+        )
+    return Solved(rules, solution, certificate, certificate_json(certificate), elapsed)

@@ -1,0 +1,38 @@
+"""Drawing boards and labels for people: rich renderables and one-line text forms."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+MARK_TEXT = {0: ".", 1: "X", 2: "O"}
+MARK_STYLE = {0: "dim", 1: "bold cyan", 2: "bold magenta"}
+VALUE_STYLE = {"win": "bold green", "draw": "yellow", "loss": "bold red"}
+
+
+def board_table(board: tuple[int, ...], rows: int, cols: int, numbered: bool = True) -> Table:
+    """A drawn grid; empty cells show their number (dim) so moves can be read off."""
+    grid = Table(show_header=False, box=box.SQUARE, show_lines=True, padding=(0, 1))
+    for _ in range(cols):
+        grid.add_column(justify="center", width=2)
+    for r in range(rows):
+        cells = []
+        for c in range(cols):
+            cell = r * cols + c
+            mark = board[cell]
+            label = str(cell) if (mark == 0 and numbered) else MARK_TEXT[mark]
+            cells.append(Text(label, style=MARK_STYLE[mark]))
+        grid.add_row(*cells)
+    return grid
+
+
+def board_line(board: tuple[int, ...], cols: int) -> str:
+    """`X O . / . X . / O . .`: a board on one line."""
+    rows = [board[i : i + cols] for i in range(0, len(board), cols)]
+    return " / ".join(" ".join(MARK_TEXT[m] for m in row) for row in rows)
+
+
+def value_text(word: str) -> Text:
+    """A value word in its colour."""
+    return Text(word, style=VALUE_STYLE.get(word, ""))

@@ -1,0 +1,115 @@
+"""The certificate format, version 1, as pydantic models (docs/certificate-format.md)."""
+
+from __future__ import annotations
+
+import base64
+import zlib
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+FORMAT = "certify-certificate"
+VERSION = 1
+
+ValueWord = Literal["win", "draw", "loss"]
+VALUE_WORDS: dict[int, ValueWord] = {1: "win", 0: "draw", -1: "loss"}
+
+
+def pack(array: np.ndarray, dtype: str) -> str:
+    """Little-endian bytes of `array` as `dtype`, zlib level 9, base64."""
+    raw = np.ascontiguousarray(array, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+def unpack(text: str, dtype: str, count: int) -> np.ndarray:
+    """Inverse of `pack`; raises ValueError unless exactly `count` elements decode."""
+    item = np.dtype(dtype).newbyteorder("<")
+    try:
+        raw = zlib.decompressobj().decompress(base64.b64decode(text, validate=True), count * item.itemsize + 1)
+    except (ValueError, zlib.error) as err:
+        raise ValueError(f"bad packed array: {err}") from None
+    if len(raw) != count * item.itemsize:
+        raise ValueError(f"packed array holds {len(raw) // item.itemsize} elements, expected {count}")
+    return np.frombuffer(raw, dtype=item).astype(dtype)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class RulesSpec(_Strict):
+    """The full rules, every line explicit."""
+
+    name: str
+    rows: int = Field(ge=1, le=4)
+    cols: int = Field(ge=1, le=4)
+    lines: list[list[int]] = Field(min_length=1)
+    marks: Literal["own", "either", "x-only"]
+    goal: Literal["first-line-wins", "first-line-loses", "most-lines"]
+
+
+class FirstMove(_Strict):
+    """A legal first move and its value for the player who makes it."""
+
+    cell: int = Field(ge=0)
+    mark: Literal[1, 2]
+    value: ValueWord
+
+
+class Claim(_Strict):
+    """What the certificate claims about the game."""
+
+    root_value: ValueWord
+    root_margin: int | None = None
+    first_moves: list[FirstMove]
+
+
+class Table(_Strict):
+    """Every reachable state and its label, as packed arrays in code order."""
+
+    states: int = Field(ge=1)
+    codes: str
+    values: str
+    distances: str
+    margins: str | None
+
+
+class StrategyTable(_Strict):
+    """One player's strategy: the move it plays in each of its reachable turns."""
+
+    player: Literal[1, 2]
+    guarantees: Literal["win", "no-loss"]
+    entries: int = Field(ge=0)
+    codes: str
+    cells: str
+    marks: str
+
+
+class Provenance(_Strict):
+    """Who wrote the certificate, how, and (optionally) how long it took."""
+
+    tool: str
+    command: str
+    elapsed_seconds: float | None = None
+
+
+class Certificate(_Strict):
+    """A proof certificate for the value of a positional game."""
+
+    format: Literal["certify-certificate"]
+    version: Literal[1]
+    rules: RulesSpec
+    rules_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    claim: Claim
+    table: Table
+    strategies: list[StrategyTable]
+    provenance: Provenance
+
+    @field_validator("strategies")
+    @classmethod
+    def _one_per_player(cls, value: list[StrategyTable]) -> list[StrategyTable]:
+        players = [s.player for s in value]
+        if len(set(players)) != len(players):
+            raise ValueError("two strategies for the same player")
+        return value

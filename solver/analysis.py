@@ -1,0 +1,155 @@
+"""Counts over a solved game: states, edges, games, symmetry classes, paths and predecessors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.engine import Game
+from solver.retrograde import Solution
+from solver.rules import Rules
+
+Permutation = tuple[int, ...]
+
+
+def board_symmetries(rules: Rules) -> list[Permutation]:
+    """Cell permutations of the board's geometric symmetries that map the line set onto itself.
+
+    A permutation `p` sends the mark on cell `i` to cell `p[i]`; the identity is included.
+    """
+    rows, cols = rules.rows, rules.cols
+
+    def cell(r: int, c: int) -> int:
+        return r * cols + c
+
+    candidates = [
+        lambda r, c: (r, c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+    ]
+    if rows == cols:
+        candidates += [
+            lambda r, c: (c, r),
+            lambda r, c: (cols - 1 - c, r),
+            lambda r, c: (c, rows - 1 - r),
+            lambda r, c: (cols - 1 - c, rows - 1 - r),
+        ]
+    lines = {frozenset(line) for line in rules.lines}
+    perms = []
+    for transform in candidates:
+        perm = tuple(cell(*transform(r, c)) for r in range(rows) for c in range(cols))
+        if {frozenset(perm[i] for i in line) for line in lines} == lines:
+            perms.append(perm)
+    return sorted(set(perms))
+
+
+def symmetry_classes(solution: Solution, swap_marks: bool) -> int:
+    """Number of reachable states up to the board symmetries (and X↔O if `swap_marks`)."""
+    game = solution.game
+    boards = game.decode(solution.codes)
+    canonical = np.full(len(boards), np.iinfo(np.int64).max, dtype=np.int64)
+    swaps = (False, True) if swap_marks else (False,)
+    for perm in board_symmetries(solution.rules):
+        moved = np.empty_like(boards)
+        moved[:, list(perm)] = boards
+        for swap in swaps:
+            image = np.where(moved == 0, 0, 3 - moved) if swap else moved
+            canonical = np.minimum(canonical, image.astype(np.int64) @ game.pow3)
+    return len(np.unique(canonical))
+
+
+def path_counts(solution: Solution) -> np.ndarray:
+    """For every state, the number of move sequences from the empty board that reach it."""
+    counts = np.zeros(len(solution), dtype=np.int64)
+    counts[0] = 1
+    marks = (solution.game.decode(solution.codes) != 0).sum(axis=1)
+    for depth in range(int(marks.max())):
+        layer = np.flatnonzero((marks == depth) & ~solution.terminal)
+        children = solution.children(layer)
+        weights = np.repeat(counts[layer], children.shape[1]).reshape(children.shape)
+        legal = children >= 0
+        np.add.at(counts, children[legal], weights[legal])
+    return counts
+
+
+def predecessors(solution: Solution, code: int) -> list[int]:
+    """Codes of the reachable states with a legal move to `code`."""
+    game = solution.game
+    board = game.board(code)
+    parents = []
+    for cell, mark in enumerate(board):
+        if mark:
+            parent = code - mark * 3**cell
+            try:
+                row = solution.index(parent)
+            except KeyError:
+                continue
+            if code in solution.codes[solution.children(np.array([row]))[0]].tolist():
+                parents.append(parent)
+    return sorted(parents)
+
+
+def first_move_values(solution: Solution) -> list[tuple[int, int, int]]:
+    """(cell, mark, value for the mover) of every legal first move, by cell then mark."""
+    root_children = solution.children(np.zeros(1, dtype=np.int64))[0]
+    return [
+        (col // 2, col % 2 + 1, -int(solution.values[child]))
+        for col, child in enumerate(root_children)
+        if child >= 0
+    ]
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The counts `certify stats` reports."""
+
+    reachable_states: int
+    terminal_states: dict[str, int]
+    nonterminal_states: int
+    edges: int
+    games: dict[str, int]
+    states_up_to_symmetry: dict[str, int]
+    root_value: str
+    root_margin: int | None
+    first_moves: list[dict]
+
+
+def _by_result(game: Game, solution: Solution, rows: np.ndarray, weights: np.ndarray) -> dict[str, int]:
+    """Sum `weights` over terminal `rows` by who won (player 1, player 2) or draw."""
+    values = solution.values[rows].astype(np.int64)
+    p1_to_move = (game.decode(solution.codes[rows]) != 0).sum(axis=1) % 2 == 0
+    p1_result = np.where(p1_to_move, values, -values)
+    return {
+        "first_player_wins": int(weights[p1_result == 1].sum()),
+        "second_player_wins": int(weights[p1_result == -1].sum()),
+        "draws": int(weights[p1_result == 0].sum()),
+    }
+
+
+def stats(solution: Solution) -> Stats:
+    """Every count of the solved game."""
+    game = solution.game
+    words = {1: "win", 0: "draw", -1: "loss"}
+    terminal_rows = np.flatnonzero(solution.terminal)
+    live_rows = np.flatnonzero(~solution.terminal)
+    children = solution.children(live_rows)
+    paths = path_counts(solution)
+    symmetry = {"board": symmetry_classes(solution, swap_marks=False)}
+    if solution.rules.marks != "own":
+        symmetry["board_and_mark_swap"] = symmetry_classes(solution, swap_marks=True)
+    return Stats(
+        reachable_states=len(solution),
+        terminal_states=_by_result(game, solution, terminal_rows, np.ones(len(terminal_rows), np.int64)),
+        nonterminal_states=len(live_rows),
+        edges=int((children >= 0).sum()),
+        games=_by_result(game, solution, terminal_rows, paths[terminal_rows]),
+        states_up_to_symmetry=symmetry,
+        root_value=words[int(solution.values[0])],
+        root_margin=None if solution.margins is None else int(solution.margins[0]),
+        first_moves=[
+            {"cell": cell, "mark": mark, "value": words[value]}
+            for cell, mark, value in first_move_values(solution)
+        ],
+    )

@@ -1,0 +1,146 @@
+"""The positional-game engine: a game as a value over integer state codes.
+
+`Game` offers the OpenSpiel-style scalar API (`initial`, `legal_moves`, `apply`, `is_terminal`,
+`returns`) for search, tests and play, and the same rules over numpy arrays of codes
+(`terminal_labels`, `child_codes`) for the exhaustive solver. A state is its code
+`sum(cell[i] * 3**i)`; the side to move follows from the number of marks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.rules import Rules
+
+CODE_DTYPE = np.uint32  # 3**16 < 2**32: every board up to 4x4 fits
+NO_CHILD = np.iinfo(np.int64).max
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """Place `mark` (1 = X, 2 = O) on `cell`."""
+
+    cell: int
+    mark: int
+
+    def __str__(self) -> str:
+        return f"{'XO'[self.mark - 1]}{self.cell}"
+
+
+@dataclass(frozen=True)
+class TerminalLabels:
+    """Terminal flags and labels of a batch of states (value and margin for the side to move)."""
+
+    terminal: np.ndarray  # bool
+    value: np.ndarray  # int8: 1 win, 0 draw, -1 loss; meaningful where terminal
+    margin: np.ndarray  # int8: line margin for most-lines, else 0
+
+
+class Game:
+    """A positional game from `Rules`, over state codes."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.cells = rules.cells
+        self.pow3 = np.array([3**i for i in range(self.cells)], dtype=np.int64)
+        self._lines = [np.array(line, dtype=np.intp) for line in rules.lines]
+
+    # ---- scalar API -----------------------------------------------------------------------
+
+    def initial(self) -> int:
+        """The empty board."""
+        return 0
+
+    def board(self, code: int) -> tuple[int, ...]:
+        """The marks of every cell of `code`."""
+        return tuple((code // 3**i) % 3 for i in range(self.cells))
+
+    def to_move(self, code: int) -> int:
+        """The player (1 or 2) to move in `code`."""
+        return 1 + sum(1 for m in self.board(code) if m) % 2
+
+    def is_terminal(self, code: int) -> bool:
+        """Whether play has ended in `code`."""
+        return bool(self.terminal_labels(np.array([code])).terminal[0])
+
+    def legal_moves(self, code: int) -> list[Move]:
+        """Every legal move in `code`, by cell then mark; empty when terminal."""
+        if self.is_terminal(code):
+            return []
+        marks = self.rules.marks_for(self.to_move(code))
+        board = self.board(code)
+        return [Move(c, m) for c in range(self.cells) if board[c] == 0 for m in marks]
+
+    def apply(self, code: int, move: Move) -> int:
+        """The state after `move`; raises ValueError if it is not legal."""
+        if move not in self.legal_moves(code):
+            raise ValueError(f"illegal move {move} in state {code}")
+        return code + move.mark * 3**move.cell
+
+    def returns(self, code: int) -> tuple[int, int]:
+        """Final result (player 1, player 2) of a terminal state: +1 win, 0 draw, -1 loss."""
+        labels = self.terminal_labels(np.array([code]))
+        if not labels.terminal[0]:
+            raise ValueError(f"state {code} is not terminal")
+        value = int(labels.value[0])  # for the side to move
+        return (value, -value) if self.to_move(code) == 1 else (-value, value)
+
+    def final_margin(self, code: int) -> int:
+        """most-lines: player 1's complete lines minus player 2's in a terminal state."""
+        labels = self.terminal_labels(np.array([code]))
+        margin = int(labels.margin[0])
+        return margin if self.to_move(code) == 1 else -margin
+
+    # ---- vectorised API --------------------------------------------------------------------
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        """Boards of a batch of codes: shape (n, cells), int8 marks."""
+        return ((codes.astype(np.int64)[:, None] // self.pow3[None, :]) % 3).astype(np.int8)
+
+    def terminal_labels(self, codes: np.ndarray, boards: np.ndarray | None = None) -> TerminalLabels:
+        """Which of `codes` are terminal, and their value and margin for the side to move."""
+        boards = self.decode(codes) if boards is None else boards
+        n = len(codes)
+        filled = (boards != 0).sum(axis=1)
+        full = filled == self.cells
+        x_lines = np.zeros(n, dtype=np.int16)
+        o_lines = np.zeros(n, dtype=np.int16)
+        for line in self._lines:
+            cells = boards[:, line]
+            x_lines += (cells == 1).all(axis=1)
+            o_lines += (cells == 2).all(axis=1)
+        margin = np.zeros(n, dtype=np.int8)
+        if self.rules.goal == "most-lines":
+            terminal = full
+            stm_is_p1 = filled % 2 == 0
+            margin = np.where(stm_is_p1, x_lines - o_lines, o_lines - x_lines).astype(np.int8)
+            value = np.sign(margin).astype(np.int8)
+        else:
+            some_line = (x_lines + o_lines) > 0
+            terminal = some_line | full
+            sign = -1 if self.rules.goal == "first-line-wins" else 1
+            value = np.where(some_line, sign, 0).astype(np.int8)
+        return TerminalLabels(terminal=terminal, value=value, margin=margin)
+
+    def child_codes(self, codes: np.ndarray, boards: np.ndarray | None = None) -> np.ndarray:
+        """Children of non-terminal `codes`: shape (n, cells * 2), column `2*cell + mark - 1`.
+
+        Entries for illegal moves are NO_CHILD. The caller passes only non-terminal states.
+        """
+        boards = self.decode(codes) if boards is None else boards
+        n = len(codes)
+        base = codes.astype(np.int64)
+        empty = boards == 0
+        p1_to_move = (empty.sum(axis=1) % 2) == (self.cells % 2)
+        out = np.full((n, self.cells * 2), NO_CHILD, dtype=np.int64)
+        for mark in (1, 2):
+            allowed = np.zeros(n, dtype=bool)
+            for player, mask in ((1, p1_to_move), (2, ~p1_to_move)):
+                if mark in self.rules.marks_for(player):
+                    allowed |= mask
+            legal = empty & allowed[:, None]
+            children = base[:, None] + mark * self.pow3[None, :]
+            out[:, mark - 1 :: 2] = np.where(legal, children, NO_CHILD)
+        return out

@@ -1,0 +1,239 @@
+"""Declarative rules of the positional-game family: board, lines, mark rule and goal.
+
+A `Rules` value is the whole statement of a game. Everything else (engine, solver,
+certificate, checker) is derived from it. Cells are numbered 0..R*C-1 row-major.
+Marks: 1 = X, 2 = O, 0 = empty. Player 1 moves first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from itertools import product
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+MarkRule = Literal["own", "either", "x-only"]
+Goal = Literal["first-line-wins", "first-line-loses", "most-lines"]
+
+MAX_SIDE = 4
+X, O = 1, 2
+
+
+class RulesError(ValueError):
+    """A rules spec that cannot describe a game; the message is one line for the user."""
+
+
+class Rules(BaseModel):
+    """One positional game: an R×C board, its winning lines, who may place which mark, the goal."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    rows: int
+    cols: int
+    lines: tuple[tuple[int, ...], ...]
+    marks: MarkRule
+    goal: Goal
+
+    @model_validator(mode="after")
+    def _well_formed(self) -> Rules:
+        if not (1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE):
+            raise ValueError(f"board {self.rows}x{self.cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+        if not self.lines:
+            raise ValueError("the line list is empty")
+        for line in self.lines:
+            if not line:
+                raise ValueError("a line has no cells")
+            bad = [c for c in line if not 0 <= c < self.cells]
+            if bad:
+                raise ValueError(f"line {list(line)} has cell {bad[0]} outside 0..{self.cells - 1}")
+            if len(set(line)) != len(line):
+                raise ValueError(f"line {list(line)} repeats a cell")
+        if len(set(self.lines)) != len(self.lines):
+            raise ValueError("the line list repeats a line")
+        if self.goal == "most-lines" and self.marks != "own":
+            raise ValueError("goal most-lines needs marks 'own' (a line must belong to a player)")
+        return self
+
+    @property
+    def cells(self) -> int:
+        """Number of cells on the board."""
+        return self.rows * self.cols
+
+    def marks_for(self, player: int) -> tuple[int, ...]:
+        """The marks `player` (1 or 2) may place."""
+        if self.marks == "either":
+            return (X, O)
+        if self.marks == "x-only":
+            return (X,)
+        return (X,) if player == 1 else (O,)
+
+    def canonical(self) -> dict:
+        """The rules as a plain JSON-ready dict: the form embedded in certificates."""
+        return {
+            "name": self.name,
+            "rows": self.rows,
+            "cols": self.cols,
+            "lines": [list(line) for line in self.lines],
+            "marks": self.marks,
+            "goal": self.goal,
+        }
+
+    def sha256(self) -> str:
+        """Hex sha256 of the canonical JSON (sorted keys, no spaces, UTF-8)."""
+        return hashlib.sha256(canonical_json(self.canonical()).encode()).hexdigest()
+
+
+def canonical_json(obj: object) -> str:
+    """JSON with sorted keys and no whitespace: the form that is hashed."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def k_in_a_row(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """Every horizontal, vertical and diagonal run of k cells on an R×C board."""
+    if not 1 <= k <= max(rows, cols):
+        raise RulesError(f"K={k} does not fit a {rows}x{cols} board")
+    runs = []
+    for r, c in product(range(rows), range(cols)):
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+            if 0 <= end_r < rows and 0 <= end_c < cols:
+                runs.append(tuple((r + dr * i) * cols + (c + dc * i) for i in range(k)))
+    if k == 1:  # a single cell is one run, not four
+        runs = sorted(set(runs))
+    if not runs:
+        raise RulesError(f"K={k} gives no line on a {rows}x{cols} board")
+    return tuple(sorted(runs))
+
+
+def make_rules(
+    name: str,
+    rows: int,
+    cols: int,
+    marks: str,
+    goal: str,
+    k: int | None = None,
+    lines: list[list[int]] | None = None,
+) -> Rules:
+    """Rules from their parts; lines come from K unless given explicitly. Raises RulesError."""
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise RulesError(f"board {rows}x{cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+    if lines is None:
+        if k is None:
+            raise RulesError("a spec needs either k or lines")
+        line_tuples = k_in_a_row(rows, cols, k)
+    else:
+        line_tuples = tuple(tuple(line) for line in lines)
+    return _validated(
+        dict(name=name, rows=rows, cols=cols, lines=line_tuples, marks=marks, goal=goal)
+    )
+
+
+def _validated(data: dict) -> Rules:
+    try:
+        return Rules.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        raise RulesError(f"{where}: {message}" if where else message) from None
+
+
+BUILTIN_DESCRIPTIONS: dict[str, str] = {
+    "tictactoe": "3x3, X then O, three in a row wins",
+    "w3t": "Wild tic-tac-toe: 3x3, each turn place X or O, completing any line wins",
+    "misere": "3x3, X then O, completing a line loses",
+    "notakto": "one 3x3 board, both place X, completing a line loses",
+    "cumulative": "3x3, X then O, play to a full board, more complete lines wins",
+}
+
+_BUILTIN_PARTS = {
+    "tictactoe": ("own", "first-line-wins"),
+    "w3t": ("either", "first-line-wins"),
+    "misere": ("own", "first-line-loses"),
+    "notakto": ("x-only", "first-line-loses"),
+    "cumulative": ("own", "most-lines"),
+}
+
+
+def builtin(name: str) -> Rules:
+    """One of the named 3×3 games of claims.md."""
+    marks, goal = _BUILTIN_PARTS[name]
+    return make_rules(name, 3, 3, marks, goal, k=3)
+
+
+def parse_mnk(text: str) -> Rules:
+    """`mnk:R,C,K[,wild][,misere]` → rules; raises RulesError."""
+    parts = [p.strip() for p in text.removeprefix("mnk:").split(",")]
+    if len(parts) < 3:
+        raise RulesError(f"'{text}': expected mnk:R,C,K[,wild][,misere]")
+    try:
+        rows, cols, k = (int(p) for p in parts[:3])
+    except ValueError:
+        raise RulesError(f"'{text}': R, C and K must be integers") from None
+    flags = parts[3:]
+    unknown = [f for f in flags if f not in ("wild", "misere")]
+    if unknown:
+        raise RulesError(f"'{text}': unknown option '{unknown[0]}' (use wild, misere)")
+    marks = "either" if "wild" in flags else "own"
+    goal = "first-line-loses" if "misere" in flags else "first-line-wins"
+    return make_rules(text, rows, cols, marks, goal, k=k)
+
+
+def load_spec_file(path: Path) -> Rules:
+    """Rules from a JSON or TOML spec file; raises RulesError naming the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise RulesError(f"{path}: cannot read ({err.strerror})") from None
+    try:
+        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise RulesError(f"{path}: not valid {path.suffix.lstrip('.') or 'JSON'}: {err}") from None
+    if not isinstance(data, dict):
+        raise RulesError(f"{path}: a spec must be a table/object")
+    allowed = {"name", "rows", "cols", "k", "lines", "marks", "goal"}
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise RulesError(f"{path}: unknown field '{extra[0]}' (allowed: {', '.join(sorted(allowed))})")
+    for field in ("rows", "cols", "marks", "goal"):
+        if field not in data:
+            raise RulesError(f"{path}: missing field '{field}'")
+    for field in ("rows", "cols", "k"):
+        if field in data and (type(data[field]) is not int):
+            raise RulesError(f"{path}: field '{field}' must be an integer")
+    lines = data.get("lines")
+    if lines is not None and not (
+        isinstance(lines, list)
+        and all(isinstance(line, list) and all(type(c) is int for c in line) for line in lines)
+    ):
+        raise RulesError(f"{path}: field 'lines' must be a list of lists of cell numbers")
+    try:
+        return make_rules(
+            str(data.get("name", path.stem)),
+            data["rows"],
+            data["cols"],
+            data["marks"],
+            data["goal"],
+            k=data.get("k"),
+            lines=lines,
+        )
+    except RulesError as err:
+        raise RulesError(f"{path}: {err}") from None
+
+
+def resolve(game: str) -> Rules:
+    """A built-in name, an `mnk:` string, or a path to a JSON/TOML spec → rules."""
+    if game in _BUILTIN_PARTS:
+        return builtin(game)
+    if game.startswith("mnk:"):
+        return parse_mnk(game)
+    path = Path(game)
+    if path.suffix in (".json", ".toml") or path.exists():
+        return load_spec_file(path)
+    names = ", ".join(_BUILTIN_PARTS)
+    raise RulesError(f"unknown game '{game}' (built-ins: {names}; or mnk:R,C,K[,wild][,misere]; or a .json/.toml spec)")
