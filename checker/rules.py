@@ -86,9 +86,13 @@ def placeable_marks(mark_rule: str, player: int) -> tuple[int, ...]:
     return (X,) if player == 1 else (O,)
 
 
-def complete_lines(game: Game, board: tuple[int, ...], mark: int) -> int:
-    """How many lines have every cell holding `mark`."""
-    return sum(1 for line in game.lines if all(board[cell] == mark for cell in line))
+def line_mark(board: tuple[int, ...], line: tuple[int, ...]) -> int:
+    """The mark filling every cell of the line, or EMPTY if the line is not complete."""
+    mark = board[line[0]]
+    for cell in line:
+        if board[cell] != mark:
+            return EMPTY
+    return mark
 
 
 def sign(number: int) -> int:
@@ -103,9 +107,10 @@ def terminal_label(game: Game, board: tuple[int, ...]) -> tuple[int, int | None]
         if not full:
             return None
         me = player_to_move(board)  # player 1 owns X (1), player 2 owns O (2)
-        margin = complete_lines(game, board, me) - complete_lines(game, board, 3 - me)
+        complete = [line_mark(board, line) for line in game.lines]
+        margin = complete.count(me) - complete.count(3 - me)
         return sign(margin), margin
-    if complete_lines(game, board, X) or complete_lines(game, board, O):
+    if any(line_mark(board, line) for line in game.lines):
         return (-1 if game.goal == "first-line-wins" else 1), None
     if full:
         return 0, None
@@ -116,12 +121,11 @@ def explore(game: Game) -> dict[int, Node]:
     """Every state reachable from the empty board (code 0), with its terminal label and moves."""
     powers = [3**cell for cell in range(game.cells)]
     nodes: dict[int, Node] = {}
-    stack = [0]
+    stack = [(0, (EMPTY,) * game.cells)]
     while stack:
-        code = stack.pop()
+        code, board = stack.pop()
         if code in nodes:
             continue
-        board = decode(code, game.cells)
         terminal = terminal_label(game, board)
         moves: tuple[tuple[int, int, int], ...] = ()
         if terminal is None:
@@ -132,7 +136,9 @@ def explore(game: Game) -> dict[int, Node]:
                 if board[cell] == EMPTY
                 for mark in marks
             )
-            stack.extend(child for _, _, child in moves if child not in nodes)
+            for cell, mark, child in moves:
+                if child not in nodes:
+                    stack.append((child, board[:cell] + (mark,) + board[cell + 1 :]))
         nodes[code] = Node(board, terminal, moves)
     return nodes
 
