@@ -199,7 +199,7 @@ def show(
     status = "terminal" if view["terminal"] else f"player {view['to_move']} to move"
     head = Text.assemble(
         ("code ", ""), (str(state), "bold"), f"  {status}  value for the side to move: ",
-        label, f", {view["distance"]} plies to the end{extra}",
+        label, f", {plies(view['distance'])} to the end{extra}",
     )
     table = Table("move", "child code", "child value (its side to move)", "move value (mover)", "plies", box=None)
     for move in view["moves"]:
@@ -211,6 +211,11 @@ def show(
             str(move["child_distance"] + 1),
         )
     console.print(Panel(Group(head, board, table if view["moves"] else "no legal moves"), title=rules.name, expand=False))
+
+
+def plies(count: int) -> str:
+    """`1 ply`, `3 plies`."""
+    return f"{count} ply" if count == 1 else f"{count} plies"
 
 
 def state_view(solution: Solution, row: int) -> dict:

@@ -1,0 +1,78 @@
+"""The solving commands: output, determinism, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from certify.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def test_solve_writes_byte_identical_files(tmp_path):
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    assert run("solve", "w3t", "-o", str(first)).exit_code == 0
+    assert run("solve", "w3t", "-o", str(second)).exit_code == 0
+    assert first.read_bytes() == second.read_bytes()
+    data = json.loads(first.read_text())
+    assert data["claim"]["root_value"] == "win" and data["provenance"]["elapsed_seconds"] is None
+
+
+def test_timed_solve_records_the_time(tmp_path):
+    out = tmp_path / "t.json"
+    assert run("solve", "tictactoe", "--timed", "-o", str(out), "--json").exit_code == 0
+    assert json.loads(out.read_text())["provenance"]["elapsed_seconds"] >= 0
+
+
+def test_stats_json_has_the_documented_fields():
+    result = run("stats", "tictactoe", "--json")
+    data = json.loads(result.stdout)
+    for key in ("reachable_states", "terminal_states", "nonterminal_states", "edges", "games",
+                "states_up_to_symmetry", "root_value", "first_moves"):
+        assert key in data
+    assert data["reachable_states"] == 5478
+
+
+def test_show_lists_every_move_with_its_child():
+    data = json.loads(run("show", "w3t", "--code", "9371", "--json").stdout)
+    assert [(m["mark"], m["cell"], m["child"]) for m in data["moves"]] == [
+        (1, 1, 9374), (2, 1, 9377), (1, 2, 9380), (2, 2, 9389), (1, 6, 10100), (2, 6, 10829)
+    ]
+    moves = json.loads(run("show", "tictactoe", "--moves", "X4,O0", "--json").stdout)
+    assert moves["code"] == 1 * 3**4 + 2 * 3**0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "chess"],
+        ["stats", "mnk:9,9,3"],
+        ["show", "tictactoe", "--code", "19682"],
+        ["show", "tictactoe", "--code", "-5"],
+        ["show", "tictactoe", "--moves", "X4,X0"],
+        ["show", "tictactoe", "--moves", "Q1"],
+        ["solve", "missing-spec.toml"],
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args):
+    result = subprocess.run([sys.executable, "-m", "certify", *args], capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().startswith("error:") or "Usage" in result.stderr
+
+
+def test_unwritable_output_exits_2(tmp_path):
+    target = tmp_path / "dir"
+    target.mkdir()
+    result = subprocess.run([sys.executable, "-m", "certify", "solve", "tictactoe", "-o", str(target)],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
