@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from certify.cli import checking, solving  # noqa: F401  (registers commands)
+from certify.cli import benching, checking, solving  # noqa: F401  (registers commands)
 from certify.cli.app import EXIT_INTERNAL, app, errors
 
 
