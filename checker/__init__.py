@@ -7,8 +7,8 @@ one-line message. It never raises for any input.
 
 from dataclasses import dataclass
 
-from checker.load import DEFAULT_MAX_BYTES, NotACertificate, load_certificate, parse_json, read_bytes
-from checker.verify import Invalid, verify
+from checker.load import DEFAULT_MAX_BYTES, Invalid, NotACertificate, load_certificate, parse_json, read_bytes
+from checker.verify import verify
 
 __all__ = ["DEFAULT_MAX_BYTES", "CheckResult", "check_bytes", "check_document", "check_file"]
 
@@ -43,13 +43,11 @@ def check_document(document: object) -> CheckResult:
     """Check an already-parsed JSON document."""
 
     def run() -> CheckResult:
-        cert = load_certificate(document)
-        name = _shown(cert.rules.name)
         try:
-            summary = verify(cert)
-        except Invalid as err:
-            return CheckResult(1, f"INVALID {name}: {err}")
-        return CheckResult(0, f"VALID {name}: {summary}")
+            summary = verify(load_certificate(document))
+        except Invalid as err:  # raised only once the rules, and so the name, have loaded
+            return CheckResult(1, f"INVALID {_shown(document['rules']['name'])}: {err}")  # type: ignore[index]
+        return CheckResult(0, f"VALID {_shown(document['rules']['name'])}: {summary}")  # type: ignore[index]
 
     return _guarded(run)
 

@@ -27,6 +27,10 @@ class NotACertificate(Exception):
     """The input is not a certificate this checker can read; the message says why."""
 
 
+class Invalid(Exception):
+    """The certificate states something false; the message names the first failure found."""
+
+
 @dataclass(frozen=True)
 class Rules:
     """The `rules` object, with its raw parsed form kept for hashing."""
@@ -234,10 +238,17 @@ def load_claim(obj: dict) -> Claim:
                  field(claim, "root_margin", int, "claim", nullable=True), moves)
 
 
+def at_most(count: int, limit: int, what: str) -> int:
+    """count, unless it exceeds the number of codes a board has: then no table can be right."""
+    if count > limit:
+        raise Invalid(f"{what} = {count} exceeds {limit}, the number of codes on the board")
+    return count
+
+
 def load_table(obj: dict, limit: int) -> Table:
     """The table object with its arrays unpacked (margins may be null)."""
     table = field(obj, "table", dict, "certificate")
-    states = count_field(table, "states", "table", limit)
+    states = at_most(count_field(table, "states", "table", MAX_STATES), limit, "table.states")
     margins = None
     if field(table, "margins", str, "table", nullable=True) is not None:
         margins = unpack(table, "margins", "table", "int8", states)
@@ -256,7 +267,7 @@ def load_strategies(obj: dict, limit: int) -> list[Strategy]:
         where = f"strategies[{index}]"
         if type(strategy) is not dict:
             raise NotACertificate(f"{where} must be an object")
-        entries = count_field(strategy, "entries", where, limit)
+        entries = at_most(count_field(strategy, "entries", where, MAX_STATES), limit, f"{where}.entries")
         result.append(Strategy(
             field(strategy, "player", int, where), field(strategy, "guarantees", str, where), entries,
             unpack(strategy, "codes", where, "uint32", entries),

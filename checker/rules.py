@@ -117,8 +117,11 @@ def terminal_label(game: Game, board: tuple[int, ...]) -> tuple[int, int | None]
     return None
 
 
-def explore(game: Game) -> dict[int, Node]:
-    """Every state reachable from the empty board (code 0), with its terminal label and moves."""
+def explore(game: Game, limit: int) -> dict[int, Node]:
+    """Every state reachable from the empty board (code 0), with its terminal label and moves.
+
+    Stops early, returning limit + 1 of them, once more than `limit` states are found.
+    """
     powers = [3**cell for cell in range(game.cells)]
     nodes: dict[int, Node] = {}
     stack = [(0, (EMPTY,) * game.cells)]
@@ -140,6 +143,8 @@ def explore(game: Game) -> dict[int, Node]:
                 if child not in nodes:
                     stack.append((child, board[:cell] + (mark,) + board[cell + 1 :]))
         nodes[code] = Node(board, terminal, moves)
+        if len(nodes) > limit:
+            break
     return nodes
 
 
