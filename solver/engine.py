@@ -97,7 +97,11 @@ class Game:
 
     def decode(self, codes: np.ndarray) -> np.ndarray:
         """Boards of a batch of codes: shape (n, cells), int8 marks."""
-        return ((codes.astype(np.int64)[:, None] // self.pow3[None, :]) % 3).astype(np.int8)
+        rest = codes.astype(np.uint32)
+        boards = np.empty((len(codes), self.cells), dtype=np.int8)
+        for cell in range(self.cells):  # one narrow pass per cell beats a wide int64 broadcast
+            rest, boards[:, cell] = np.divmod(rest, 3)
+        return boards
 
     def terminal_labels(self, codes: np.ndarray, boards: np.ndarray | None = None) -> TerminalLabels:
         """Which of `codes` are terminal, and their value and margin for the side to move."""

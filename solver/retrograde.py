@@ -83,7 +83,9 @@ def enumerate_layers(game: Game, progress: ProgressHook | None = None) -> list[n
         boards = game.decode(codes)
         live = ~game.terminal_labels(codes, boards).terminal
         children = game.child_codes(codes[live], boards[live])
-        layers.append(np.unique(children[children != NO_CHILD]))
+        seen = np.zeros(3**game.cells, dtype=bool)  # a bitmap dedupes in linear time, sorted
+        seen[children[children != NO_CHILD]] = True
+        layers.append(np.flatnonzero(seen))
     return layers[:-1]
 
 
@@ -93,7 +95,8 @@ def solve(rules: Rules, progress: ProgressHook | None = None) -> Solution:
     layers = enumerate_layers(game, progress)
     most_lines = rules.goal == "most-lines"
     labelled: list[tuple[np.ndarray, ...]] = []
-    next_codes = next_values = next_distances = next_margins = None
+    next_values = next_distances = next_margins = None
+    row_in_next = np.zeros(3**rules.cells, dtype=np.int32)  # code -> row of the layer below
     for depth in range(len(layers) - 1, -1, -1):
         if progress:
             progress("label", depth, len(layers[depth]))
@@ -108,8 +111,7 @@ def solve(rules: Rules, progress: ProgressHook | None = None) -> Solution:
         if len(live):
             children = game.child_codes(codes[live], boards[live])
             legal = children != NO_CHILD
-            pos = np.searchsorted(next_codes, np.where(legal, children, 0))
-            pos = np.where(legal, pos, 0)
+            pos = np.where(legal, row_in_next[np.where(legal, children, 0)], 0)
             parent_value = -next_values[pos].astype(np.int32)
             child_dist = next_distances[pos].astype(np.int32)
             primary = -next_margins[pos].astype(np.int32) if most_lines else parent_value
@@ -122,7 +124,8 @@ def solve(rules: Rules, progress: ProgressHook | None = None) -> Solution:
             margins[live] = -next_margins[chosen]
             best_local[live] = chosen
         labelled.append((codes, values, distances, margins, term.terminal, best_local))
-        next_codes, next_values, next_distances, next_margins = codes, values, distances, margins
+        row_in_next[codes] = np.arange(len(codes), dtype=np.int32)
+        next_values, next_distances, next_margins = values, distances, margins
     return _assemble(rules, labelled[::-1], most_lines)
 
 
