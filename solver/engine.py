@@ -15,7 +15,7 @@ import numpy as np
 from solver.rules import Rules
 
 CODE_DTYPE = np.uint32  # 3**16 < 2**32: every board up to 4x4 fits
-NO_CHILD = np.iinfo(np.int64).max
+NO_CHILD = -1  # child codes are int32: 3**16 + 2 * 3**15 < 2**31
 
 
 @dataclass(frozen=True, order=True)
@@ -135,16 +135,16 @@ class Game:
         """
         boards = self.decode(codes) if boards is None else boards
         n = len(codes)
-        base = codes.astype(np.int64)
+        base = codes.astype(np.int32)
         empty = boards == 0
         p1_to_move = (empty.sum(axis=1) % 2) == (self.cells % 2)
-        out = np.full((n, self.cells * 2), NO_CHILD, dtype=np.int64)
+        out = np.empty((n, self.cells * 2), dtype=np.int32)
         for mark in (1, 2):
             allowed = np.zeros(n, dtype=bool)
             for player, mask in ((1, p1_to_move), (2, ~p1_to_move)):
                 if mark in self.rules.marks_for(player):
                     allowed |= mask
             legal = empty & allowed[:, None]
-            children = base[:, None] + mark * self.pow3[None, :]
+            children = base[:, None] + (mark * self.pow3).astype(np.int32)[None, :]
             out[:, mark - 1 :: 2] = np.where(legal, children, NO_CHILD)
         return out
