@@ -76,3 +76,12 @@ def test_unwritable_output_exits_2(tmp_path):
     result = subprocess.run([sys.executable, "-m", "certify", "solve", "tictactoe", "-o", str(target)],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_tree_draws_the_winning_strategy_and_every_reply():
+    data = json.loads(run("tree", "w3t", "--depth", "1", "--json").stdout)
+    assert data["player"] == 1 and data["guarantees"] == "win"
+    root = data["tree"]
+    assert root["play"] in ("X4", "O4")  # only the centre wins in w3t
+    assert len(root["then"]["replies"]) == 16  # 8 empty cells, two marks each
+    assert run("tree", "w3t", "--player", "2").exit_code == 2

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
-from certify.cli import benching, checking, solving  # noqa: F401  (registers commands)
+from certify.cli import benching, checking, solving, tree  # noqa: F401  (registers commands)
+from certify.cli import policy  # noqa: F401  (registers `policy` and `play`)
 from certify.cli.app import EXIT_INTERNAL, app, errors
 
 
