@@ -1,0 +1,287 @@
+"""`certify policy list|audit` and `certify play`: players, their audits, and a game against the certified one."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.columns import Columns
+from rich.markup import escape
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from certify.certificate import CertificateError
+from certify.cli.app import EXIT_FAILED, GAME_HELP, app, console, fail, load_game
+from certify.cli.solving import solving_progress
+from certify.policy.audit import AuditProgress, PolicyAudit, PolicyError, audit_policy
+from certify.policy.certified import CertificateRejected, CertifiedPlayer, checked_labels, labels_of, published_certificate
+from certify.policy.load import PolicySpecError, load_policy
+from certify.policy.registry import builtin_policies
+from certify.render import board_table, value_text
+from certify.schema import VALUE_WORDS
+from solver.engine import Game, Move
+from solver.retrograde import solve
+from solver.rules import Rules
+
+policy_app = typer.Typer(
+    name="policy",
+    help="Players as policies: list the built-in ones, audit any of them exhaustively.",
+    no_args_is_help=True,
+)
+app.add_typer(policy_app, name="policy")
+
+SPEC_HELP = (
+    "A built-in name (`certify policy list`), module:function or path/to/file.py:function naming "
+    "a function (game, code) -> moves, or a .json table {code: \\[\\[cell, mark], ...]}. "
+    "module:function IMPORTS AND RUNS THAT CODE: name only code you trust."
+)
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+LISTED_FLAWS = 10
+
+
+class Side(str, Enum):
+    """Which side the audited policy plays."""
+
+    first = "first"
+    second = "second"
+    both = "both"
+
+
+class HumanSide(str, Enum):
+    """Which side you play against the certified player (X = first, O = second, in every game)."""
+
+    X = "X"
+    O = "O"
+    first = "first"
+    second = "second"
+
+
+def side_word(player: int) -> str:
+    """`first (X)` / `second (O)`."""
+    return "first (X)" if player == 1 else "second (O)"
+
+
+@policy_app.command("list")
+def list_policies(json_out: JsonOpt = False) -> None:
+    """List the built-in policies, one line each."""
+    known = builtin_policies()
+    if json_out:
+        console.print_json(json.dumps({name: entry.summary for name, entry in known.items()}))
+        return
+    table = Table("policy", "player", box=None)
+    for name, entry in known.items():
+        table.add_row(f"[bold]{name}[/]", entry.summary)
+    table.add_row("module:function", "your function (game, code) -> moves (imports and runs your code)")
+    table.add_row("FILE.json", escape("a move table {code: [[cell, mark], ...]}"))
+    console.print(table)
+
+
+@contextmanager
+def audit_progress(enabled: bool) -> Iterator[AuditProgress | None]:
+    """A status line fed by the audit's walk: the ply reached and the states so far."""
+    if not enabled or not console.is_terminal:
+        yield None
+        return
+    with console.status("auditing…", spinner="dots") as status:
+
+        def hook(ply: int, states: int) -> None:
+            status.update(f"auditing: ply {ply}, {states:,} states reached")
+
+        yield hook
+
+
+@policy_app.command("audit")
+def audit(
+    game: Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)],
+    policy: Annotated[str, typer.Option("--policy", "-p", help=SPEC_HELP, show_default=False)],
+    side: Annotated[Side, typer.Option("--as", help="The side the policy plays.")] = Side.both,
+    json_out: JsonOpt = False,
+) -> None:
+    """Audit a policy exhaustively over every opponent move and every choice it may make.
+
+    Reports whether it never loses (proved, or refuted by the shortest losing game), its exact win/draw/loss probabilities against a uniformly random opponent, and the reachable positions where it may give up value or take a slower win. Exit 0 when it never loses on every side audited, 1 when it can lose or breaks the rules, 2 for bad input.
+
+    A module:function policy is imported, which RUNS ITS CODE: audit only code you trust.
+    """
+
+    rules = load_game(game)
+    try:
+        player_policy = load_policy(policy, rules)
+    except PolicySpecError as err:
+        raise fail(str(err)) from None
+    players = {Side.first: [1], Side.second: [2], Side.both: [1, 2]}[side]
+    with solving_progress(not json_out) as hook:
+        solution = solve(rules, hook)
+    audits = []
+    with audit_progress(not json_out) as progress:
+        for player in players:
+            try:
+                audits.append(audit_policy(rules, player_policy, player, policy, solution, progress))
+            except PolicyError as err:
+                raise fail(f"policy '{policy}' as {side_word(player)} player: {err}", EXIT_FAILED) from None
+    if json_out:
+        console.print_json(json.dumps({"game": rules.name, "policy": policy, "audits": [a.as_dict() for a in audits]}))
+    else:
+        for result in audits:
+            console.print(audit_panel(rules, result))
+    if not all(a.never_loses for a in audits):
+        raise typer.Exit(EXIT_FAILED)
+
+
+def audit_panel(rules: Rules, result: PolicyAudit) -> Panel:
+    """One audit, drawn: the verdict with its losing game, the odds, and the flaws."""
+    parts: list[object] = []
+    if result.never_loses:
+        parts.append(Text.assemble(("never loses: ", "bold"), ("PROVED", "bold green"),
+                                   f" over {result.states:,} reachable states ({result.decisions:,} decisions)"))
+    else:
+        moves = result.losing_game or ()
+        parts.append(Text.assemble(("never loses: ", "bold"), ("REFUTED", "bold red"),
+                                   f" — it loses this {len(moves)}-move game (shortest possible):"))
+        parts.append(game_boards(Game(rules), moves))
+    odds = result.random_opponent
+    table = Table("against a uniformly random opponent", "exact", "≈", box=None)
+    for word in ("win", "draw", "loss", "expected"):
+        value = getattr(odds, word)
+        table.add_row(word if word != "expected" else "expected result (win − loss)", str(value), f"{float(value):.6f}")
+    parts.append(table)
+    parts.append(flaw_summary("positions where it may give up value", result.value_errors))
+    parts.append(flaw_summary("won positions where it may take a slower win", result.slow_wins))
+    title = f"{result.policy} as the {side_word(result.player)} player in {result.game}"
+    return Panel(Group(*parts), title=title, expand=False)
+
+
+def game_boards(game: Game, moves: tuple[Move, ...]) -> Columns:
+    """The board after each move of a game, captioned with the move."""
+    state, boards = game.initial(), []
+    for number, move in enumerate(moves, start=1):
+        state = game.apply(state, move)
+        grid = board_table(game.board(state), game.rules.rows, game.rules.cols, numbered=False)
+        grid.title = f"{number}. {move}"
+        boards.append(grid)
+    return Columns(boards)
+
+
+def flaw_summary(what: str, flaws: tuple) -> Group:
+    """A count and the first few flaws (all of them in --json)."""
+    lines: list[object] = [Text.assemble((f"{what}: ", "bold"), str(len(flaws)))]
+    for flaw in flaws[:LISTED_FLAWS]:
+        chosen = " ".join(str(m) for m in flaw.chosen)
+        optimal = " ".join(str(m) for m in flaw.optimal)
+        lines.append(f"  state {flaw.code} ({flaw.board}): may play {chosen}; best {optimal}")
+    if len(flaws) > LISTED_FLAWS:
+        lines.append(f"  … and {len(flaws) - LISTED_FLAWS} more (--json lists them all)")
+    return Group(*lines)
+
+
+# ---- certify play ---------------------------------------------------------------------------
+
+
+def certified_player(rules: Rules, cert: Path | None) -> tuple[CertifiedPlayer, str]:
+    """The certified player and where its labels came from; exits 2 (bad file) or 1 (rejected)."""
+    path = cert or published_certificate(rules)
+    if path is None:
+        with solving_progress() as hook:
+            solution = solve(rules, hook)
+        return CertifiedPlayer(rules, labels_of(solution)), "labels solved just now (no certificate given or published)"
+    try:
+        labels = checked_labels(rules, path)
+    except CertificateRejected as err:
+        raise fail(str(err), EXIT_FAILED) from None
+    except CertificateError as err:
+        raise fail(str(err)) from None
+    return CertifiedPlayer(rules, labels), f"the certificate {path}, VALID by the independent checker"
+
+
+def parse_move(game: Game, code: int, text: str) -> Move | str:
+    """The move typed as a cell (`4`) or a mark and a cell (`X4`), or why it is not legal here."""
+    typed = text.strip()
+    text = typed.upper()
+    legal = game.legal_moves(code)
+    marks = sorted({m.mark for m in legal})
+    if text[:1] in ("X", "O"):
+        mark, cell_text = 1 if text[0] == "X" else 2, text[1:].strip()
+    elif len(marks) == 1:
+        mark, cell_text = marks[0], text
+    else:
+        return f"type a mark and a cell, like X{legal[0].cell} or O{legal[0].cell}"
+    if not cell_text.isdigit():
+        return f"'{typed}' is not a move: type a cell number 0..{game.cells - 1}"
+    move = Move(int(cell_text), mark)
+    if move in legal:
+        return move
+    if mark not in marks:
+        return f"you place {' or '.join('XO'[m - 1] for m in marks)}, not {'XO'[mark - 1]}"
+    return f"cell {move.cell} is not free" if 0 <= move.cell < game.cells else f"there is no cell {move.cell}"
+
+
+def prompt_text(game: Game, code: int) -> str:
+    """What to type, for this game's marks."""
+    marks = sorted({m.mark for m in game.legal_moves(code)})
+    if len(marks) == 1:
+        return f"your move ({'XO'[marks[0] - 1]}): cell number> "
+    return "your move: mark and cell, e.g. X4 or O4> "
+
+
+def show_board(game: Game, code: int) -> None:
+    console.print(board_table(game.board(code), game.rules.rows, game.rules.cols))
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)],
+    side: Annotated[HumanSide, typer.Option("--as", case_sensitive=False, help="Your side: X or first moves first, O or second moves second.")] = HumanSide.first,
+    cert: Annotated[Optional[Path], typer.Option("--cert", help="Certificate to play from (default: certificates/<game>.json if present, else solve now).")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed for the certified player's choice among equally good moves.")] = None,
+) -> None:
+    """Play GAME in the terminal against the certified player.
+
+    The certified player reads a certificate, checked by the independent checker first; it never gives up value, wins fastest or loses slowest, and among those moves picks the best against a random opponent. Cells are numbered on the board; in wild games type the mark too, like X4. End of input (Ctrl-D) quits.
+    """
+
+    rules = load_game(game)
+    player, source = certified_player(rules, cert)
+    board_game = player.game
+    human = 1 if side in (HumanSide.X, HumanSide.first) else 2
+    rng = random.Random(seed)
+    console.print(f"[bold]{rules.name}[/]: you play {side_word(human)}; the certified player uses {source}.")
+    state = board_game.initial()
+    show_board(board_game, state)
+    while not board_game.is_terminal(state):
+        if board_game.to_move(state) == human:
+            move = ask_move(board_game, state)
+            if move is None:
+                console.print("end of input: game abandoned.")
+                return
+            console.print(f"you play [bold]{move}[/]")
+        else:
+            move = rng.choice(player.choices(state))
+            value, _ = player.rank(board_game.apply(state, move))
+            console.print(f"certified player plays [bold]{move}[/] (its value now: {VALUE_WORDS[value]})")
+        state = board_game.apply(state, move)
+        show_board(board_game, state)
+    result = board_game.returns(state)[human - 1]
+    message = {1: "You win.", 0: "Draw.", -1: "The certified player wins."}[result]
+    console.print(Text.assemble(("game over: ", "bold"), value_text(VALUE_WORDS[result]), f" for you. {message}"))
+
+
+def ask_move(game: Game, code: int) -> Move | None:
+    """Read moves until a legal one; None at end of input."""
+    while True:
+        try:
+            text = console.input(prompt_text(game, code))
+        except EOFError:
+            console.print()
+            return None
+        parsed = parse_move(game, code, text)
+        if isinstance(parsed, Move):
+            return parsed
+        console.print(f"[red]{parsed}[/]; try again.")
