@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from certify.policy import Policy
+from certify.policy.audit import audit_policy
 from solver.engine import Game, Move
 from solver.retrograde import Solution, solve
 from solver.rules import Rules, builtin
@@ -469,3 +470,71 @@ def _tally(histories: list[History]) -> dict[str, int]:
     """Complete games per result for X."""
     counts = Counter(RESULT_WORDS[result_for(h, 1)] for h in histories)
     return {word: counts.get(word, 0) for word in ("win", "draw", "loss")}
+
+
+# ---- the report ----------------------------------------------------------------------------------
+
+
+def _words(games: dict[str, int]) -> str:
+    """`win 176 · draw 16`: the nonzero results."""
+    return " · ".join(f"{word} {n:,}" for word, n in games.items() if n) or "none"
+
+
+def audit_markdown() -> str:
+    """The T3DT section of certificates/audits/policies-seeds.md: both readings audited in both
+    roles, and every case of section 4.2 (claims.md 002 items 3 and 4)."""
+    solution = tictactoe_solution()
+    lines = [
+        "## T3DT (seed 002, Paul 2020): sections 4.1-4.5",
+        "",
+        "Readings of the text: docs/t3dt.md. `games` counts complete games (move sequences) with T3DT",
+        "choosing any move its text allows and the opponent playing every legal move; the audit walks the",
+        "same play over states and judges each T3DT decision against the solved game.",
+        "",
+        "| reading | role | games (result for T3DT) | never loses | decisions | may give up value in |",
+        "|---|---|---|---|---|---|",
+    ]
+    for reading in READINGS.values():
+        for bot, role in ((1, "X, first"), (2, "O, second")):
+            audit = audit_policy(TICTACTOE, t3dt_policy(reading), bot, reading.name, solution)
+            lines.append(
+                f"| `{reading.name}` | {role} | {_words(outcome_counts(bot, reading))} | "
+                f"{'yes' if audit.never_loses else 'no'} | {audit.decisions} | {len(audit.value_errors)} states |"
+            )
+    lines += [
+        "",
+        "### Section 4.2 case by case (T3DT is X)",
+        "",
+        "The paper's words are the claim under audit (an input). `all O` counts the games over every O",
+        "continuation after the case's moves; `optimal O` replays each opening with O restricted to",
+        "solver-optimal moves afterwards, grouped by the solver value of the opening for X.",
+        "",
+    ]
+    for reading in READINGS.values():
+        lines += [
+            f"Reading `{reading.name}`:",
+            "",
+            "| case (X1 / O1 / O2) | paper says | opening value for X | all O | optimal O |",
+            "|---|---|---|---|---|",
+        ]
+        for result in case_results(reading):
+            optimal = "; ".join(f"{value}: {_words(games)}" for value, games in result.optimal_games.items())
+            lines.append(
+                f"| {result.case.label} | {result.case.claim} | {', '.join(sorted(result.position_values))} | "
+                f"{_words(result.games)} | {optimal} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def t3dt_factory(reading: str) -> Callable[[Rules], Policy]:
+    """A registry factory: T3DT in the named reading, for tic-tac-toe only."""
+
+    def factory(rules: Rules) -> Policy:
+        from certify.policy.registry import PolicySpecError  # the registry imports this module
+
+        if not is_tictactoe(rules):
+            raise PolicySpecError(f"T3DT plays 3x3 tic-tac-toe only, not '{rules.name}'")
+        return t3dt_policy(READINGS[reading])
+
+    return factory
