@@ -63,7 +63,15 @@ CORE_POLICIES: dict[str, BuiltinPolicy] = {
 # ---- Seed-specific players -------------------------------------------------------------------
 # Added by their authors: `t3dt` (certify/policy/t3dt.py, seed 002) and `td-*` (certify/policy/td.py,
 # seed 004). A factory that does not apply to a game raises PolicySpecError with one line.
-SEED_POLICIES: dict[str, BuiltinPolicy] = {}
+from certify.policy import t3dt, td  # noqa: E402  (seed players; neither imports this module at load)
+
+SEED_POLICIES: dict[str, BuiltinPolicy] = {
+    "t3dt": BuiltinPolicy(t3dt.t3dt_factory("t3dt"), "T3DT decision tree (seed 002, 4.1-4.5); fork-making corners where the text wants a fork"),
+    "t3dt-alt": BuiltinPolicy(t3dt.t3dt_factory("t3dt-alt"), "T3DT decision tree (seed 002, 4.1-4.5); any free corner where the text wants a fork"),
+    "td-tcd": BuiltinPolicy(td.td_factory("tcd"), "greedy policy of one-step TD self-play, TCD-seeded (seed 004; cumulative; trains seed 126 first)"),
+    "td-random": BuiltinPolicy(td.td_factory("random"), "greedy policy of one-step TD self-play, random-seeded (seed 004; cumulative; trains seed 126 first)"),
+    "td-zero": BuiltinPolicy(td.td_factory("zero"), "greedy policy of one-step TD self-play, zero-seeded (seed 004; cumulative; trains seed 126 first)"),
+}
 # ---- end of seed-specific players ------------------------------------------------------------
 
 
