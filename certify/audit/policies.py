@@ -1,0 +1,115 @@
+"""Claims about players: a policy never loses; a case of a player's decision tree ends as stated."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from certify.audit.base import ClaimBase
+from certify.audit.facts import Bench, GameFacts
+from certify.audit.result import ClaimError, Reading
+from certify.policy import t3dt
+from certify.policy.audit import PolicyError, audit_policy
+from certify.policy.load import PolicySpecError, load_policy
+from certify.schema import ValueWord
+
+_ROLE = {1: "first (player 1)", 2: "second (player 2)"}
+
+
+def _one_or_many(value: object) -> object:
+    return [value] if isinstance(value, (str, int)) else value
+
+
+class PolicyNeverLoses(ClaimBase):
+    """A policy never loses in the listed roles; each listed policy is one reading of the source's text."""
+
+    kind: Literal["policy_never_loses"]
+    policy: list[str] = Field(min_length=1)
+    players: list[Literal[1, 2]] = Field(min_length=1)
+
+    @field_validator("policy", "players", mode="before")
+    @classmethod
+    def _lists(cls, value: object) -> object:
+        return _one_or_many(value)
+
+    def says(self) -> str:
+        return f"never loses as {' or '.join(_ROLE[p] for p in self.players)}"
+
+    def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
+        readings = []
+        for name in self.policy:
+            try:
+                policy = load_policy(name, facts.rules)
+                audits = [audit_policy(facts.rules, policy, p, name, facts.solution) for p in self.players]
+            except (PolicyError, PolicySpecError) as err:
+                raise ClaimError(f"policy '{name}': {err}") from None
+            parts, losses = [], []
+            for audit in audits:
+                if audit.never_loses:
+                    parts.append(f"as {_ROLE[audit.player]}: never loses ({audit.decisions:,} decisions)")
+                else:
+                    game = " ".join(str(m) for m in audit.losing_game or ())
+                    parts.append(f"as {_ROLE[audit.player]}: can lose")
+                    losses.append(f"as {_ROLE[audit.player]} it loses the game {game}")
+            readings.append(Reading(f"policy '{name}'", "; ".join(parts), not losses, "; ".join(losses)))
+        return readings
+
+
+@cache
+def _cases(reading: str) -> tuple[t3dt.CaseResult, ...]:
+    return tuple(t3dt.case_results(t3dt.READINGS[reading]))
+
+
+class PolicyCase(ClaimBase):
+    """One case of T3DT's section 4.2 tree (X opens on a kind of square, O answers...) ends as stated.
+
+    `outcomes` are the results for the bot the source says occur; with `mostly`, the source only
+    says that result is the most frequent one ("almost always a draw").
+    """
+
+    kind: Literal["policy_case"]
+    bot_first: str
+    opponent_first: str
+    opponent_second: str | None = None
+    outcomes: list[ValueWord] = Field(min_length=1)
+    mostly: bool = False
+    policy_readings: list[str] = Field(default_factory=lambda: list(t3dt.READINGS))
+
+    def says(self) -> str:
+        words = " or ".join(self.outcomes)
+        return f"mostly {words}" if self.mostly else words
+
+    def _result(self, reading: str) -> t3dt.CaseResult:
+        if reading not in t3dt.READINGS:
+            raise ClaimError(f"unknown T3DT reading '{reading}' (known: {', '.join(t3dt.READINGS)})")
+        for result in _cases(reading):
+            case = result.case
+            if (case.bot_first, case.opponent_first, case.opponent_second) == (self.bot_first, self.opponent_first, self.opponent_second):
+                return result
+        known = "; ".join(c.label for c in t3dt.CASES)
+        raise ClaimError(f"no T3DT case {self.bot_first} / {self.opponent_first} / {self.opponent_second} (known: {known})")
+
+    def _judge(self, games: Counter[str]) -> bool:
+        present = {w for w, n in games.items() if n}
+        if self.mostly:
+            top = max(games.values())
+            return len(self.outcomes) == 1 and games[self.outcomes[0]] == top and top > 0
+        return present == set(self.outcomes)
+
+    def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
+        if not t3dt.is_tictactoe(facts.rules):
+            raise ClaimError(f"T3DT plays tic-tac-toe, not {facts.rules.name}")
+        readings = []
+        for reading in self.policy_readings:
+            result = self._result(reading)
+            every = Counter(result.games)
+            optimal: Counter[str] = Counter()
+            for games in result.optimal_games.values():
+                optimal.update(games)
+            for scope, games in (("O plays every move", every), ("O plays optimally after the case's moves", optimal)):
+                shown = " · ".join(f"{w} {n:,}" for w, n in games.items() if n) or "no games"
+                readings.append(Reading(f"T3DT reading '{reading}', {scope} (games by result for the bot)", shown, self._judge(games)))
+        return readings

@@ -1,0 +1,220 @@
+"""Commands `audit`, `verify` and `publish`: settle the papers' claims and keep the record current."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Group
+from rich.live import Live
+from rich.panel import Panel
+from rich.spinner import Spinner
+from rich.table import Table
+from rich.text import Text
+
+from certify.audit.claims import ClaimsFileError, load_claims
+from certify.audit.facts import Bench
+from certify.audit.report import VERDICT_STYLE, audit_markdown, audit_table, evidence_lines, verdict_summary
+from certify.audit.run import FileAudit, audit_file
+from certify.cli.app import EXIT_FAILED, EXIT_OK, GAME_HELP, app, console, errors, fail, load_game
+from certify.files import write_atomic
+from certify.publish import audit_command, generate, publish as write_published, stale
+from certify.verify import STEP_TITLES, STEPS, Step, Verification, verify as run_verify
+from solver.rules import RulesError
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+TimeoutOpt = Annotated[float, typer.Option("--smt-timeout", min=1, help="Seconds Z3 may spend on each check.")]
+
+
+@contextmanager
+def claim_progress(enabled: bool) -> Iterator[object]:
+    """A one-line spinner naming the claim being evaluated (terminal only)."""
+    if not enabled or not console.is_terminal:
+        yield None
+        return
+    with console.status("auditing…") as status:
+        yield lambda ident, game: status.update(f"auditing [bold]{ident}[/] ({game})")
+
+
+@app.command()
+def audit(
+    claims: Annotated[list[Path], typer.Argument(help="Claims files (TOML, docs/claims-format.md).", show_default=False)],
+    json_out: JsonOpt = False,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Also write the audit as Markdown (one file: this path).")] = None,
+    smt_timeout: TimeoutOpt = 120.0,
+) -> None:
+    """Evaluate every claim in CLAIMS against the solved, checked games.
+
+    Verdicts: holds, refuted, ambiguous (the wording has several readings that disagree; each is
+    shown). Exit 0 when every claim was evaluated, whatever the verdicts; 2 for a malformed claims
+    file; 1 when a claim could not be evaluated (e.g. Z3 ran out of time).
+    """
+    for path in claims:
+        if not path.is_file():
+            raise fail(f"{path}: no such file")
+    if output is not None and len(claims) != 1:
+        raise fail("-o writes one audit: give exactly one claims file")
+    bench = Bench(published_dir=Path("certificates"), smt_timeout=smt_timeout)
+    audits: list[FileAudit] = []
+    try:
+        for path in claims:
+            load_claims(path)  # a malformed file stops the run before any work
+        with claim_progress(not json_out) as hook:
+            for path in claims:
+                audits.append(audit_file(path, bench, hook=hook))  # type: ignore[arg-type]
+    except (ClaimsFileError, RulesError) as err:
+        raise fail(str(err)) from None
+    if output is not None:
+        write_atomic(output, audit_markdown(audits[0], audit_command(claims[0])))
+    results = [r for a in audits for r in a.results]
+    if json_out:
+        console.print_json(json.dumps({"audits": [a.as_dict() for a in audits], "summary": verdict_summary(results)}))
+    else:
+        for one in audits:
+            console.print(audit_table(one))
+        console.print(Panel("\n".join(evidence_lines(audits)), title="evidence", expand=False, border_style="dim"))
+        if output is not None:
+            console.print(f"wrote [bold]{output}[/]")
+    unevaluated = [r.id for r in results if r.verdict == "not evaluated"]
+    if unevaluated:
+        errors.print(f"[bold red]error:[/] not evaluated: {', '.join(unevaluated)}")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _step_row(name: str, step: Step | None, running: bool) -> tuple[object, Text, Text, Text]:
+    if running:
+        mark: object = Spinner("dots", style="cyan")
+    elif step is None:
+        mark = Text("·", style="dim")
+    else:
+        mark = Text({True: "✓", False: "✗", None: "–"}[step.ok], style={True: "bold green", False: "bold red", None: "dim"}[step.ok])
+    title = Text(STEP_TITLES[name], style="bold" if running else "")
+    detail = Text("" if step is None else step.detail, style="dim" if step is None or step.ok else "red")
+    seconds = Text("" if step is None else f"{step.seconds:6.2f} s", style="dim")
+    return mark, title, detail, seconds
+
+
+def steps_table(done: dict[str, Step], current: str | None) -> Table:
+    """The step list: ticks, titles, details and times."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(width=2)
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=1)
+    table.add_column(justify="right", no_wrap=True)
+    for name in STEPS:
+        table.add_row(*_step_row(name, done.get(name), name == current))
+    return table
+
+
+def claims_summary(report: Verification) -> Table:
+    """The claims about the game: id, what the source says, verdict."""
+    table = Table("claim", "where", "the source says", "verdict", title="published claims about this game", box=None, title_justify="left")
+    for result in report.claims:
+        table.add_row(result.id, result.where, result.says, Text(result.verdict, style=VERDICT_STYLE[result.verdict]))
+    return table
+
+
+@app.command("verify")
+def verify_command(
+    game: Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)],
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="Directory for the certificate (NAME.json).")] = Path("."),
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Certificate path (overrides --out-dir).")] = None,
+    claims_dir: Annotated[Optional[Path], typer.Option("--claims", help="Directory of claims files to audit (default: certificates/claims here, else the project's).")] = None,
+    smt_timeout: TimeoutOpt = 120.0,
+    json_out: JsonOpt = False,
+) -> None:
+    """Solve GAME, write its certificate, check it three independent ways, audit the papers' claims.
+
+    Exit 0 when solving, the schema, the independent checker and Z3 agree (refuted paper claims
+    are findings, not failures); 1 otherwise; 2 for bad input.
+    """
+    from certify.pipeline import default_filename
+
+    rules = load_game(game)
+    path = output or out_dir / default_filename(rules)
+    done: dict[str, Step] = {}
+    live_enabled = not json_out and console.is_terminal
+    current: list[str | None] = [None]
+
+    with Live(steps_table(done, None), console=console, transient=False, refresh_per_second=12) if live_enabled else _nothing() as live:
+
+        def hook(name: str, step: Step | None) -> None:
+            current[0] = None if step is not None else name
+            if step is not None:
+                done[name] = step
+            if live is not None:
+                live.update(steps_table(done, current[0]))
+            elif not json_out:
+                if step is not None:
+                    mark = {True: "✓", False: "✗", None: "–"}[step.ok]
+                    console.print(f"{mark} {STEP_TITLES[name]}: {step.detail} ({step.seconds:.2f} s)", soft_wrap=True)
+
+        report = run_verify(game, rules, path, claims_dir or default_claims_dir(), smt_timeout, hook)
+    if json_out:
+        console.print_json(json.dumps(report.as_dict()))
+    else:
+        margin = "" if report.root_margin is None else f" (line margin {report.root_margin:+d})"
+        verdict = Text("VERIFIED", style="bold green") if report.ok else Text("NOT VERIFIED", style="bold red")
+        head = Text.assemble(
+            verdict, "  ", (rules.name, "bold"), ": the first player's value is ", (report.root_value or "?", "bold"), margin,
+            f"\n{report.states:,} states · certificate {report.path} · sha256 {report.sha256[:16]}…",
+        )
+        body: list[object] = [head]
+        if report.claims:
+            body += ["", claims_summary(report), Text(verdict_summary(report.claims) + " — details: certify audit " + " ".join(str(p) for p in report.claims_files), style="dim")]
+        console.print(Panel(Group(*body), title="certify verify", border_style="green" if report.ok else "red", expand=False))
+    raise typer.Exit(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+def default_claims_dir() -> Path:
+    """certificates/claims under the working directory, else the one shipped with the project."""
+    here = Path("certificates/claims")
+    return here if here.is_dir() else Path(__file__).resolve().parents[2] / "certificates" / "claims"
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield None
+
+
+@app.command("publish")
+def publish_command(
+    check: Annotated[bool, typer.Option("--check", help="Regenerate in memory; exit 1 listing the files that differ.")] = False,
+    policies: Annotated[bool, typer.Option("--policies/--no-policies", help="Include the policy audits (the TD experiment takes minutes).")] = True,
+    root: Annotated[Path, typer.Option("--root", help="Repository root holding certificates/.")] = Path("."),
+    json_out: JsonOpt = False,
+) -> None:
+    """Regenerate every published certificate, audit, certificates/index.json and certificates/README.md.
+
+    Deterministic: the same tree gives the same bytes. With --check nothing is written.
+    """
+    if not (root / "certificates" / "claims").is_dir():
+        raise fail(f"{root}: no certificates/claims directory here (run from the repository root or pass --root)")
+    try:
+        if json_out or not console.is_terminal:
+            generated = generate(root, policies)
+        else:
+            with console.status("publishing…") as status:
+                generated = generate(root, policies, lambda what: status.update(f"publishing: {what}"))
+    except (ClaimsFileError, RulesError) as err:
+        raise fail(str(err)) from None
+    if check:
+        differ = stale(root, generated)
+        if json_out:
+            console.print_json(json.dumps({"stale": [p.as_posix() for p in differ], "files": len(generated.files)}))
+        elif differ:
+            errors.print("[bold red]stale:[/] " + ", ".join(p.as_posix() for p in differ) + " — run `certify publish`")
+        else:
+            console.print(f"[bold green]✓[/] all {len(generated.files)} published files are up to date")
+        raise typer.Exit(EXIT_FAILED if differ else EXIT_OK)
+    written = write_published(root, generated)
+    if json_out:
+        console.print_json(json.dumps({"written": [p.as_posix() for p in written], "files": len(generated.files)}))
+        return
+    for path in written:
+        console.print(f"wrote [bold]{path.as_posix()}[/]")
+    console.print(f"{len(generated.files)} files, {len(written)} changed")
