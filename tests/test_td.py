@@ -121,3 +121,14 @@ def test_frozen_policy_rejects_other_games():
     policy = frozen_policy(train("zero", 0, TdParams(max_episodes=0)))
     with pytest.raises(ValueError, match="trained on"):
         policy(Game(builtin("tictactoe")), 0)
+
+
+def test_literal_update_never_teaches_the_second_players_table():
+    # the text updates only the mover's table at the state it left, toward its value at a state
+    # where the other player moves; player 2 never makes the last move, so V2 never changes
+    solution = cumulative_solution()
+    start = initial_tables(solution, "zero", np.random.default_rng(0))
+    literal = train("zero", 2, SHORT)
+    assert np.array_equal(literal.v2, start[1])
+    both = train("zero", 2, TdParams(update="both", max_episodes=3_000, window=500))
+    assert not np.array_equal(both.v2, start[1])

@@ -27,6 +27,7 @@ from solver.rules import Rules, builtin
 
 Init = Literal["tcd", "random", "zero"]
 TcdView = Literal["side-to-move", "player-1"]
+Update = Literal["mover", "both"]
 INITS: tuple[Init, ...] = ("tcd", "random", "zero")
 TrainingHook = Callable[[int], None]  # called with the number of episodes played so far
 
@@ -36,8 +37,13 @@ CHUNK = 2_000
 
 @dataclass(frozen=True)
 class TdParams:
-    """Learning and stopping parameters; the defaults are the paper's (section 4.2)."""
+    """Learning and stopping parameters; the defaults are the paper's (section 4.2).
 
+    `update` is which tables a step updates: `mover`, the text as written (only the mover's table,
+    at the state it moved from), or `both` (both tables at that state; see docs/td-learning.md).
+    """
+
+    update: Update = "mover"
     epsilon: float = 0.05
     alpha: float = 0.50
     window: int = 20_000
@@ -168,6 +174,7 @@ class _SelfPlay:
         self.tables = [v1.tolist(), v2.tolist()]
         self.alpha = params.alpha
         self.exploit_below = 1.0 - params.epsilon
+        self.update_both = params.update == "both"
 
     def snapshot(self) -> list[list[float]]:
         """A copy of both tables."""
@@ -188,6 +195,9 @@ class _SelfPlay:
                 options = [k for k, v in zip(options, values) if v == best]
             successor = options[int(w * len(options))]
             table[state] += alpha * (table[successor] - table[state])
+            if self.update_both:
+                other = self.tables[1 - mover]
+                other[state] += alpha * (other[successor] - other[state])
             state, mover = successor, 1 - mover
         return self.result[state]
 
@@ -355,14 +365,14 @@ PAPER_EPISODES: dict[tuple[Init, int], int] = {
 }
 PAPER_TCD_BOUNDS = (-2, 4)  # section 3.2.4: "theoretical bounds 4 (best) and -2 (worst)"
 
-EXPERIMENT: tuple[tuple[Init, int], ...] = (
-    *(("tcd", s) for s in range(126, 131)),
-    *(("random", s) for s in range(126, 131)),
-    *(("zero", s) for s in range(126, 131)),
-    *(("zero", s) for s in range(121, 126)),
+BOTH_TABLES = TdParams(update="both")
+EXPERIMENT: tuple[tuple[Init, int, TdParams], ...] = (
+    *((init, s, PAPER_PARAMS) for init in INITS for s in range(126, 131)),
+    *(("zero", s, PAPER_PARAMS) for s in range(121, 126)),
+    *((init, s, BOTH_TABLES) for init in ("tcd", "random") for s in range(126, 131)),
 )
-"""The runs reproduced: the paper's Stage 2 seeds for each initialisation, and its Stage 1 seeds
-for zero initialisation at the chosen ε and α."""
+"""The runs reproduced: the paper's Stage 2 seeds for each initialisation, its Stage 1 seeds for
+zero initialisation at the chosen ε and α, and the Stage 2 runs again with both tables updated."""
 
 StepHook = Callable[[str, int, int], None]  # (what is being done, steps done, steps in all)
 DEFAULT_SEED = 126
@@ -394,14 +404,15 @@ def audit_run(run: TrainingRun, solution: Solution | None = None) -> FrozenAudit
 
 
 def run_experiment(
-    plan: Sequence[tuple[Init, int]] = EXPERIMENT, params: TdParams = PAPER_PARAMS, progress: StepHook | None = None
+    plan: Sequence[tuple[Init, int, TdParams]] = EXPERIMENT, progress: StepHook | None = None
 ) -> list[FrozenAudit]:
-    """Train every (initialisation, seed) of `plan` to convergence and audit its frozen policy."""
+    """Train every (initialisation, seed, parameters) of `plan` to convergence and audit its
+    frozen policy."""
     solution = cumulative_solution()
     audits = []
-    for done, (init, seed) in enumerate(plan):
+    for done, (init, seed, params) in enumerate(plan):
         if progress:
-            progress(f"TD {init} seed {seed}", done, len(plan))
+            progress(f"TD {init} seed {seed} ({params.update})", done, len(plan))
         audits.append(audit_run(train(init, seed, params, solution), solution))
     if progress:
         progress("TD runs", len(plan), len(plan))
@@ -416,7 +427,8 @@ def _mean_sd(values: Sequence[int]) -> str:
 
 
 def audit_markdown(audits: Sequence[FrozenAudit]) -> str:
-    """The TD section of certificates/audits/policies-seeds.md (the runs share one `TdParams`)."""
+    """The TD section of certificates/audits/policies-seeds.md (the runs differ at most in
+    `TdParams.update`)."""
     solution = cumulative_solution()
     params = audits[0].run.params if audits else PAPER_PARAMS
     span = tcd_range(solution)
@@ -425,7 +437,8 @@ def audit_markdown(audits: Sequence[FrozenAudit]) -> str:
         "",
         "Readings of the text: docs/td-learning.md. Parameters: "
         f"ε = {params.epsilon}, α = {params.alpha}, window W = {params.window:,}, δ = {params.threshold:g}, "
-        f"cap {params.max_episodes:,} episodes.",
+        f"cap {params.max_episodes:,} episodes. `update`: `mover` is the text as written (a step updates",
+        "only the mover's table); `both` updates both tables at every step (the alternative reading).",
         "",
         "### d_TCD over the reachable states (claims.md 004 item 6)",
         "",
@@ -449,27 +462,28 @@ def audit_markdown(audits: Sequence[FrozenAudit]) -> str:
         "random streams are numpy's, not the paper's, so seed-by-seed equality is not expected; the",
         "comparison is between the distributions.",
         "",
-        "| init | seed | episodes (ours) | converged | paper | player 1 wins | draws |",
-        "|---|---|---|---|---|---|---|",
+        "| update | init | seed | episodes (ours) | converged | paper | player 1 wins | draws |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for audit in audits:
         run = audit.run
         paper = PAPER_EPISODES.get((run.init, run.seed))
         lines.append(
-            f"| {run.init} | {run.seed} | {run.episodes:,} | {'yes' if run.converged else 'no (cap)'} | "
+            f"| {run.params.update} | {run.init} | {run.seed} | {run.episodes:,} | {'yes' if run.converged else 'no (cap)'} | "
             f"{'' if paper is None else f'{paper:,}'} | {run.player1_wins:,} | {run.draws:,} |"
         )
-    lines += ["", "| init | seeds | ours: mean ± sd | paper: mean ± sd |", "|---|---|---|---|"]
-    groups: dict[tuple[Init, tuple[int, ...]], list[TrainingRun]] = {}
-    for init in INITS:
-        for block in (range(126, 131), range(121, 126)):
-            runs = [a.run for a in audits if a.run.init == init and a.run.seed in block]
-            if runs:
-                groups[(init, tuple(r.seed for r in runs))] = runs
-    for (init, seeds), runs in groups.items():
+    lines += ["", "| update | init | seeds | ours: mean ± sd | paper: mean ± sd |", "|---|---|---|---|---|"]
+    groups: dict[tuple[str, Init, tuple[int, ...]], list[TrainingRun]] = {}
+    for update in ("mover", "both"):
+        for init in INITS:
+            for block in (range(126, 131), range(121, 126)):
+                runs = [a.run for a in audits if (a.run.params.update, a.run.init) == (update, init) and a.run.seed in block]
+                if runs:
+                    groups[(update, init, tuple(r.seed for r in runs))] = runs
+    for (update, init, seeds), runs in groups.items():
         paper = [PAPER_EPISODES[(init, s)] for s in seeds if (init, s) in PAPER_EPISODES]
         lines.append(
-            f"| {init} | {seeds[0]}-{seeds[-1]} | {_mean_sd([r.episodes for r in runs])} | "
+            f"| {update} | {init} | {seeds[0]}-{seeds[-1]} | {_mean_sd([r.episodes for r in runs])} | "
             f"{_mean_sd(paper) if len(paper) == len(seeds) else 'not published'} |"
         )
     lines += [
@@ -483,15 +497,15 @@ def audit_markdown(audits: Sequence[FrozenAudit]) -> str:
         "states reached when both sides follow the frozen tables, every tie taken (the paper's",
         "Experiment 2 reports 100 draws in 100 games).",
         "",
-        "| init | seed | first: never loses | first: errs (own tree / anywhere) | second: never loses | "
+        "| update | init | seed | first: never loses | first: errs (own tree / anywhere) | second: never loses | "
         "second: errs (own tree / anywhere) | self-play finals (for player 1) |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for audit in audits:
         first, second = audit.as_first, audit.as_second
         self_play = " · ".join(f"{w} {n}" for w, n in audit.head_to_head.items() if n)
         lines.append(
-            f"| {audit.run.init} | {audit.run.seed} | {_yes(first.never_loses)} | "
+            f"| {audit.run.params.update} | {audit.run.init} | {audit.run.seed} | {_yes(first.never_loses)} | "
             f"{len(first.value_errors)} of {first.decisions} / {audit.erring_anywhere[0]} | "
             f"{_yes(second.never_loses)} | {len(second.value_errors)} of {second.decisions} / "
             f"{audit.erring_anywhere[1]} | {self_play} |"
