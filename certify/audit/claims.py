@@ -31,6 +31,9 @@ KINDS = (
 AnyClaim = Annotated[Union[KINDS], Field(discriminator="kind")]  # type: ignore[valid-type]
 
 
+_UNION_BRANCH = re.compile(r"^(literal\[|list\[|tuple\[|function-|int$|str$|float$|bool$)")
+
+
 class ClaimsFileError(ValueError):
     """A claims file that cannot be read or does not validate: `file:line: field: reason`."""
 
@@ -70,7 +73,9 @@ def load_claims(path: Path) -> ClaimsFile:
         return ClaimsFile.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
-        loc = tuple(first["loc"])
+        loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and _UNION_BRANCH.match(p)))
+        if first["type"] == "union_tag_invalid":
+            loc += ("kind",)
         line = _line_of(text, loc)
         field = _field_name(loc, data)
         message = first["msg"].removeprefix("Value error, ")

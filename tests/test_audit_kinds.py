@@ -1,0 +1,147 @@
+"""Each claim kind on tiny games whose answers are known by hand, and on tic-tac-toe facts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from certify.audit.facts import Bench
+from certify.audit.run import audit_file
+from certify.audit.symmetry import games_up_to_symmetry
+from solver.analysis import board_symmetries
+from solver.engine import Game
+from solver.retrograde import solve
+from solver.rules import make_rules
+
+# A 1×2 board, X then O, a line is both cells: by hand, the states are
+# . .  X .  . X  X O  O X  (5), the moves 2 + 1 + 1 = 4, the games 2, both drawn.
+DOMINO = {"name": "domino", "rows": 1, "cols": 2, "k": 2, "marks": "own", "goal": "first-line-wins"}
+
+
+@pytest.fixture()
+def domino(tmp_path: Path) -> str:
+    path = tmp_path / "domino.json"
+    path.write_text(json.dumps(DOMINO))
+    return str(path)
+
+
+def audit(tmp_path: Path, body: str) -> dict[str, object]:
+    """Audit a claims file made of `body`; map claim id → result."""
+    path = tmp_path / "claims.toml"
+    path.write_text('source = "t"\ntitle = "test"\n' + body)
+    return {r.id: r for r in audit_file(path, Bench()).results}
+
+
+def claim(ident: str, game: str, kind: str, **fields: object) -> str:
+    lines = ["[[claim]]", f'id = "{ident}"', 'where = "here"', 'statement = "words"', f"game = {json.dumps(game)}", f'kind = "{kind}"']
+    lines += [f"{k} = {json.dumps(v)}" for k, v in fields.items()]
+    return "\n".join(lines) + "\n"
+
+
+def test_counts_known_by_hand(tmp_path: Path, domino: str) -> None:
+    results = audit(
+        tmp_path,
+        claim("states", domino, "count", quantity="reachable_states", value=5)
+        + claim("moves", domino, "count", quantity="edges", value=4)
+        + claim("games", domino, "count", quantity="games", value=2)
+        + claim("boards", domino, "count", quantity="unreachable_boards", value=4)
+        + claim("drawn", domino, "count", quantity="terminal_states.draws", value=2)
+        + claim("wrong", domino, "count", quantity="reachable_states", value=6)
+        + claim("two", domino, "count", quantity=["reachable_states", "reachable_states_without_empty"], value=4),
+    )
+    assert [results[k].verdict for k in ("states", "moves", "games", "boards", "drawn")] == ["holds"] * 5
+    assert results["wrong"].verdict == "refuted"
+    assert results["wrong"].readings[0].witness == "off by -1"
+    assert results["two"].verdict == "ambiguous"
+    assert [r.holds for r in results["two"].readings] == [False, True]
+
+
+def test_bound_ratio_value_and_moves(tmp_path: Path, domino: str) -> None:
+    results = audit(
+        tmp_path,
+        claim("bound", domino, "upper_bound", quantity="games", bound=2)
+        + claim("low", domino, "upper_bound", quantity="games", bound=1)
+        + claim("ratio", domino, "ratio", quantity="edges", denominator="reachable_states", value=0.8, tolerance=0.001)
+        + claim("root", domino, "root_value", value="draw")
+        + claim("rootwin", domino, "root_value", value="win")
+        + claim("first", domino, "first_moves", value="draw", count=2, classes=1)
+        + claim("pos", domino, "position_value", moves="X0", value="draw")
+        + claim("edge", domino, "move_between", parent=1, move="O1", child=7)
+        + claim("badedge", domino, "move_between", parent=1, move="O1", child=5),
+    )
+    verdicts = {k: r.verdict for k, r in results.items()}
+    assert verdicts == {
+        "bound": "holds", "low": "refuted", "ratio": "holds", "root": "holds", "rootwin": "refuted",
+        "first": "holds", "pos": "holds", "edge": "holds", "badedge": "refuted",
+    }  # fmt: skip
+
+
+def test_one_based_cells_are_converted(tmp_path: Path, domino: str) -> None:
+    results = audit(tmp_path, claim("pos", domino, "position_value", moves="X1,O2", value="draw", one_based=True))
+    assert "code 7 " in results["pos"].readings[0].measured  # X on cell 0, O on cell 1
+
+
+def test_atlas_dump_readings(tmp_path: Path) -> None:
+    # tic-tac-toe after X0 O3 X1 O4: X to move; X2 wins at once, the other moves do not.
+    entries = ", ".join(f'{{ move = "X{c}", child = 0, label = "{"win" if c == 2 else "undef"}" }}' for c in (2, 5, 6, 7, 8))
+    body = claim("dump", "tictactoe", "atlas_dump", moves="X0 O3 X1 O4") + f"entries = [{entries}]\n"
+    body += '[[claim.reading]]\nname = "at once"\nproperty = "immediate"\nlabels = { win = ["win"], undef = ["none"] }\n'
+    right = ", ".join(f'{{ move = "X{c}", child = {220 + 3**c}, label = "{"win" if c == 2 else "undef"}" }}' for c in (2, 5, 6, 7, 8))
+    body += claim("good", "tictactoe", "atlas_dump", moves="X0 O3 X1 O4") + f"entries = [{right}]\n"
+    body += '[[claim.reading]]\nname = "at once"\nproperty = "immediate"\nlabels = { win = ["win"], undef = ["none"] }\n'
+    results = audit(tmp_path, body)
+    assert results["good"].verdict == "holds"
+    reading = results["dump"].readings[0]
+    assert reading.holds is False  # the child codes given (0) are wrong
+    assert "leads to" in reading.witness
+
+
+def test_win_test_witnesses_are_real(tmp_path: Path) -> None:
+    results = audit(tmp_path, claim("test", "tictactoe", "win_test"))
+    result = results["test"]
+    assert result.verdict == "refuted"
+    witness = result.readings[0].witness
+    code = int(witness.split("code ")[1].split(" ")[0])
+    solution = solve(make_rules("tictactoe", 3, 3, "own", "first-line-wins", k=3))
+    with pytest.raises(KeyError):
+        solution.index(code)  # accepted by the test, yet no game reaches it
+
+
+def test_sequence_formula_counterexample(tmp_path: Path) -> None:
+    result = audit(tmp_path, claim("f", "tictactoe", "sequence_formula", formula="mark_count_factorials"))["f"]
+    assert result.verdict == "refuted"
+    witness = result.readings[0].witness
+    stated, measured = (int(x.replace(",", "")) for x in (witness.split("= ")[1].split(" ")[0], witness.split("but ")[1].split(" ")[0]))
+    assert stated != measured
+
+
+def test_final_scores_and_bounds(tmp_path: Path) -> None:
+    # 1×3 board, K=3, most lines: X takes two cells, O one; only X can complete the line.
+    spec = tmp_path / "strip.json"
+    spec.write_text(json.dumps({"name": "strip", "rows": 1, "cols": 3, "k": 3, "marks": "own", "goal": "most-lines"}))
+    results = audit(
+        tmp_path,
+        claim("pairs", str(spec), "final_scores", pairs=[[0, 0]])
+        + claim("bounds", str(spec), "score_bounds", t1=[0, 1], t2=[0, 0], total_max=1),
+    )
+    assert results["pairs"].verdict == "holds"  # every full strip holds an O
+    assert results["bounds"].verdict == "holds"
+
+
+def test_games_up_to_symmetry_matches_brute_force() -> None:
+    rules = make_rules("2x2", 2, 2, "own", "first-line-wins", k=2)
+    game = Game(rules)
+    symmetries = board_symmetries(rules)
+    seen = set()
+
+    def walk(code: int, moves: tuple[tuple[int, int], ...]) -> None:
+        if game.is_terminal(code):
+            seen.add(min(tuple((p[c], m) for c, m in moves) for p in symmetries))
+            return
+        for move in game.legal_moves(code):
+            walk(game.apply(code, move), moves + ((move.cell, move.mark),))
+
+    walk(0, ())
+    assert games_up_to_symmetry(solve(rules), swap=False) == len(seen)
