@@ -46,6 +46,8 @@ class Game:
         self.cells = rules.cells
         self.pow3 = np.array([3**i for i in range(self.cells)], dtype=np.int64)
         self._lines = [np.array(line, dtype=np.intp) for line in rules.lines]
+        self._labels: dict[int, tuple[bool, int, int]] = {}
+        self._moves: dict[int, tuple[Move, ...]] = {}
 
     # ---- scalar API -----------------------------------------------------------------------
 
@@ -63,35 +65,48 @@ class Game:
 
     def is_terminal(self, code: int) -> bool:
         """Whether play has ended in `code`."""
-        return bool(self.terminal_labels(np.array([code])).terminal[0])
+        return self._scalar_label(code)[0]
 
     def legal_moves(self, code: int) -> list[Move]:
         """Every legal move in `code`, by cell then mark; empty when terminal."""
-        if self.is_terminal(code):
-            return []
-        marks = self.rules.marks_for(self.to_move(code))
-        board = self.board(code)
-        return [Move(c, m) for c in range(self.cells) if board[c] == 0 for m in marks]
+        if code not in self._moves:
+            moves: tuple[Move, ...] = ()
+            if not self.is_terminal(code):
+                marks = self.rules.marks_for(self.to_move(code))
+                board = self.board(code)
+                moves = tuple(Move(c, m) for c in range(self.cells) if board[c] == 0 for m in marks)
+            self._moves[code] = moves
+        return list(self._moves[code])
 
     def apply(self, code: int, move: Move) -> int:
         """The state after `move`; raises ValueError if it is not legal."""
-        if move not in self.legal_moves(code):
+        self.legal_moves(code)
+        if move not in self._moves[code]:
             raise ValueError(f"illegal move {move} in state {code}")
         return code + move.mark * 3**move.cell
 
     def returns(self, code: int) -> tuple[int, int]:
         """Final result (player 1, player 2) of a terminal state: +1 win, 0 draw, -1 loss."""
-        labels = self.terminal_labels(np.array([code]))
-        if not labels.terminal[0]:
+        terminal, value, _ = self._scalar_label(code)  # value for the side to move
+        if not terminal:
             raise ValueError(f"state {code} is not terminal")
-        value = int(labels.value[0])  # for the side to move
         return (value, -value) if self.to_move(code) == 1 else (-value, value)
 
     def final_margin(self, code: int) -> int:
         """most-lines: player 1's complete lines minus player 2's in a terminal state."""
-        labels = self.terminal_labels(np.array([code]))
-        margin = int(labels.margin[0])
+        margin = self._scalar_label(code)[2]
         return margin if self.to_move(code) == 1 else -margin
+
+    def _scalar_label(self, code: int) -> tuple[bool, int, int]:
+        """(terminal, value, margin) of one state, from the vectorised rules, remembered.
+
+        Searches meet the same state along many move orders; the memo makes the scalar API
+        cheap without a second implementation of the rules.
+        """
+        if code not in self._labels:
+            labels = self.terminal_labels(np.array([code]))
+            self._labels[code] = (bool(labels.terminal[0]), int(labels.value[0]), int(labels.margin[0]))
+        return self._labels[code]
 
     # ---- vectorised API --------------------------------------------------------------------
 

@@ -7,13 +7,14 @@ import pytest
 from hypothesis import given, strategies as st
 
 from certify.policy.audit import FIG3_BOARD
-from certify.policy.search import CachedGame, search
+from certify.policy.search import search
+from solver.engine import Game
 from solver.retrograde import solve
 from solver.rules import resolve
 
 RULES = resolve("tictactoe")
 SOLUTION = solve(RULES)
-GAME = CachedGame(RULES)
+GAME = Game(RULES)
 MARKS = (GAME.decode(SOLUTION.codes) != 0).sum(axis=1)
 # states with at least two marks: small enough trees for plain minimax in a test
 SEARCHABLE = SOLUTION.codes[(~SOLUTION.terminal) & (MARKS >= 2)].tolist()

@@ -21,10 +21,9 @@ import numpy as np
 
 from certify.files import write_atomic
 from certify.policy import Policy
-from certify.policy.search import CachedGame
 from certify.render import board_line
 from certify.schema import VALUE_WORDS
-from solver.engine import Move
+from solver.engine import Game, Move
 from solver.retrograde import Solution, solve
 from solver.rules import Rules, resolve
 
@@ -113,7 +112,7 @@ def _legal(children: np.ndarray) -> dict[Move, int]:
     return {Move(int(col) // 2, int(col) % 2 + 1): int(children[col]) for col in np.flatnonzero(children >= 0)}
 
 
-def _chosen(policy: Policy, game: CachedGame, code: int, legal: dict[Move, int], cols: int) -> list[Move]:
+def _chosen(policy: Policy, game: Game, code: int, legal: dict[Move, int], cols: int) -> list[Move]:
     """The policy's moves in `code`, checked: at least one, each legal, none repeated."""
     where = f"state {code} ({board_line(game.board(code), cols)})"
     try:
@@ -140,7 +139,7 @@ def audit_policy(
 ) -> PolicyAudit:
     """Audit `policy` playing as `player` (1 first, 2 second) in `rules`; raises PolicyError."""
     solution = solve(rules) if solution is None else solution
-    game = CachedGame(rules, dict(zip(solution.codes.tolist(), solution.terminal.tolist())))
+    game = Game(rules)
     children = solution.children(np.arange(len(solution)))
     parent: dict[int, tuple[int, Move] | None] = {0: None}
     moves_from: dict[int, list[int]] = {}
@@ -186,7 +185,7 @@ def audit_policy(
 
 
 def _judge(
-    game: CachedGame, solution: Solution, row: int, moves: Sequence[Move], legal: dict[Move, int]
+    game: Game, solution: Solution, row: int, moves: Sequence[Move], legal: dict[Move, int]
 ) -> tuple[Flaw | None, Flaw | None]:
     """Whether `moves` include one that gives up value, and one that wins slower than the fastest."""
     code = int(solution.codes[row])
@@ -206,14 +205,14 @@ def _judge(
     return value_error, slow_win
 
 
-def _result(game: CachedGame, solution: Solution, row: int, player: int) -> int:
+def _result(game: Game, solution: Solution, row: int, player: int) -> int:
     """`player`'s result in the terminal state at `row`."""
     value = int(solution.values[row])  # for the side to move
     return value if game.to_move(int(solution.codes[row])) == player else -value
 
 
 def _shortest_loss(
-    game: CachedGame,
+    game: Game,
     solution: Solution,
     layers: list[list[int]],
     parent: dict[int, tuple[int, Move] | None],
@@ -234,7 +233,7 @@ def _shortest_loss(
 
 
 def _outcome(
-    game: CachedGame,
+    game: Game,
     solution: Solution,
     layers: list[list[int]],
     moves_from: dict[int, list[int]],
@@ -289,7 +288,7 @@ def fig3_choices() -> list[tuple[str, tuple[Move, ...], tuple[int, ...]]]:
 
     rules = resolve("tictactoe")
     solution = solve(rules)
-    game = CachedGame(rules)
+    game = Game(rules)
     code = sum(mark * 3**cell for cell, mark in enumerate(FIG3_BOARD))
     rows = []
     for algorithm in ALGORITHMS:

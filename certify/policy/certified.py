@@ -16,7 +16,6 @@ from pathlib import Path
 import checker
 from certify.certificate import CertificateError, LabelTable, label_table, read_certificate
 from certify.pipeline import default_filename
-from certify.policy.search import CachedGame
 from solver.engine import Game, Move
 from solver.retrograde import Solution, solve
 from solver.rules import Rules
@@ -61,7 +60,7 @@ class CertifiedPlayer:
 
     def __init__(self, rules: Rules, labels: LabelTable) -> None:
         # a state is terminal exactly when its distance to the end is 0
-        self.game = CachedGame(rules, dict(zip(labels.codes.tolist(), (labels.distances == 0).tolist())))
+        self.game = Game(rules)
         self._labels = {
             int(code): (int(value), int(distance))
             for code, value, distance in zip(labels.codes, labels.values, labels.distances)

@@ -35,58 +35,6 @@ ALGORITHMS: tuple[Algorithm, ...] = ("minimax", "alphabeta", "alphabeta-depth")
 _INFINITY = 1 << 30
 
 
-class CachedGame(Game):
-    """A `Game` whose scalar rule queries are remembered per state.
-
-    A tree search meets the same position along many move orders; `Game` answers each scalar
-    query through its vectorised rules, which is exact but slow one state at a time. The search
-    itself is unchanged: it still expands every node it would expand without the cache.
-    `terminal` optionally primes the cache with known terminal flags by code, e.g. a solution's.
-    """
-
-    def __init__(self, rules: Rules, terminal: dict[int, bool] | None = None) -> None:
-        super().__init__(rules)
-        self._terminal: dict[int, bool] = dict(terminal or {})
-        self._mover: dict[int, int] = {}
-        self._moves: dict[int, list[Move]] = {}
-        self._children: dict[int, dict[Move, int]] = {}
-        self._returns: dict[int, tuple[int, int]] = {}
-
-    def to_move(self, code: int) -> int:
-        """The player (1 or 2) to move in `code`."""
-        if code not in self._mover:
-            self._mover[code] = super().to_move(code)
-        return self._mover[code]
-
-    def is_terminal(self, code: int) -> bool:
-        """Whether play has ended in `code`."""
-        if code not in self._terminal:
-            self._terminal[code] = super().is_terminal(code)
-        return self._terminal[code]
-
-    def legal_moves(self, code: int) -> list[Move]:
-        """Every legal move in `code`, by cell then mark; empty when terminal."""
-        if code not in self._moves:
-            moves = super().legal_moves(code)
-            self._moves[code] = moves
-            self._children[code] = {move: super(CachedGame, self).apply(code, move) for move in moves}
-        return self._moves[code]
-
-    def apply(self, code: int, move: Move) -> int:
-        """The state after `move`; raises ValueError if it is not legal."""
-        self.legal_moves(code)
-        try:
-            return self._children[code][move]
-        except KeyError:
-            raise ValueError(f"illegal move {move} in state {code}") from None
-
-    def returns(self, code: int) -> tuple[int, int]:
-        """Final result (player 1, player 2) of a terminal state."""
-        if code not in self._returns:
-            self._returns[code] = super().returns(code)
-        return self._returns[code]
-
-
 @dataclass(frozen=True)
 class SearchResult:
     """The moves a search chooses at the root, their score, and the nodes it visited."""
@@ -174,10 +122,9 @@ def search(game: Game, code: int, algorithm: Algorithm, ties: Ties = "first") ->
 
 
 def search_policy(rules: Rules, algorithm: Algorithm, ties: Ties = "first") -> Policy:
-    """`algorithm` as a policy: a fresh search on every call, over a rule cache of `rules`."""
-    cached = CachedGame(rules)
+    """`algorithm` as a policy for `rules`: a fresh search on every call."""
 
     def policy(game: Game, code: int) -> tuple[Move, ...]:
-        return search(cached, code, algorithm, ties).moves
+        return search(game, code, algorithm, ties).moves
 
     return policy
