@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from certify.certificate import CertificateError
 from solver.rules import Rules, RulesError, resolve
@@ -34,7 +35,7 @@ GAME_HELP = "A built-in name (see `certify games`), mnk:R,C,K[,wild][,misere], o
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     """Print one error line on stderr and return the Exit to raise."""
-    errors.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    errors.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 

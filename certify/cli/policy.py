@@ -116,7 +116,7 @@ def audit(
     try:
         player_policy = load_policy(policy, rules)
     except PolicySpecError as err:
-        raise fail(escape(str(err))) from None
+        raise fail(str(err)) from None
     players = {Side.first: [1], Side.second: [2], Side.both: [1, 2]}[side]
     with solving_progress(not json_out) as hook:
         solution = solve(rules, hook)
@@ -126,7 +126,7 @@ def audit(
             try:
                 audits.append(audit_policy(rules, player_policy, player, policy, solution, progress))
             except PolicyError as err:
-                raise fail(escape(f"policy '{policy}' as {side_word(player)} player: {err}"), EXIT_FAILED) from None
+                raise fail(f"policy '{policy}' as {side_word(player)} player: {err}", EXIT_FAILED) from None
     if json_out:
         console.print_json(json.dumps({"game": rules.name, "policy": policy, "audits": [a.as_dict() for a in audits]}))
     else:
@@ -195,9 +195,9 @@ def certified_player(rules: Rules, cert: Path | None) -> tuple[CertifiedPlayer, 
     try:
         labels = checked_labels(rules, path)
     except CertificateRejected as err:
-        raise fail(escape(str(err)), EXIT_FAILED) from None
+        raise fail(str(err), EXIT_FAILED) from None
     except CertificateError as err:
-        raise fail(escape(str(err))) from None
+        raise fail(str(err)) from None
     return CertifiedPlayer(rules, labels), f"the certificate {path}, VALID by the independent checker"
 
 
