@@ -356,13 +356,7 @@ def search_pairings(
                 synth.add(z3.Not(_obeyed_by(found, r, terms[r])))
                 break
         else:
-            details = {
-                "pairing": candidate.pairing.text(),
-                "player_1_opening": candidate.opening,
-                "given_opening": opening,
-                "player_2_reply": candidate.reply,
-                "candidates_refuted": len(refutations),
-            }
+            details = {"candidates_refuted": len(refutations)}
             return SearchOutcome(SmtResult(check, "proved", deadline.elapsed(), details), candidate, refutations)
 
 
