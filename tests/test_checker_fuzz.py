@@ -217,10 +217,10 @@ def test_non_finite_numbers_are_rejected(constant):
 def test_huge_integers_are_rejected_fast():
     document = small_document()
     text = json.dumps(document).replace('"version": 1', '"version": 1' + "0" * 100_000, 1)
-    start = time.perf_counter()
+    start = time.process_time()
     result = checker.check_bytes(text.encode())
     assert result.exit_code == 2 and "digits" in result.message
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
 
 
 @pytest.mark.parametrize("opener", ["[", '{"a":'])
@@ -249,10 +249,10 @@ def test_zlib_bomb_is_stopped():
     document = small_document()
     bomb = zlib.compress(b"\0" * 200_000_000, 9)
     document["table"]["codes"] = base64.b64encode(bomb).decode()
-    start = time.perf_counter()
+    start = time.process_time()
     result = check(document)
     assert result.exit_code == 2 and "more than" in result.message, result.message
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2
 
 
 def _table_codes(document: dict, raw: bytes) -> dict:

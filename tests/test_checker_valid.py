@@ -73,11 +73,12 @@ def test_w3t_checks_well_under_a_second(tmp_path):
     if not path.exists():
         path = tmp_path / "w3t.json"
         path.write_text(json.dumps(builtin_document("w3t")))
-    best = min(_timed(path) for _ in range(3))
-    assert best < 1.0, f"w3t took {best:.2f} s"
+    best = min(_cpu_seconds(path) for _ in range(3))
+    assert best < 1.0, f"w3t took {best:.2f} s of CPU time"
 
 
-def _timed(path) -> float:
-    start = time.perf_counter()
+def _cpu_seconds(path) -> float:
+    """CPU time, not wall time: a busy shared machine must not fail the test."""
+    start = time.process_time()
     assert checker.check_file(path).exit_code == 0
-    return time.perf_counter() - start
+    return time.process_time() - start
