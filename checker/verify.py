@@ -67,7 +67,7 @@ def check_table(table: Table, game: Game, nodes: dict[int, Node]) -> dict[int, t
         extra = [] if truncated else sorted(listed - nodes.keys())[:1]
         if missing and (not extra or missing[0] < extra[0]):
             raise Invalid(f"table misses reachable {state(missing[0], nodes, game.cols)}")
-        board = draw_board(decode(extra[0], game.cells), game.cols)
+        board = draw_board(decode(extra[0], game.cells), game.cols) if extra[0] < 3**game.cells else "no board"
         raise Invalid(f"table lists state {extra[0]} ({board}), which is not reachable from the empty board")
     most_lines = game.goal == "most-lines"
     if most_lines and table.margins is None:

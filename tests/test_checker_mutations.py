@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import json
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -15,9 +16,7 @@ from hypothesis import strategies as st
 from certify.certificate import build_certificate, certificate_json
 from solver.rules import RulesError, make_rules
 from test_checker_helpers import GOALS, MARK_RULES, check, close_arrays, decode, open_arrays, pool_documents
-from test_checker_helpers import rules_sha256
-
-import json
+from test_checker_helpers import random_rules, rules_sha256
 
 WORDS = ("win", "draw", "loss")
 
@@ -373,3 +372,34 @@ def test_ill_formed_rules_are_rejected(data):
         rules["goal"], rules["marks"] = "most-lines", data.draw(st.sampled_from(["either", "x-only"]))
     doc["rules_sha256"] = rules_sha256(rules)
     assert "rules" in assert_invalid(doc)
+
+
+# ---- mutations of random games ----------------------------------------------------------------
+
+
+@given(rules=random_rules(), data=st.data())
+def test_random_game_mutations_are_rejected(rules, data):
+    """The same single mutations on certificates of random small games, not only the pool."""
+    doc = open_arrays(json.loads(certificate_json(build_certificate(rules))))
+    table = doc["table"]
+    index = data.draw(st.integers(0, len(table["codes"]) - 1))
+    change = data.draw(st.sampled_from(["value", "distance", "remove", "root", "first move", "entry"]))
+    if change == "value":
+        table["values"][index] = data.draw(st.sampled_from([v for v in (-1, 0, 1) if v != table["values"][index]]))
+    elif change == "distance":
+        table["distances"][index] = data.draw(st.integers(0, 20).filter(lambda d: d != table["distances"][index]))
+    elif change == "remove":
+        _delete(table, index)
+    elif change == "root":
+        doc["claim"]["root_value"] = data.draw(st.sampled_from(
+            [w for w in WORDS if w != doc["claim"]["root_value"]]))
+    elif change == "first move":
+        move = data.draw(st.sampled_from(doc["claim"]["first_moves"]))
+        move["value"] = data.draw(st.sampled_from([w for w in WORDS if w != move["value"]]))
+    else:
+        strategy = data.draw(st.sampled_from(doc["strategies"]))
+        assume(strategy["codes"])
+        position = data.draw(st.integers(0, len(strategy["codes"]) - 1))
+        for key in ("codes", "cells", "marks"):
+            del strategy[key][position]
+    assert_invalid(doc)
