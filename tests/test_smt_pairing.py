@@ -17,6 +17,7 @@ from certify.smt.pairing import (
     obeys,
     parse_pairing,
     search_pairings,
+    urgent_cells,
 )
 from solver.engine import Game, Move
 from solver.rules import resolve
@@ -47,12 +48,18 @@ PAIRINGS = list(maximal_pairings(range(9)))
 
 
 @settings(max_examples=12)
-@given(st.sampled_from(PAIRINGS), st.integers(0, 8), st.integers(0, 8), st.sampled_from(["cumulative", "tictactoe"]))
-def test_z3_agrees_with_enumeration(pairing, opening, reply, game_name):
+@given(
+    st.sampled_from(PAIRINGS),
+    st.integers(0, 8),
+    st.integers(0, 8),
+    st.sampled_from(["cumulative", "tictactoe"]),
+    st.booleans(),
+)
+def test_z3_agrees_with_enumeration(pairing, opening, reply, game_name, tactics):
     rules = resolve(game_name)
-    strategies = [PairingStrategy(1, pairing, opening)]
+    strategies = [PairingStrategy(1, pairing, opening, tactics=tactics)]
     if reply != opening:
-        strategies.append(PairingStrategy(2, pairing, opening, reply))
+        strategies.append(PairingStrategy(2, pairing, opening, reply, tactics=tactics))
     for strategy in strategies:
         results = allowed_results(game_name, strategy)
         for claim, holds in CLAIM_HOLDS.items():
@@ -65,6 +72,12 @@ def test_the_point_symmetric_pairing_draws_exactly_for_both_roles_by_enumeration
     pairing = Pairing(((0, 8), (1, 7), (2, 6), (3, 5)))
     assert allowed_results("cumulative", PairingStrategy(1, pairing, 4)) == {0}
     assert allowed_results("cumulative", PairingStrategy(2, pairing)) == {0}
+
+
+def test_opponent_tactics_complete_or_block_a_line():
+    # X0 X1 . / O3 O4 . / . . . : cell 2 completes X's row, cell 5 completes O's
+    assert urgent_cells(resolve("cumulative"), [1, 1, 0, 2, 2, 0, 0, 0, 0]) == {2, 5}
+    assert urgent_cells(resolve("cumulative"), [1, 2, 0, 0, 0, 0, 0, 0, 0]) == set()
 
 
 def test_a_true_pairing_claim_is_proved():

@@ -219,6 +219,7 @@ def pairing_command(
     reply: Annotated[Optional[str], typer.Option("--reply", help="Role 2: player 2's fixed first reply.")] = None,
     search: Annotated[bool, typer.Option("--search", help="Search for a pairing with the property instead of checking one.")] = False,
     prop: Annotated[str, typer.Option("--property", help="With --search: no-loss (draw-forcing), draw (exact draw every play), win, or no-lines.")] = "no-loss",
+    tactics: Annotated[bool, typer.Option("--opponent-tactics", help="Check only against opponents that complete a line when they can, else block one (seed 004's A.2 assumptions).")] = False,
     one_based: Annotated[bool, typer.Option("--one-based", help="Cells are numbered 1..9 (the paper's numbering), in input and output.")] = False,
     timeout: TimeoutOpt = 300.0,
     json_out: JsonOpt = False,
@@ -235,8 +236,8 @@ def pairing_command(
     first = cell_option(opening, rules, one_based, "--opening")
     answer = cell_option(reply, rules, one_based, "--reply")
     if search:
-        if pairs is not None or answer is not None:
-            raise fail("--search finds the pairing (and reply) itself: drop --pairs/--reply")
+        if pairs is not None or answer is not None or tactics:
+            raise fail("--search finds the pairing (and reply) itself, against every opponent: drop --pairs/--reply/--opponent-tactics")
         if prop not in PROPERTY_TEXT:
             raise fail(f"--property '{prop}': expected one of {', '.join(PROPERTY_TEXT)}")
         run_search(rules, role, prop, first, timeout, json_out, one_based)  # type: ignore[arg-type]
@@ -245,8 +246,10 @@ def pairing_command(
         raise fail("give --pairs to check a pairing, or --search to find one")
     if role == "both":
         raise fail("--role both applies to --search only")
+    if tactics and (rules.marks != "own" or rules.goal == "first-line-loses"):
+        raise fail("--opponent-tactics needs own marks and a goal where completing a line is good")
     try:
-        strategy = PairingStrategy(int(role), parse_pairing(pairs, rules.cells, one_based), first, answer, one_based)
+        strategy = PairingStrategy(int(role), parse_pairing(pairs, rules.cells, one_based), first, answer, one_based, tactics)
     except ValueError as err:
         raise fail(str(err)) from None
     report = replayed(lambda: check_pairing(rules, strategy, timeout))

@@ -112,6 +112,7 @@ class PairingStrategy:
     opening: int | None = None
     reply: int | None = None
     one_based: bool = field(default=False, compare=False)
+    tactics: bool = False  # the opponent follows seed 004's A.2 assumptions (see `urgent_cells`)
 
     def __post_init__(self) -> None:
         if self.reply is not None and self.player != 2:
@@ -126,6 +127,8 @@ class PairingStrategy:
             parts.append(f"{'opening' if self.player == 1 else 'after opening'} {self.opening + shift}")
         if self.reply is not None:
             parts.append(f"reply {self.reply + shift}")
+        if self.tactics:
+            parts.append("opponent completes or blocks a line whenever it can")
         return ", ".join(parts) + (" (cells 1-based)" if self.one_based else "")
 
     def terms(self, cells: int) -> PairingTerms:
@@ -138,7 +141,8 @@ class PairingStrategy:
         )
 
     def constraints(self, play: PlayEncoding) -> list[z3.BoolRef]:
-        return follows_pairing(play, self.player, self.terms(play.plies))
+        tactics = opponent_tactics(play, 3 - self.player) if self.tactics else []
+        return follows_pairing(play, self.player, self.terms(play.plies)) + tactics
 
     def gaps(self, play: PlayEncoding) -> list[z3.BoolRef]:
         return []  # an arbitrary legal move always exists while the game goes on
@@ -151,6 +155,13 @@ class PairingStrategy:
         if ply == 1 and self.reply is not None:
             return Step("fixed reply", frozenset([self.reply]))
         if not own:
+            if self.tactics:
+                board = [0] * rules.cells
+                for move in history:
+                    board[move.cell] = move.mark
+                urgent = urgent_cells(rules, board)
+                if urgent:
+                    return Step("opponent (completes or blocks)", frozenset(urgent))
             return Step("opponent")
         if ply == 0:
             return Step("arbitrary (first move)")
@@ -161,6 +172,45 @@ class PairingStrategy:
         if partner in taken:
             return Step("arbitrary (partner taken)")
         return Step("pairing reply", frozenset([partner]))
+
+
+def urgent_cells(rules: Rules, board: Sequence[int]) -> set[int]:
+    """Empty cells that complete a line of either mark (own marks: a player's own line, or the
+    block of the opponent's). Seed 004's proof of Theorem 2 assumes each player completes a line
+    when it can and otherwise blocks the opponent's, either one when both are possible: so it
+    plays one of these cells whenever there is one."""
+    urgent = set()
+    for line in rules.lines:
+        empty = [c for c in line if board[c] == 0]
+        marks = {board[c] for c in line if board[c]}
+        if len(empty) == 1 and len(marks) == 1:
+            urgent.add(empty[0])
+    return urgent
+
+
+def opponent_tactics(play: PlayEncoding, opponent: int) -> list[z3.BoolRef]:
+    """Constraints: on `opponent`'s plies, if some cell is urgent (`urgent_cells`), it plays one."""
+    constraints = []
+    for t in range(play.plies):
+        if play.mover(t) != opponent:
+            continue
+        board = play.board[t]
+        urgent = [
+            z3.And(
+                board[c] == 0,
+                z3.Or(
+                    [
+                        z3.Or([z3.And([board[o] == m for o in line if o != c]) for m in (1, 2)])
+                        for line in play.rules.lines
+                        if c in line
+                    ]
+                ),
+            )
+            for c in range(play.plies)
+        ]
+        plays_urgent = z3.Or([z3.And(play.cell[t] == c, urgent[c]) for c in range(play.plies)])
+        constraints.append(z3.Implies(z3.And(play.active[t], z3.Or(urgent)), plays_urgent))
+    return constraints
 
 
 def obeys(rules: Rules, strategy: PairingStrategy, moves: Sequence[Move]) -> bool:
