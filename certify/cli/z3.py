@@ -7,8 +7,9 @@ counterexample does not replay through the engine as a real violation (the encod
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Optional, TypeVar
 
 import typer
 from rich import box
@@ -36,6 +37,7 @@ app.add_typer(z3_app, name="z3")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds Z3 may spend before answering unknown.")]
+T = TypeVar("T")
 STATUS_STYLE = {"proved": "bold green", "refuted": "bold red", "unknown": "yellow"}
 
 
@@ -140,7 +142,7 @@ def emit(rules: Rules, results: list[SmtResult], json_out: bool, one_based: bool
         console.print(result_panel(rules, result, one_based))
 
 
-def replayed(run):  # type: ignore[no-untyped-def]
+def replayed(run: Callable[[], T]) -> T:
     """Run a check; a counterexample that does not replay exits 1."""
     try:
         return run()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import z3
 
 from certify.smt.graph import GameGraph, enumerate_graph
-from certify.smt.result import Deadline, SmtResult
+from certify.smt.result import Deadline, SmtResult, Status
 from solver.rules import Rules
 
 VALUE_WORDS = ("win", "draw", "loss")
@@ -131,12 +131,12 @@ def prove_value(
     system = value_equations(rules)
     solver = z3.SolverFor("QF_FD")
     solver.from_string(system.smtlib)
+    queries: dict[str, str] = {}
     details: dict[str, object] = {
         "states": len(system.graph),
         "edges": sum(len(n.children) for n in system.graph.nodes.values()),
-        "queries": {},
+        "queries": queries,
     }
-    queries: dict[str, str] = details["queries"]  # type: ignore[assignment]
 
     def ask(name: str, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         started = deadline.elapsed()
@@ -144,9 +144,9 @@ def prove_value(
         queries[name] = f"{answer} ({deadline.elapsed() - started:.3f} s)"
         return answer
 
-    def done(status: str, **extra: object) -> SmtResult:
+    def done(status: Status, **extra: object) -> SmtResult:
         claim = f"{rules.name}: first player's value is {details.get('claimed', '?')}"
-        return SmtResult(claim, status, deadline.elapsed(), {**details, **extra})  # type: ignore[arg-type]
+        return SmtResult(claim, status, deadline.elapsed(), {**details, **extra})
 
     if claimed_value is None:
         answer = ask("equations")
