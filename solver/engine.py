@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +28,31 @@ class Move:
 
     def __str__(self) -> str:
         return f"{'XO'[self.mark - 1]}{self.cell}"
+
+
+class IllegalMove(ValueError):
+    """`move` is not legal in `state`."""
+
+    def __init__(self, state: int, move: Move) -> None:
+        super().__init__(f"move {move} is not legal in state {state}")
+        self.state = state
+        self.move = move
+
+
+_MOVE_TOKEN = re.compile(r"^([XO])(\d+)$")
+
+
+def parse_moves(text: str) -> list[Move]:
+    """`X4,O0 X8` → moves; raises ValueError on a token that is not a mark and a cell."""
+    moves = []
+    for token in re.split(r"[,\s]+", text.strip()):
+        if not token:
+            continue
+        match = _MOVE_TOKEN.match(token.upper())
+        if not match:
+            raise ValueError(f"move '{token}': expected a mark and a cell, like X4 or O0")
+        moves.append(Move(int(match.group(2)), 1 if match.group(1) == "X" else 2))
+    return moves
 
 
 @dataclass(frozen=True)
@@ -82,8 +108,15 @@ class Game:
         """The state after `move`; raises ValueError if it is not legal."""
         self.legal_moves(code)
         if move not in self._moves[code]:
-            raise ValueError(f"illegal move {move} in state {code}")
+            raise IllegalMove(code, move)
         return code + move.mark * 3**move.cell
+
+    def play(self, moves: list[Move], start: int = 0) -> int:
+        """The state after `moves` from `start`; raises IllegalMove at the first illegal one."""
+        state = start
+        for move in moves:
+            state = self.apply(state, move)
+        return state
 
     def returns(self, code: int) -> tuple[int, int]:
         """Final result (player 1, player 2) of a terminal state: +1 win, 0 draw, -1 loss."""

@@ -10,11 +10,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Reading
 from certify.render import board_line
-from solver.engine import Game, Move
+from solver.engine import Game, IllegalMove, Move
+from solver.engine import parse_moves as engine_parse_moves
 from solver.rules import RulesError, resolve
 
 _CELL_KEYS = frozenset({"move", "cell", "opening", "reply", "unpaired", "pairs", "moves"})
-_MOVE_TOKEN = re.compile(r"^([XO])(\d+)$")
 
 
 def shift_cells(value: Any, key: str | None = None) -> Any:
@@ -34,25 +34,18 @@ def shift_cells(value: Any, key: str | None = None) -> Any:
 
 def parse_moves(text: str) -> list[Move]:
     """`X4,O0 X8` → moves; raises ClaimError on a token that is not a mark and a cell."""
-    moves = []
-    for token in re.split(r"[,\s]+", text.strip()):
-        if not token:
-            continue
-        match = _MOVE_TOKEN.match(token.upper())
-        if not match:
-            raise ClaimError(f"move '{token}': expected a mark and a cell, like X4 or O0")
-        moves.append(Move(int(match.group(2)), 1 if match.group(1) == "X" else 2))
-    return moves
+    try:
+        return engine_parse_moves(text)
+    except ValueError as err:
+        raise ClaimError(str(err)) from None
 
 
 def play(game: Game, moves: list[Move], start: int = 0) -> int:
     """The state after playing `moves` from `start`; ClaimError at the first illegal move."""
-    state = start
-    for move in moves:
-        if move not in game.legal_moves(state):
-            raise ClaimError(f"move {move} is not legal in state {state} ({board_line(game.board(state), game.rules.cols)})")
-        state = game.apply(state, move)
-    return state
+    try:
+        return game.play(moves, start)
+    except IllegalMove as err:
+        raise ClaimError(f"{err} ({board_line(game.board(err.state), game.rules.cols)})") from None
 
 
 def describe(game: Game, code: int) -> str:

@@ -24,7 +24,7 @@ from certify.pipeline import Solved, default_filename, solve_and_certify
 from certify.render import board_line, board_table, value_text
 from certify.schema import VALUE_WORDS, Certificate
 from solver.analysis import stats as game_stats
-from solver.engine import Game, Move
+from solver.engine import Game, IllegalMove, parse_moves
 from solver.retrograde import ProgressHook, Solution, solve
 from solver.rules import BUILTIN_DESCRIPTIONS
 
@@ -159,16 +159,12 @@ def parse_code(game: Game, code: int | None, moves: str | None) -> int:
         raise fail("give --code or --moves, not both")
     if moves is None:
         return 0 if code is None else code
-    state = game.initial()
-    for token in [t.strip() for t in moves.split(",") if t.strip()]:
-        mark_char, cell_text = token[:1].upper(), token[1:]
-        if mark_char not in ("X", "O") or not cell_text.isdigit():
-            raise fail(f"move '{token}': expected a mark and a cell, like X4 or O0")
-        move = Move(int(cell_text), 1 if mark_char == "X" else 2)
-        if move not in game.legal_moves(state):
-            raise fail(f"move '{token}' is not legal in state {state} ({board_line(game.board(state), game.rules.cols)})")
-        state = game.apply(state, move)
-    return state
+    try:
+        return game.play(parse_moves(moves))
+    except IllegalMove as err:
+        raise fail(f"{err} ({board_line(game.board(err.state), game.rules.cols)})") from None
+    except ValueError as err:
+        raise fail(str(err)) from None
 
 
 @app.command()
