@@ -53,8 +53,8 @@ class Rules(BaseModel):
                 raise ValueError(f"line {list(line)} has cell {bad[0]} outside 0..{self.cells - 1}")
             if len(set(line)) != len(line):
                 raise ValueError(f"line {list(line)} repeats a cell")
-        if len(set(self.lines)) != len(self.lines):
-            raise ValueError("the line list repeats a line")
+        if len({frozenset(line) for line in self.lines}) != len(self.lines):
+            raise ValueError("the line list repeats a line (as a set of cells)")
         if self.goal == "most-lines" and self.marks != "own":
             raise ValueError("goal most-lines needs marks 'own' (a line must belong to a player)")
         return self

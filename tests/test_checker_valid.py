@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from hypothesis import given
@@ -66,19 +65,3 @@ def test_strategy_order_does_not_matter():
     document = json.loads(json.dumps(builtin_document("tictactoe")))
     document["strategies"].reverse()
     assert check(document).exit_code == 0
-
-
-def test_w3t_checks_well_under_a_second(tmp_path):
-    path = published_path("w3t")
-    if not path.exists():
-        path = tmp_path / "w3t.json"
-        path.write_text(json.dumps(builtin_document("w3t")))
-    best = min(_cpu_seconds(path) for _ in range(3))
-    assert best < 1.0, f"w3t took {best:.2f} s of CPU time"
-
-
-def _cpu_seconds(path) -> float:
-    """CPU time, not wall time: a busy shared machine must not fail the test."""
-    start = time.process_time()
-    assert checker.check_file(path).exit_code == 0
-    return time.process_time() - start

@@ -64,3 +64,10 @@ def test_bad_specs_are_refused_with_a_reason(tmp_path, spec, message):
 def test_bad_names_are_refused(text):
     with pytest.raises(RulesError):
         resolve(text)
+
+
+def test_a_line_repeated_in_another_order_is_refused():
+    from solver.rules import make_rules
+
+    with pytest.raises(RulesError, match="repeats a line"):
+        make_rules("dup", 1, 3, "own", "most-lines", lines=[[0, 1, 2], [2, 1, 0]])

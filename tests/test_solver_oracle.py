@@ -33,7 +33,7 @@ def small_specs(draw):
     cols = draw(st.integers(1, 3 if rows < 3 else 2))
     cells = rows * cols
     line = st.lists(st.integers(0, cells - 1), min_size=1, max_size=min(cells, 3), unique=True)
-    lines = draw(st.lists(line.map(tuple), min_size=1, max_size=6, unique=True))
+    lines = draw(st.lists(line.map(tuple), min_size=1, max_size=6, unique_by=frozenset))
     marks = draw(st.sampled_from(["own", "either", "x-only"]))
     goal = draw(st.sampled_from(["first-line-wins", "first-line-loses"] + (["most-lines"] if marks == "own" else [])))
     return make_rules("random", rows, cols, marks, goal, lines=[list(x) for x in lines])
