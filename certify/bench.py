@@ -88,6 +88,20 @@ def solver_benchmarks(repeat: int) -> list[Timing]:
     return timings
 
 
+def z3_benchmarks(repeat: int) -> list[Timing]:
+    """The w3t proofs of issue 4: root value from the equations, the certificate's strategy."""
+    from certify.smt.bmc import certificate_strategies, check_side
+    from certify.smt.value import cross_check_root
+
+    rules = resolve("w3t")
+    certificate = solve_and_certify(rules, "w3t").certificate
+    (strategy,) = certificate_strategies(certificate)
+    return [
+        time_runs("Z3: w3t root value from the minimax equations", lambda: cross_check_root(rules, "win", 60.0), repeat),
+        time_runs("Z3: w3t certificate strategy wins every play (BMC)", lambda: check_side(rules, strategy, "win", 60.0), repeat),
+    ]
+
+
 def openspiel_value_iteration() -> Callable[[], object] | None:
     """OpenSpiel's value iteration on its tic_tac_toe, or None when open_spiel is not installed."""
     try:
