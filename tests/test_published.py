@@ -19,3 +19,15 @@ def test_published_files_are_up_to_date() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert result.returncode == 0, f"stale published files — run `certify publish`: {result.stdout}{result.stderr}"
+
+
+def test_search_policy_audit_page_is_up_to_date() -> None:
+    """certificates/audits/policies-search.md is what the search-player audits compute now.
+
+    The TD-learning page (policies-seeds.md) trains 30 players, about ten minutes: it is checked
+    by `certify publish --check`, not in the test suite.
+    """
+    from certify.policy.audit import search_audit_markdown, search_audits
+
+    page = ROOT / "certificates" / "audits" / "policies-search.md"
+    assert page.read_text(encoding="utf-8") == search_audit_markdown(search_audits()), "run `certify publish`"
