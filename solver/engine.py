@@ -72,8 +72,8 @@ class Game:
         self.cells = rules.cells
         self.pow3 = np.array([3**i for i in range(self.cells)], dtype=np.int64)
         self._lines = [np.array(line, dtype=np.intp) for line in rules.lines]
-        self._labels: dict[int, tuple[bool, int, int]] = {}
-        self._moves: dict[int, tuple[Move, ...]] = {}
+        self._labels: dict[int, tuple[bool, int, int, int]] = {}
+        self._moves: dict[int, tuple[tuple[Move, ...], frozenset[Move]]] = {}
 
     # ---- scalar API -----------------------------------------------------------------------
 
@@ -87,7 +87,7 @@ class Game:
 
     def to_move(self, code: int) -> int:
         """The player (1 or 2) to move in `code`."""
-        return 1 + sum(1 for m in self.board(code) if m) % 2
+        return self._scalar_label(code)[3]
 
     def is_terminal(self, code: int) -> bool:
         """Whether play has ended in `code`."""
@@ -95,21 +95,25 @@ class Game:
 
     def legal_moves(self, code: int) -> list[Move]:
         """Every legal move in `code`, by cell then mark; empty when terminal."""
-        if code not in self._moves:
+        return list(self._legal(code)[0])
+
+    def apply(self, code: int, move: Move) -> int:
+        """The state after `move`; raises IllegalMove if it is not legal."""
+        if move not in self._legal(code)[1]:
+            raise IllegalMove(code, move)
+        return code + move.mark * 3**move.cell
+
+    def _legal(self, code: int) -> tuple[tuple[Move, ...], frozenset[Move]]:
+        """The legal moves of `code` in order and as a set, remembered."""
+        known = self._moves.get(code)
+        if known is None:
             moves: tuple[Move, ...] = ()
             if not self.is_terminal(code):
                 marks = self.rules.marks_for(self.to_move(code))
                 board = self.board(code)
                 moves = tuple(Move(c, m) for c in range(self.cells) if board[c] == 0 for m in marks)
-            self._moves[code] = moves
-        return list(self._moves[code])
-
-    def apply(self, code: int, move: Move) -> int:
-        """The state after `move`; raises ValueError if it is not legal."""
-        self.legal_moves(code)
-        if move not in self._moves[code]:
-            raise IllegalMove(code, move)
-        return code + move.mark * 3**move.cell
+            known = self._moves[code] = (moves, frozenset(moves))
+        return known
 
     def play(self, moves: list[Move], start: int = 0) -> int:
         """The state after `moves` from `start`; raises IllegalMove at the first illegal one."""
@@ -120,25 +124,26 @@ class Game:
 
     def returns(self, code: int) -> tuple[int, int]:
         """Final result (player 1, player 2) of a terminal state: +1 win, 0 draw, -1 loss."""
-        terminal, value, _ = self._scalar_label(code)  # value for the side to move
+        terminal, value, _, mover = self._scalar_label(code)  # value for the side to move
         if not terminal:
             raise ValueError(f"state {code} is not terminal")
-        return (value, -value) if self.to_move(code) == 1 else (-value, value)
+        return (value, -value) if mover == 1 else (-value, value)
 
     def final_margin(self, code: int) -> int:
         """most-lines: player 1's complete lines minus player 2's in a terminal state."""
-        margin = self._scalar_label(code)[2]
-        return margin if self.to_move(code) == 1 else -margin
+        _, _, margin, mover = self._scalar_label(code)
+        return margin if mover == 1 else -margin
 
-    def _scalar_label(self, code: int) -> tuple[bool, int, int]:
-        """(terminal, value, margin) of one state, from the vectorised rules, remembered.
+    def _scalar_label(self, code: int) -> tuple[bool, int, int, int]:
+        """(terminal, value, margin, player to move) of one state, remembered.
 
         Searches meet the same state along many move orders; the memo makes the scalar API
         cheap without a second implementation of the rules.
         """
         if code not in self._labels:
             labels = self.terminal_labels(np.array([code]))
-            self._labels[code] = (bool(labels.terminal[0]), int(labels.value[0]), int(labels.margin[0]))
+            mover = 1 + sum(1 for m in self.board(code) if m) % 2
+            self._labels[code] = (bool(labels.terminal[0]), int(labels.value[0]), int(labels.margin[0]), mover)
         return self._labels[code]
 
     # ---- vectorised API --------------------------------------------------------------------
