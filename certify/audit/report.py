@@ -30,13 +30,14 @@ def verdict_summary(results: Sequence[ClaimResult]) -> str:
     return f"{len(results)} claims: " + ", ".join(f"{n} {words[v]}" for v, n in counts.items())
 
 
-def _reading_text(reading: Reading, several: bool) -> Text:
+def reading_text(reading: Reading, several: bool, witness: bool = True) -> Text:
+    """One reading: ✓/✗, its name when there are several, what was measured (and the witness)."""
     text = Text()
     text.append(_MARK[reading.holds] + " ", style=_MARK_STYLE[reading.holds])
     if several:
         text.append(reading.name + ": ", style="dim")
     text.append(reading.measured)
-    if reading.witness:
+    if witness and reading.witness:
         text.append(f"\n  {reading.witness}", style="italic")
     return text
 
@@ -57,7 +58,7 @@ def audit_table(audit: FileAudit) -> Table:
         several = len(result.readings) > 1
         claim = Text.assemble((result.id, "bold"), "\n", (result.where, "dim"), "\n", (result.game, "cyan"))
         says = Text.assemble((f"“{result.statement}”", "italic"), "\n→ ", (result.says, "bold"))
-        measured = Group(*[_reading_text(r, several) for r in result.readings])
+        measured = Group(*[reading_text(r, several) for r in result.readings])
         table.add_row(claim, says, measured, Text(result.verdict, style=VERDICT_STYLE[result.verdict]))
     return table
 

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from certify.audit.claims import ClaimsFileError, load_claims
 from certify.audit.facts import Bench
-from certify.audit.report import VERDICT_STYLE, audit_markdown, audit_table, evidence_lines, verdict_summary
+from certify.audit.report import VERDICT_STYLE, audit_markdown, audit_table, evidence_lines, reading_text, verdict_summary
 from certify.audit.run import FileAudit, audit_file
 from certify.cli.app import EXIT_FAILED, EXIT_OK, GAME_HELP, app, console, errors, fail, load_game
 from certify.files import write_atomic
@@ -111,10 +111,15 @@ def steps_table(done: dict[str, Step], current: str | None) -> Table:
 
 
 def claims_summary(report: Verification) -> Table:
-    """The claims about the game: id, what the source says, verdict."""
-    table = Table("claim", "where", "the source says", "verdict", title="published claims about this game", box=None, title_justify="left")
+    """The claims about the game: id, what the source says, what was measured, verdict."""
+    table = Table(title="published claims about this game", box=None, title_justify="left")
+    table.add_column("claim", no_wrap=True, min_width=6)
+    table.add_column("the source says", no_wrap=True, overflow="ellipsis", max_width=22)
+    table.add_column("measured, per reading", no_wrap=True, overflow="ellipsis", max_width=30)
+    table.add_column("verdict", no_wrap=True, min_width=9)
     for result in report.claims:
-        table.add_row(result.id, result.where, result.says, Text(result.verdict, style=VERDICT_STYLE[result.verdict]))
+        measured = Text("\n").join(reading_text(r, several=False, witness=False) for r in result.readings)
+        table.add_row(result.id, result.says, measured, Text(result.verdict, style=VERDICT_STYLE[result.verdict]))
     return table
 
 
