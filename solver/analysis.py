@@ -45,6 +45,13 @@ def board_symmetries(rules: Rules) -> list[Permutation]:
     return sorted(set(perms))
 
 
+def symmetric_image(boards: np.ndarray, perm: Permutation, swap_marks: bool) -> np.ndarray:
+    """Boards (n, cells) moved by the cell permutation `perm`, with X↔O swapped if `swap_marks`."""
+    moved = np.empty_like(boards)
+    moved[:, list(perm)] = boards
+    return np.where(moved == 0, 0, 3 - moved) if swap_marks else moved
+
+
 def symmetry_classes(solution: Solution, swap_marks: bool) -> int:
     """Number of reachable states up to the board symmetries (and X↔O if `swap_marks`)."""
     game = solution.game
@@ -52,22 +59,26 @@ def symmetry_classes(solution: Solution, swap_marks: bool) -> int:
     canonical = np.full(len(boards), np.iinfo(np.int64).max, dtype=np.int64)
     swaps = (False, True) if swap_marks else (False,)
     for perm in board_symmetries(solution.rules):
-        moved = np.empty_like(boards)
-        moved[:, list(perm)] = boards
         for swap in swaps:
-            image = np.where(moved == 0, 0, 3 - moved) if swap else moved
+            image = symmetric_image(boards, perm, swap)
             canonical = np.minimum(canonical, image.astype(np.int64) @ game.pow3)
     return len(np.unique(canonical))
 
 
-def path_counts(solution: Solution) -> np.ndarray:
-    """For every state, the number of move sequences from the empty board that reach it."""
+def path_counts(solution: Solution, moves: np.ndarray | None = None) -> np.ndarray:
+    """For every state, the number of move sequences from the empty board that reach it.
+
+    `moves`, a boolean mask over the move columns `2*cell + mark - 1`, restricts the sequences
+    to those moves. int64 holds every count up to 4×4 (at most 2**16 * 16! < 2**63 sequences).
+    """
     counts = np.zeros(len(solution), dtype=np.int64)
     counts[0] = 1
     marks = (solution.game.decode(solution.codes) != 0).sum(axis=1)
     for depth in range(int(marks.max())):
         layer = np.flatnonzero((marks == depth) & ~solution.terminal)
         children = solution.children(layer)
+        if moves is not None:
+            children = np.where(moves[None, :], children, -1)
         weights = np.repeat(counts[layer], children.shape[1]).reshape(children.shape)
         legal = children >= 0
         np.add.at(counts, children[legal], weights[legal])

@@ -7,7 +7,7 @@ from itertools import product
 
 import numpy as np
 
-from solver.analysis import board_symmetries
+from solver.analysis import board_symmetries, path_counts, symmetric_image
 from solver.retrograde import Solution
 
 Symmetry = tuple[tuple[int, ...], bool]  # a cell permutation, and whether X and O swap
@@ -16,13 +16,6 @@ Symmetry = tuple[tuple[int, ...], bool]  # a cell permutation, and whether X and
 def group(solution: Solution, swap: bool) -> list[Symmetry]:
     """The board symmetries, times the X↔O swap when `swap`."""
     return list(product(board_symmetries(solution.rules), (False, True) if swap else (False,)))
-
-
-def _image(boards: np.ndarray, symmetry: Symmetry) -> np.ndarray:
-    perm, swapped = symmetry
-    moved = np.empty_like(boards)
-    moved[:, list(perm)] = boards
-    return np.where(moved == 0, 0, 3 - moved) if swapped else moved
 
 
 def edge_orbits(solution: Solution, rows: np.ndarray, swap: bool) -> np.ndarray:
@@ -38,7 +31,7 @@ def edge_orbits(solution: Solution, rows: np.ndarray, swap: bool) -> np.ndarray:
     best = np.full(legal.shape, np.iinfo(np.int64).max, dtype=np.int64)
     for symmetry in group(solution, swap):
         perm, swapped = symmetry
-        codes = _image(boards, symmetry).astype(np.int64) @ game.pow3
+        codes = symmetric_image(boards, perm, swapped).astype(np.int64) @ game.pow3
         cells = np.array(perm)[columns // 2]
         marks = columns % 2 if not swapped else 1 - columns % 2
         best = np.minimum(best, codes[:, None] * width + (2 * cells + marks)[None, :])
@@ -57,17 +50,7 @@ def _games_fixed_by(solution: Solution, symmetry: Symmetry) -> int:
     if swapped:  # no move keeps its mark under the swap, so only the empty game is fixed
         return 0
     fixed_columns = np.repeat([perm[c] == c for c in range(solution.rules.cells)], 2)
-    counts = np.zeros(len(solution), dtype=object)
-    counts[0] = 1
-    marks = (solution.game.decode(solution.codes) != 0).sum(axis=1)
-    for depth in range(int(marks.max())):
-        layer = np.flatnonzero((marks == depth) & ~solution.terminal)
-        children = solution.children(layer)
-        for column in np.flatnonzero(fixed_columns):
-            targets = children[:, column]
-            ok = targets >= 0
-            np.add.at(counts, targets[ok], counts[layer][ok])
-    return int(counts[solution.terminal].sum())
+    return int(path_counts(solution, fixed_columns)[solution.terminal].sum())
 
 
 def games_up_to_symmetry(solution: Solution, swap: bool) -> int:
