@@ -11,7 +11,7 @@ from certify.audit.facts import Bench
 from certify.audit.run import audit_file
 from certify.audit.symmetry import games_up_to_symmetry
 from solver.analysis import board_symmetries
-from solver.engine import Game
+from solver.engine import Game, parse_moves
 from solver.retrograde import solve
 from solver.rules import make_rules
 
@@ -145,3 +145,23 @@ def test_games_up_to_symmetry_matches_brute_force() -> None:
 
     walk(0, ())
     assert games_up_to_symmetry(solve(rules), swap=False) == len(seen)
+
+
+def test_pairing_claims_are_read_against_each_opponent(tmp_path: Path) -> None:
+    results = audit(
+        tmp_path,
+        claim("mirror", "cumulative", "pairing_strategy", player=1, opening=4,
+              pairs=[[0, 8], [1, 7], [2, 6], [3, 5]], property="no-loss", opponents=["any", "tactics"])
+        + claim("nolines", "cumulative", "pairing_strategy", player=1, opening=4,
+                pairs=[[0, 1], [2, 5], [3, 6], [7, 8]], property="no-lines", opponents=["any", "tactics"]),
+    )  # fmt: skip
+    assert [r.holds for r in results["mirror"].readings] == [True, True]
+    assert results["mirror"].verdict == "holds"
+    refuted, proved = results["nolines"].readings
+    assert (refuted.holds, proved.holds, results["nolines"].verdict) == (False, True, "ambiguous")
+    # the counterexample is a real game of cumulative that ends with a complete line
+    played = " ".join(t for t in refuted.witness.split() if t[:1] in "XO" and t[1:].isdigit())
+    game = Game(make_rules("cumulative", 3, 3, "own", "most-lines", k=3))
+    final = game.board(game.play(parse_moves(played)))
+    assert 0 not in final
+    assert any(len({final[c] for c in line}) == 1 for line in game.rules.lines)

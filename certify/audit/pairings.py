@@ -55,6 +55,9 @@ class PairingStrategy(ClaimBase):
     pairs: list[Pair] = Field(min_length=1)
     unpaired: list[int] = []
     property: PairingProperty
+    # Which opponents the claim may be read against: "any" legal play, or "tactics" — an
+    # opponent that completes or blocks a line whenever it can (seed 004's A.2 assumption).
+    opponents: list[Literal["any", "tactics"]] = Field(["any"], min_length=1)
 
     @model_validator(mode="after")
     def _well_formed(self) -> PairingStrategy:
@@ -70,22 +73,26 @@ class PairingStrategy(ClaimBase):
     def says(self) -> str:
         return _PROPERTY_TEXT[self.property]
 
-    def strategy(self) -> SmtPairingStrategy:
-        """The strategy as the model checker states it."""
+    def strategy(self, tactics: bool = False) -> SmtPairingStrategy:
+        """The strategy as the model checker states it (against a tactical opponent if `tactics`)."""
         opening = self.opening if self.player == 1 else self.after
-        return SmtPairingStrategy(self.player, Pairing(tuple(self.pairs)), opening, self.reply)
+        return SmtPairingStrategy(self.player, Pairing(tuple(self.pairs)), opening, self.reply, tactics=tactics)
 
     def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
-        strategy = self.strategy()
-        result = check_side(facts.rules, strategy, self.property, bench.smt_timeout)
-        return [
-            Reading(
-                f"{strategy.describe()}, every arbitrary choice, against every opponent play",
-                f"Z3: {result.status}",
-                _verdict(result, True),
-                _play_text(result),
+        readings = []
+        for opponent in self.opponents:
+            strategy = self.strategy(tactics=opponent == "tactics")
+            result = check_side(facts.rules, strategy, self.property, bench.smt_timeout)
+            against = "against every opponent play" if opponent == "any" else "against that opponent"
+            readings.append(
+                Reading(
+                    f"{strategy.describe()}, every arbitrary choice, {against}",
+                    f"Z3: {result.status}",
+                    _verdict(result, True),
+                    _play_text(result),
+                )
             )
-        ]
+        return readings
 
 
 class UniversalPairing(ClaimBase):
