@@ -207,13 +207,18 @@ def _labels(doc: dict) -> dict[int, int]:
     return dict(zip(doc["table"]["codes"], doc["table"]["values"]))
 
 
-@given(data=st.data())
-def test_strategy_move_that_breaks_the_guarantee_is_rejected(data):
-    """Replace one move by another legal move after which the opponent can beat the guarantee."""
+def strategy_entry(data) -> tuple[dict, dict, int]:
+    """An opened certificate, one of its strategies, and the index of one of its entries."""
     doc = opened(data)
     strategy = data.draw(st.sampled_from(doc["strategies"]))
     assume(strategy["codes"])
-    index = data.draw(st.integers(0, len(strategy["codes"]) - 1))
+    return doc, strategy, data.draw(st.integers(0, len(strategy["codes"]) - 1))
+
+
+@given(data=st.data())
+def test_strategy_move_that_breaks_the_guarantee_is_rejected(data):
+    """Replace one move by another legal move after which the opponent can beat the guarantee."""
+    doc, strategy, index = strategy_entry(data)
     code, cells = strategy["codes"][index], doc["rules"]["rows"] * doc["rules"]["cols"]
     board, labels = decode(code, cells), _labels(doc)
     worst = 1 if strategy["guarantees"] == "win" else 0
@@ -231,10 +236,7 @@ def test_strategy_move_that_breaks_the_guarantee_is_rejected(data):
 
 @given(data=st.data())
 def test_illegal_strategy_move_is_rejected(data):
-    doc = opened(data)
-    strategy = data.draw(st.sampled_from(doc["strategies"]))
-    assume(strategy["codes"])
-    index = data.draw(st.integers(0, len(strategy["codes"]) - 1))
+    doc, strategy, index = strategy_entry(data)
     cells = doc["rules"]["rows"] * doc["rules"]["cols"]
     board = decode(strategy["codes"][index], cells)
     allowed = marks_for(doc["rules"], strategy["player"])
@@ -246,10 +248,7 @@ def test_illegal_strategy_move_is_rejected(data):
 
 @given(data=st.data())
 def test_dropped_strategy_entry_is_rejected(data):
-    doc = opened(data)
-    strategy = data.draw(st.sampled_from(doc["strategies"]))
-    assume(strategy["codes"])
-    index = data.draw(st.integers(0, len(strategy["codes"]) - 1))
+    doc, strategy, index = strategy_entry(data)
     for key in ("codes", "cells", "marks"):
         del strategy[key][index]
     assert_invalid(doc)
