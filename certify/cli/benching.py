@@ -4,27 +4,39 @@ from __future__ import annotations
 
 import json
 from contextlib import nullcontext
+from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from certify.bench import Timing, machine, solver_benchmarks, z3_benchmarks
-from certify.cli.app import app, console
+from certify.cli.app import EXIT_FAILED, app, console, fail
 from certify.policy.bench import policy_benchmark
 
 PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (certify, numpy retrograde)"
 
 @app.command()
 def bench(
-    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), or all.")] = "solver",
+    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), all, or scale (4x4 boards beside the C peer mnk.c; not part of all).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
+    board: Annotated[list[str] | None, typer.Option("--board", help="scale: a board to run (repeatable; default the eight 4x4 boards).")] = None,
+    peer_source: Annotated[Path | None, typer.Option("--peer-source", help="scale: the C peer's source (default ../shared/bench/mnk.c).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players."""
-    if suite not in ("solver", "z3", "players", "all"):
-        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, all)", param_hint="--suite")
+    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players.
+
+    `--suite scale` runs `certify solve BOARD -o FILE` and the C peer mnk.c (built with gcc -O2
+    in a temporary directory) as whole processes on each 4x4 board, and prints their wall and
+    CPU times, peak memory and ratios, measured in the same run.
+    """
+    if suite not in ("solver", "z3", "players", "all", "scale"):
+        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, all, scale)", param_hint="--suite")
+    if suite == "scale":
+        scale(board or [], peer_source, json_out)
+        return
     timings: list[Timing] = []
     players: list[dict] = []
     with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext():
@@ -62,3 +74,38 @@ def bench(
         console.print(table)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+
+
+def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
+    """`certify bench --suite scale`: certify beside mnk.c on each board, one table."""
+    from certify.scale import SCALE_BOARDS, TARGET_RATIO, PeerError, default_peer_source, scale_benchmark
+
+    source = peer_source or default_peer_source()
+    if source is None:
+        raise fail("the C peer ../shared/bench/mnk.c was not found (pass --peer-source PATH)")
+    with console.status("building the C peer…", spinner="dots") if not json_out else nullcontext() as status:
+        def on_board(game: str) -> None:
+            if status is not None:
+                status.update(f"solving {game} with mnk.c, then certify…")
+
+        try:
+            rows = scale_benchmark(boards or SCALE_BOARDS, source, on_board)
+        except PeerError as err:
+            raise fail(str(err)) from None
+    agree = all(row["agree"] for row in rows)
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), "peer_source": str(source), "target_ratio": TARGET_RATIO, "boards": rows}))
+    else:
+        table = Table("board", "states", "root", "certify wall", "mnk.c wall", "ratio", "certify CPU", "mnk.c CPU", "CPU ratio",
+                      "certify peak", "mnk.c peak", title="certify solve -o FILE beside mnk.c (gcc -O2), whole processes, one run")
+        for row in rows:
+            ours, peer = row["certify"], row["peer"]
+            root = row["root_value"] if row["agree"] else f"[red]{row['root_value']} ≠ {row['peer_root_value']}[/]"
+            table.add_row(escape(row["board"]), f"{row['states']:,}", root, f"{ours['wall_s']:.2f} s", f"{peer['wall_s']:.2f} s",
+                          f"{row['wall_ratio']:.2f}", f"{ours['cpu_s']:.2f} s", f"{peer['cpu_s']:.2f} s", f"{row['cpu_ratio']:.2f}",
+                          f"{ours['peak_rss_mb']:.0f} MB", f"{peer['peak_rss_mb']:.0f} MB")
+        console.print(table)
+        info = machine()
+        console.print(f"target: ratio ≤ {TARGET_RATIO} on each board. machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+    if not agree:
+        raise typer.Exit(EXIT_FAILED)
