@@ -20,6 +20,8 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from solver.rules import RulesError
+
 X, O = 1, 2
 FULL9 = 0x1FF
 LINES3 = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -116,8 +118,13 @@ class Uttt:
 
     family = "uttt"
 
-    def __init__(self, rules: UtttRules | None = None) -> None:
+    def __init__(self, rules: UtttRules | None = None, critical_squares: bool = True) -> None:
         self.rules = rules or UtttRules()
+        self.critical_squares = critical_squares
+
+    def search_hooks(self) -> CriticalSquares | CanonicalOrder:
+        """Seed 003's critical-square pruning and ordering, or none when switched off."""
+        return CriticalSquares() if self.critical_squares else CanonicalOrder()
 
     # ---- the protocol ------------------------------------------------------------------------
 
@@ -153,8 +160,10 @@ class Uttt:
 
     def apply(self, s: Position, move: int) -> Position:
         """The position after `move`; raises IllegalMove if it is not legal."""
-        if not (isinstance(move, int) and 0 <= move < 81 and self.playable(s) >> move & 1):
-            raise IllegalMove(f"move {format_move(move) if isinstance(move, int) and 0 <= move < 81 else move!r} is not legal")
+        if type(move) is not int or not 0 <= move < 81:
+            raise IllegalMove(f"move {move!r} is not a cell index 0..80")
+        if not self.playable(s) >> move & 1:
+            raise IllegalMove(f"move {format_move(move)} is not legal")
         return play(s, move)
 
     def key(self, s: Position) -> Position:
@@ -203,21 +212,22 @@ def bits(mask: int) -> list[int]:
 
 def play(s: Position, move: int) -> Position:
     """The position after `move`, without checking legality (the engine's hot path)."""
-    board, cell = divmod(move, 9)
-    bit = 1 << move
-    x, o, xw, ow, closed = s.x, s.o, s.xw, s.ow, s.closed
+    board = move // 9
+    shift = 9 * board
+    x, o, xw, ow, closed, _ = s
     if x.bit_count() == o.bit_count():
-        x |= bit
-        if WON[chunk(x, board)]:
+        x |= 1 << move
+        if WON[x >> shift & FULL9]:
             xw |= 1 << board
             closed |= 1 << board
     else:
-        o |= bit
-        if WON[chunk(o, board)]:
+        o |= 1 << move
+        if WON[o >> shift & FULL9]:
             ow |= 1 << board
             closed |= 1 << board
-    if chunk(x | o, board) == FULL9:
+    if (x | o) >> shift & FULL9 == FULL9:
         closed |= 1 << board
+    cell = move - shift
     return Position(x, o, xw, ow, closed, -1 if closed >> cell & 1 else cell)
 
 
@@ -342,3 +352,63 @@ def critical_cells(s: Position) -> int:
 def hands_over_win(s: Position, move: int) -> bool:
     """After `move` (which must not end the game) the opponent has a move that wins at once."""
     return bool(immediate_wins(play(s, move)))
+
+
+def poisoned_boards(s: Position) -> int:
+    """Open boards where every open cell sends the player to move back to a win of theirs.
+
+    Seed 003's lookahead: the opponent, sent to such a board, must give the player to move a
+    board where they win at once (or a free move while they have one), unless the opponent wins
+    at once in that board first, which `candidates` rules out separately.
+    """
+    player = X if s.x.bit_count() == s.o.bit_count() else O
+    mine = threat_boards(s, player)
+    if not mine:
+        return 0
+    sends_back = mine | s.closed
+    empty = ~(s.x | s.o)
+    return sum(1 << b for b in range(9)
+               if not s.closed >> b & 1 and not chunk(empty, b) & ~sends_back & FULL9)
+
+
+class CriticalSquares:
+    """Proof-search hooks (solver/game.py SearchHooks): seed 003's critical squares, made sound.
+
+    The player to move who can win at once searches only those wins. The prover drops every move
+    after which the opponent can win at once (seed 003's "losing set", checked move by move, so a
+    move that itself closes or blocks the threatened board is kept); the opponent's moves are
+    all kept, as a proof must answer each. Moves that send the opponent to a poisoned board come
+    first.
+    """
+
+    def candidates(self, s: Position, moves: list[int], prover_moves: bool, prover: int) -> list[int]:
+        """The moves to search in `s`, best first."""
+        wins = immediate_wins(s)
+        if wins:
+            return wins[:1] if prover_moves else wins + [m for m in moves if m not in wins]
+        poisoned = poisoned_boards(s)
+        first, rest, losing = [], [], []
+        for move in moves:
+            after = play(s, move)
+            if immediate_wins(after):
+                losing.append(move)
+            elif (1 << move % 9) & poisoned and not after.closed >> move % 9 & 1:
+                first.append(move)
+            else:
+                rest.append(move)
+        return first + rest if prover_moves else first + rest + losing
+
+
+class CanonicalOrder:
+    """Proof-search hooks without analysis: every legal move, in canonical order."""
+
+    def candidates(self, s: Position, moves: list[int], prover_moves: bool, prover: int) -> list[int]:
+        """All moves, as given."""
+        return list(moves)
+
+
+def from_text(text: str) -> Uttt:
+    """The family's GAME string (solver/families.py): `uttt`."""
+    if text != "uttt":
+        raise RulesError(f"unknown game {ascii(text)[:60]}: the Ultimate tic-tac-toe family is written 'uttt'")
+    return Uttt()
