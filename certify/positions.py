@@ -38,7 +38,7 @@ class MoveValue:
     best: bool  # the best value, and among those the fastest win or the slowest loss
 
     def __str__(self) -> str:
-        return f"{self.move} {self.value} in {self.plies}"
+        return f"{self.move} draw" if self.value == "draw" else f"{self.move} {self.value} in {self.plies}"
 
 
 def describe(rules: Rules) -> str:
