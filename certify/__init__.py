@@ -1,7 +1,7 @@
 """certify: settle claims about small finite games with machine-checkable proof.
 
 The notebook API (docs/api.md), loaded on first use so `import certify` stays instant:
-`game`, `solve`, `load`, `check`, `audit` and the `Certified`, `Position`, `Verdict` types.
+`game`, `solve`, `load`, `check`, `audit_claims` and the `Certified`, `Position`, `Verdict` types.
 """
 
 from importlib.metadata import PackageNotFoundError, version
@@ -11,7 +11,7 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.1.0"
 
-_API = ("Certified", "Position", "Verdict", "audit", "check", "game", "load", "solve")
+_API = ("Certified", "Position", "Verdict", "audit_claims", "check", "game", "load", "solve")
 __all__ = ["__version__", *_API]
 
 

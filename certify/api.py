@@ -22,7 +22,7 @@ from certify.schema import Certificate
 from solver.engine import Move, parse_moves
 from solver.rules import Rules, resolve
 
-__all__ = ["Certified", "Position", "Verdict", "audit", "check", "game", "load", "solve"]
+__all__ = ["Certified", "Position", "Verdict", "audit_claims", "check", "game", "load", "solve"]
 
 
 def game(text: str | Rules) -> Rules:
@@ -74,10 +74,11 @@ def check(certificate: Certified | str | Path) -> Verdict:
     return Verdict(result.exit_code == 0, result.message)
 
 
-def audit(claims: str | Path, published: str | Path = "certificates"):  # -> certify.audit.run.FileAudit
+def audit_claims(claims: str | Path, published: str | Path = "certificates"):  # -> certify.audit.run.FileAudit
     """Evaluate a claims file (docs/claims-format.md); each result has `.id`, `.verdict`, `.readings`.
 
-    `published` is the directory of published certificates some claims refer to.
+    `published` is the directory of published certificates some claims refer to. (Not named
+    `audit`: `certify.audit` is the package that does the work.)
     """
     from certify.audit.facts import Bench
     from certify.audit.run import audit_file
