@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("certify.cli.solving", "Counts of GAME: states, terminal states, edges, games, symmetry classes, root value."),
     "show": ("certify.cli.solving", "Atlas-style view of one state: the board, its label, and every legal move with its child."),
     "tree": ("certify.cli.tree", "Draw the certified strategy of GAME: each move it plays and every opponent reply."),
+    "explore": ("certify.cli.explore", "Write one self-contained HTML page to play through a certified game: board, move values, strategy tree."),
     "schema": ("certify.cli.solving", "Print the JSON Schema of the certificate format (docs/certificate-format.md)."),
     "z3": ("certify.cli.z3", "Cross-check values, strategies and pairing strategies with the Z3 SMT solver."),
     "audit": ("certify.cli.audit", "Evaluate every claim in CLAIMS against the solved, checked games."),
