@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from certify.certificate import CertificateError
-from solver.rules import Rules, RulesError, resolve
+from solver.rules import Rules, RulesError, require_table_size, resolve
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -52,3 +52,11 @@ def load_game(game: str) -> Rules:
     """Resolve a GAME argument or exit 2 with the reason."""
     with user_errors():
         return resolve(game)
+
+
+def load_table_game(game: str) -> Rules:
+    """Resolve a GAME argument the table solver can take (at most 4x4), or exit 2 saying why."""
+    with user_errors():
+        rules = resolve(game)
+        require_table_size(rules)
+        return rules
