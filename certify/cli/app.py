@@ -66,6 +66,16 @@ def load_game(game: str) -> Rules:
         return resolve(game)
 
 
+def load_table_game(game: str) -> Rules:
+    """Resolve a GAME argument the table solver can take (at most 4x4), or exit 2 saying why."""
+    from solver.rules import require_table_size, resolve
+
+    with user_errors():
+        rules = resolve(game)
+        require_table_size(rules)
+        return rules
+
+
 def usage_line(err: click_errors.UsageError) -> str:
     """A click usage error as one line: what is wrong and where the help is."""
     param = getattr(err, "param", None)
