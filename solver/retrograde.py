@@ -21,7 +21,7 @@ from functools import cached_property
 import numpy as np
 
 from solver.engine import CODE_DTYPE, NO_CHILD, Game
-from solver.rules import Rules
+from solver.rules import Rules, require_table_size
 
 ProgressHook = Callable[[str, int, int], None]
 
@@ -176,7 +176,8 @@ def _order(rules: Rules) -> LabelOrder:
 
 
 def solve(rules: Rules, progress: ProgressHook | None = None) -> Solution:
-    """Enumerate and label every state reachable from the empty board."""
+    """Enumerate and label every state reachable from the empty board (RulesError past 4x4)."""
+    require_table_size(rules)
     game = Game(rules)
     order = _order(rules)
     # Padded so that `code + mark * 3**cell` stays in range for any code: the solver looks such
