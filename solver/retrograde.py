@@ -269,6 +269,7 @@ def label_layer(
 ) -> None:
     """Label the non-terminal states of one layer from the labels of the layer below."""
     marks = game.rules.marks_for(1 + depth % 2)
+    offsets = game.move_offsets.tolist()
     wide = order.wide
     for chunk in _chunks(codes):
         live = chunk[table[chunk] == order.open]
@@ -276,8 +277,9 @@ def label_layer(
         for cell, empty in _empty_bits(game, live):
             blocked = empty.astype(wide) - wide(1)  # all ones where the cell is taken
             for mark in marks:
-                candidate = np.left_shift(np.take(table, live + mark * int(game.pow3[cell])), order.SHIFT, dtype=wide)
-                candidate |= blocked | wide(2 * cell + mark - 1)
+                column = 2 * cell + mark - 1
+                candidate = np.left_shift(np.take(table, live + offsets[column]), order.SHIFT, dtype=wide)
+                candidate |= blocked | wide(column)
                 np.minimum(best, candidate, out=best)
         table[live] = order.parent_of[best >> order.SHIFT]
         moves[live] = best & ((1 << order.SHIFT) - 1)
@@ -298,9 +300,10 @@ def _empty_bits(game: Game, codes: np.ndarray) -> Iterator[tuple[int, np.ndarray
 
 def mark_children(game: Game, bitmap: np.ndarray, codes: np.ndarray, marks: tuple[int, ...]) -> None:
     """Set `bitmap` (one bool per code) at every child of `codes` (int64, one layer) by `marks`."""
+    offsets = game.move_offsets.tolist()
     for cell, empty in _empty_bits(game, codes):
         for mark in marks:
-            bitmap[codes + empty * (mark * int(game.pow3[cell]))] = True
+            bitmap[codes + empty * offsets[2 * cell + mark - 1]] = True
     bitmap[codes] = False  # an occupied cell "moved" to the parent itself
 
 
