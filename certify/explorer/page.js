@@ -214,6 +214,7 @@
     renderHistory();
     $("code").textContent = String(code);
     $("dump").textContent = atlasDump(code, legal);
+    if ($("tree-here").checked) renderTree();
     const hash = "#" + line.slice(0, at).map(moveName).join(",");
     if (location.hash !== hash && !(hash === "#" && !location.hash)) history.replaceState(null, "", hash);
   }
@@ -246,7 +247,9 @@
       const ul = h("ul", {});
       if (toMove(code) === player) {
         const m = strategies[player].moves.get(code);
-        if (!m) ul.append(h("li", {}, h("span", { class: "leaf" }, "no strategy entry embedded here")));
+        if (!m) ul.append(h("li", {}, h("span", { class: "leaf" }, DATA.horizon === null
+          ? `player ${player}'s strategy never reaches this position (it plays differently earlier)`
+          : "no strategy entry embedded here (beyond the horizon, or off the strategy's path)")));
         else {
           const after = code + m.mark * POW3[m.cell], al = label(after);
           ul.append(treeNode(path.concat([m]), player, [h("span", { class: "who" }, `player ${player} plays`),
@@ -272,11 +275,13 @@
       `${s.total_entries} positions where it moves, each with the one move it plays. Open a line to see the strategy's move ` +
       "and every reply of the opponent, down to the end of the game; “show” puts that position on the board." +
       (DATA.horizon !== null ? ` (Embedded: ${s.entries} entries within ${DATA.horizon} plies.)` : "");
+    const here = $("tree-here").checked ? line.slice(0, at) : [];
     const ul = h("ul", {});
-    const top = treeNode([], player, [h("span", { class: "who" }, "start")]);
+    const top = treeNode(here, player, [h("span", { class: "who" }, here.length ? `after ${here.map(moveName).join(", ")}` : "start")]);
     ul.append(top);
     root.append(ul);
-    top.querySelector("details").open = true;
+    const details = top.querySelector("details");
+    if (details) details.open = true;
   }
 
   // ---- identity, header, keys ------------------------------------------------------------------
@@ -303,6 +308,7 @@
       sel.append(h("option", { value: String(s.player) }, `player ${s.player} (${s.guarantees === "win" ? "wins" : "never loses"})`));
     if (DATA.strategies.length < 2) $("strategy-choice").hidden = true;
     sel.addEventListener("change", () => { renderTree(); render(); });
+    $("tree-here").addEventListener("change", renderTree);
   }
 
   document.addEventListener("keydown", (e) => {
