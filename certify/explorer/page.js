@@ -83,7 +83,8 @@
     return `player ${lab.value > 0 ? p : 3 - p} wins`;
   }
   const plies = (n) => (n === 1 ? "1 ply" : `${n} plies`);
-  const resultText = (value, n) => (value === 0 ? "draw" : `${WORD[value]} in ${plies(n)}`);
+  const marginText = (margin) => (margin === null || margin === undefined ? "" : `, ${margin > 0 ? "+" : ""}${margin} line${Math.abs(margin) === 1 ? "" : "s"}`);
+  const resultText = (value, n, margin) => (value === 0 ? "draw" : `${WORD[value]} in ${plies(n)}${marginText(margin)}`);
 
   // ---- state: the line of play and where we are in it ----------------------------------------
   let line = [];      // moves {cell, mark} from the empty board
@@ -102,9 +103,9 @@
   function setLine(moveList) { line = moveList.slice(); at = line.length; selected = -1; render(); }
 
   // ---- drawing ---------------------------------------------------------------------------------
-  function valueSpan(value, n) {
+  function valueSpan(value, n, margin) {
     if (value === null) return h("span", { class: "v" }, "not embedded");
-    return h("span", { class: `v ${WORD[value]}` }, resultText(value, n));
+    return h("span", { class: `v ${WORD[value]}` }, resultText(value, n, margin));
   }
 
   function renderBoard(code, legal) {
@@ -131,7 +132,7 @@
       for (const m of here) {
         const i = legal.indexOf(m);
         const isStrat = chosen && chosen.cell === m.cell && chosen.mark === m.mark;
-        const words = m.known ? resultText(m.value, m.plies) : "not embedded";
+        const words = m.known ? resultText(m.value, m.plies, m.margin) : "not embedded";
         const btn = h("button", { type: "button", "data-move": moveName(m),
           class: `half m${m.mark} ${m.known ? WORD[m.value] + "-bg" : ""}${isStrat ? " strategy" : ""}${i === selected ? " selected" : ""}`,
           title: `play ${moveName(m)}: ${words} for the mover${m.best ? " (best)" : ""}`,
@@ -174,7 +175,7 @@
         "data-move": moveName(m), "data-value": m.known ? WORD[m.value] : "unknown", "data-plies": m.known ? String(m.plies) : "",
         onclick: () => play(m) },
       h("td", {}, h("button", { type: "button", "aria-label": `play ${moveName(m)}` }, moveSpan(m))),
-      h("td", {}, h("span", {}, valueSpan(m.value, m.plies))),
+      h("td", {}, h("span", {}, valueSpan(m.value, m.plies, m.margin))),
       h("td", {}, h("span", {}, m.known ? String(m.plies) : "")),
       h("td", {}, h("span", {}, m.best ? h("span", { class: "best", title: "best move" }, "★ best ") : null,
         isStrat ? h("span", { class: "strat-mark", title: "the certified strategy plays this" }, "◆ strategy") : null)));
