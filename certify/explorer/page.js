@@ -9,6 +9,7 @@
   const MARK = ["", "X", "O"];
   const WORD = { 1: "win", 0: "draw", "-1": "loss" };
   const $ = (id) => document.getElementById(id);
+  const num = (n) => n.toLocaleString("en-US");
 
   function h(tag, attrs, ...children) {
     const el = document.createElement(tag);
@@ -273,9 +274,9 @@
     const s = strategies[player].info;
     $("strategy-words").textContent =
       `Player ${player} ${s.guarantees === "win" ? "wins" : "never loses"} by following this strategy: ` +
-      `${s.total_entries} positions where it moves, each with the one move it plays. Open a line to see the strategy's move ` +
+      `${num(s.total_entries)} positions where it moves, each with the one move it plays. Open a line to see the strategy's move ` +
       "and every reply of the opponent, down to the end of the game; “show” puts that position on the board." +
-      (DATA.horizon !== null ? ` (Embedded: ${s.entries} entries within ${DATA.horizon} plies.)` : "");
+      (DATA.horizon !== null ? ` (Embedded: ${num(s.entries)} entries within ${DATA.horizon} plies.)` : "");
     const here = $("tree-here").checked ? line.slice(0, at) : [];
     const ul = h("ul", {});
     const top = treeNode(here, player, [h("span", { class: "who" }, here.length ? `after ${here.map(moveName).join(", ")}` : "start")]);
@@ -301,8 +302,8 @@
     row("checker", v === null ? "not run for this page (run: python -m checker CERTIFICATE.json)"
       : h("span", { class: v.startsWith("VALID") ? "verdict-ok" : "verdict-bad" }, v));
     row("source", DATA.source);
-    row("states", DATA.horizon === null ? `${DATA.states_total} reachable states, all embedded`
-      : `${DATA.states_total} reachable states; this page embeds the ${L.count} within ${DATA.horizon} plies of the start`);
+    row("states", DATA.horizon === null ? `${num(DATA.states_total)} reachable states, all embedded`
+      : `${num(DATA.states_total)} reachable states; this page embeds the ${num(L.count)} within ${DATA.horizon} plies of the start`);
     row("written by", `${DATA.provenance.tool}: ${DATA.provenance.command}`);
     const sel = $("strategy-player");
     for (const s of DATA.strategies)
