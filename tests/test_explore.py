@@ -105,3 +105,17 @@ def test_serve_answers_on_loopback_only():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_output_conventions(tmp_path):
+    precious = tmp_path / "notes.html"
+    precious.write_text("<p>mine</p>")
+    result = run("explore", str(W3T), "-o", str(precious), "--no-check")
+    assert result.exit_code == 2 and "--force" in result.output
+    assert precious.read_text() == "<p>mine</p>"
+    assert run("explore", str(W3T), "-o", str(precious), "--no-check", "--force").exit_code == 0
+    assert run("explore", str(W3T), "-o", str(precious), "--no-check").exit_code == 0  # a page over a page
+    result = run("explore", str(W3T), "-o", "-", "--no-check")
+    assert result.exit_code == 0 and embedded(result.stdout)["game"]["name"] == "w3t"
+    result = run("explore", "uttt")  # no table certificate: one line, exit 2
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and "uttt" in result.output
