@@ -123,12 +123,12 @@
       if (onLine.has(cell) && lab && lab.distance === 0) cls.push("line");
       if (cell === last) cls.push("last");
       if (b[cell]) {
-        el.append(h("div", { class: `${cls.join(" ")} filled m${b[cell]}`, role: "gridcell",
+        el.append(h("div", { class: `${cls.join(" ")} filled m${b[cell]}`, role: "img",
           "aria-label": `cell ${cell}: ${MARK[b[cell]]}` }, h("span", { class: "num" }, String(cell)), MARK[b[cell]]));
         continue;
       }
       const here = legal.filter((m) => m.cell === cell);
-      const div = h("div", { class: cls.join(" "), role: "gridcell", "aria-label": `cell ${cell}: empty` },
+      const div = h("div", { class: cls.join(" "), role: "group", "aria-label": `cell ${cell}: empty` },
         h("span", { class: "num" }, String(cell)));
       for (const m of here) {
         const i = legal.indexOf(m);
