@@ -264,7 +264,10 @@
     $("game-words").textContent = G.description;
     const rv = DATA.claim.root_value;
     $("claim").append("Certified: with best play from the empty board, the first player's result is ",
-      h("span", { class: `v ${rv}` }, rv), DATA.claim.root_margin != null ? ` (line margin ${DATA.claim.root_margin})` : "", ".");
+      h("span", { class: `v ${rv}` }, rv), DATA.claim.root_margin != null ? ` (line margin ${DATA.claim.root_margin})` : "", ". ",
+      DATA.verdict === null ? "Independent checker: not run for this page."
+        : h("span", { class: DATA.verdict.startsWith("VALID") ? "verdict-ok" : "verdict-bad" },
+          `Independent checker: ${DATA.verdict.split(" ")[0]}.`));
     const dl = $("identity");
     const row = (k, v) => dl.append(h("dt", {}, k), h("dd", {}, v));
     row("game", `${G.name}: ${G.description}`);
