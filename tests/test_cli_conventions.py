@@ -65,7 +65,7 @@ def test_help_lists_every_command_and_the_readme_table_matches_it():
     [
         (["solve"], "error: certify solve: missing argument GAME (see 'certify solve --help')"),
         (["solve", "w3t", "--bogus"], "error: certify solve: no such option: --bogus"),
-        (["tree", "w3t", "--depth", "99"], "error: certify tree: invalid value for '--depth'"),
+        (["tree", "w3t", "--depth", "99"], "error: certify tree: --depth 99: must be in 1..8"),
         (["sovle", "w3t"], "error: certify: no such command 'sovle'; did you mean 'solve'?"),
     ],
 )

@@ -10,7 +10,8 @@ import typer
 
 import checker
 from certify.certificate import read_certificate
-from certify.cli.app import EXIT_OK, app, console, errors, fail, user_errors
+from certify.files import readable_file
+from certify.cli.app import EXIT_OK, app, console, errors, user_errors
 
 
 @app.command()
@@ -22,9 +23,11 @@ def check(
     """Validate CERTIFICATE against the schema, then re-verify it with the independent checker.
 
     Exit 0 VALID, 1 INVALID (the certificate states something false), 2 not a certificate.
+
+    Example: certify check certificates/w3t.json
     """
-    if not certificate.is_file():
-        raise fail(f"{certificate}: no such file")
+    with user_errors():
+        readable_file(certificate, "certificate")
     if certificate.stat().st_size <= max_bytes:
         with user_errors():
             read_certificate(certificate)  # a schema error gives the field by name, exit 2

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import numpy as np
 import typer
 from rich.text import Text
 from rich.tree import Tree
 
-from certify.cli.app import GAME_HELP, app, console, fail, load_table_game
+from certify.cli.app import app, console, fail, load_table_game
+from certify.cli.options import GameArg, JsonOpt, PlayerOpt, plural
 from certify.render import board_line, value_text
 from certify.schema import VALUE_WORDS
 from solver.retrograde import Solution, solve
@@ -34,7 +35,7 @@ def strategy_tree(solution: Solution, player: int, depth: int) -> dict:
             return entry
         if solution.game.to_move(code) == player:
             if moves_left == 0:
-                return entry
+                return entry | {"cut": True}
             best = int(solution.best[row])
             entry["play"] = move_name(solution, row, best)
             entry["then"] = node(best, moves_left - 1)
@@ -48,33 +49,52 @@ def strategy_tree(solution: Solution, player: int, depth: int) -> dict:
     return node(0, depth)
 
 
-def draw(tree: Tree, entry: dict, cols: int, solution: Solution) -> None:
+def ending(entry: dict, player: int, solution: Solution) -> Text:
+    """How the game stands after a move: over (and who won), or cut by --depth."""
+    if entry["distance"] == 0:
+        winner = solution.game.returns(entry["code"])
+        if winner[player - 1] == 1:
+            return Text("  ★ wins", style="bold green")
+        return Text("  game over: " + ("draw" if winner[0] == 0 else "loses"), style="yellow" if winner[0] == 0 else "bold red")
+    if entry.get("cut"):
+        return Text(f"  … cut by --depth ({entry['value']} in {plural(entry['distance'], 'ply', 'plies')})", style="dim")
+    return Text("")
+
+
+def draw(tree: Tree, entry: dict, cols: int, solution: Solution, player: int) -> None:
     """Add `entry`'s strategy move and the opponent replies below `tree`."""
     if "play" in entry:
         after = entry["then"]
-        label = Text.assemble(("plays ", "dim"), (entry["play"], "bold cyan"), f"  → {after['code']}")
-        draw(tree.add(label), after, cols, solution)
+        board = board_line(solution.game.board(after["code"]), cols)
+        label = Text.assemble(("plays ", "dim"), (entry["play"], "bold cyan"), f"  {board}  #{after['code']}", ending(after, player, solution))
+        draw(tree.add(label), after, cols, solution, player)
     for reply, child in entry.get("replies", {}).items():
         board = board_line(solution.game.board(child["code"]), cols)
-        ending = " (game over)" if child["distance"] == 0 else ""
-        label = Text.assemble(("if ", "dim"), (reply, "bold magenta"), f"  {board}{ending}")
-        draw(tree.add(label), child, cols, solution)
+        label = Text.assemble(("if ", "dim"), (reply, "bold magenta"), f"  {board}", ending(child, player, solution))
+        draw(tree.add(label), child, cols, solution, player)
 
 
 @app.command()
 def tree(
-    game: Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)],
-    player: Annotated[Optional[int], typer.Option("--player", help="Whose strategy (1 or 2); default: the one that forces the value, or player 1 in a draw.")] = None,
-    depth: Annotated[int, typer.Option("--depth", min=1, max=8, help="How many of the player's own moves to draw.")] = 2,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the tree as JSON.")] = False,
+    game: GameArg,
+    player: PlayerOpt = None,
+    depth: Annotated[int, typer.Option("--depth", metavar="D", min=1, max=8, help="How many of the player's own moves to draw.")] = 2,
+    json_out: JsonOpt = False,
 ) -> None:
-    """Draw the certified strategy of GAME: each move it plays and every opponent reply."""
+    """Draw the certified strategy of GAME: each move it plays and every opponent reply.
+
+    The strategy is the player's that forces the game's value (player 1's in a draw, unless
+    --player 2). ★ marks a move that wins; … marks where --depth cut the tree.
+
+    Example: certify tree w3t --depth 1
+    """
     rules = load_table_game(game)
     solution = solve(rules)
     strategies = {s.player: s for s in root_strategies(solution)}
-    chosen = player if player is not None else min(strategies)
+    chosen = int(player) if player is not None else min(strategies)
     if chosen not in strategies:
-        raise fail(f"player {chosen} has no strategy that forces the value in {rules.name} (players: {sorted(strategies)})")
+        value = VALUE_WORDS[int(solution.values[0])]
+        raise fail(f"--player {chosen}: player {chosen} cannot force the value ({value} for player 1) in {rules.name}; only player {min(strategies)} has a strategy")
     strategy = strategies[chosen]
     data = strategy_tree(solution, chosen, depth)
     if json_out:
@@ -82,8 +102,10 @@ def tree(
         return
     title = Text.assemble(
         (rules.name, "bold"), f": player {chosen} ", ("wins" if strategy.guarantees == "win" else "never loses", "bold green"),
-        f" — root value ", value_text(data["value"]), f", {len(strategy)} strategy entries; {depth} move(s) shown",
+        " — root value ", value_text(data["value"]), f", {plural(len(strategy), 'strategy entry', 'strategy entries')}; "
+        f"{plural(depth, 'own move')} shown",
     )
     root = Tree(title, guide_style="dim")
-    draw(root, data, rules.cols, solution)
+    draw(root, data, rules.cols, solution, chosen)
     console.print(root)
+    console.print(Text(f"#N: the state's code (certify show {game} --code N)", style="dim"))
