@@ -4,27 +4,35 @@ from __future__ import annotations
 
 import json
 from contextlib import nullcontext
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from certify.bench import Timing, machine, solver_benchmarks, z3_benchmarks
-from certify.cli.app import app, console
+from certify.bench import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
+from certify.cli.app import app, console, errors
 from certify.policy.bench import policy_benchmark
 
 PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (certify, numpy retrograde)"
 
 @app.command()
 def bench(
-    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), or all.")] = "solver",
+    suite: Annotated[Literal["solver", "z3", "players", "all", "startup"], typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), all of those, or startup (whole-process times of small commands).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players."""
-    if suite not in ("solver", "z3", "players", "all"):
-        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, all)", param_hint="--suite")
+    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players.
+
+    --suite startup runs `python -c pass`, `certify --help` and `certify solve w3t -o FILE` as
+    whole processes, in turn, and prints each one's median time and peak memory.
+
+    Example: certify bench --suite startup --repeat 20
+    """
+    if suite == "startup":
+        startup(repeat, json_out)
+        return
     timings: list[Timing] = []
     players: list[dict] = []
     with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext():
@@ -51,7 +59,8 @@ def bench(
         console.print(table)
     if suite in ("solver", "all"):
         if ratio is None:
-            console.print("OpenSpiel not installed (pip install -e '.[bench]'): no speed peer this run.")
+            missing = missing_peer_module() or "open_spiel"
+            errors.print(escape(f"{missing} is not installed (pip install -e '.[bench]'): no OpenSpiel speed peer this run."), soft_wrap=True)
         else:
             console.print(f"certify solves tic-tac-toe [bold]{ratio:.0f}×[/] faster than OpenSpiel's value_iteration (medians, same run)")
     if players:
@@ -60,5 +69,24 @@ def bench(
             tpm = [f"{t:.3g}" for t in row["tpm_ns"][:3]]
             table.add_row(row["policy"], f"{row['setup_s'] * 1000:.1f} ms", *tpm, f"{row['tpg_ns']:.3g}")
         console.print(table)
+    info = machine()
+    console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+
+
+def startup(repeat: int, json_out: bool) -> None:
+    """`certify bench --suite startup`: one table, whole processes, with the targets."""
+    from certify.startup import startup_benchmark
+
+    with errors.status("timing whole processes…", spinner="dots") if not json_out and errors.is_terminal else nullcontext():
+        rows = startup_benchmark(repeat)
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), "startup": rows}))
+        return
+    table = Table("command (whole process)", "runs", "median", "best", "over python", "peak RSS", "target", title="certify bench --suite startup")
+    for row in rows:
+        target = "" if row["target_s"] is None else f"≤ {row['target_s']:.2f} s"
+        table.add_row(row["command"], str(row["runs"]), f"{row['median_s']:.3f} s", f"{row['best_s']:.3f} s",
+                      f"{row['over_python_s']:+.3f} s", f"{row['peak_rss_mb']:.0f} MB", target)
+    console.print(table)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")

@@ -35,7 +35,10 @@ def explore(
     check: Annotated[bool, typer.Option("--check/--no-check", help="Run the independent checker and show its verdict on the page (skipped above 200,000 states).")] = True,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object describing the page written.")] = False,
 ) -> None:
-    """Write one self-contained HTML page to play through a certified game: board, move values, strategy tree."""
+    """Write one self-contained HTML page to play through a certified game: board, move values, strategy tree.
+
+    Example: certify explore w3t -o w3t.html
+    """
     import checker
     from certify.certificate import certificate_json, read_certificate
     from certify.explorer import FULL_TABLE_LIMIT, build_page

@@ -57,7 +57,10 @@ def side_word(player: int, rules: Rules) -> str:
 
 @policy_app.command("list")
 def list_policies(json_out: JsonOpt = False) -> None:
-    """List the built-in policies, one line each."""
+    """List the built-in policies, one line each.
+
+    Example: certify policy list
+    """
     known = builtin_policies()
     if json_out:
         console.print_json(json.dumps({name: entry.summary for name, entry in known.items()}))

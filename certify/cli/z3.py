@@ -260,7 +260,7 @@ def pairing_command(
     A search proves a pairing exists (and shows it) or that none does. Exit 0 when every check
     is proved (or a pairing is found), 1 when one is refuted or unknown.
 
-    Example: certify z3 pairing cumulative --pairs 1-9,2-8,3-7,4-6 --opening 5 --one-based
+    Example: certify z3 pairing cumulative --search --player 2 --one-based
     """
     rules = load_game(game)
     first = cell_option(opening, rules, one_based, "--opening")
