@@ -120,8 +120,8 @@ def claims_summary(report: Verification) -> Table:
     """The claims about the game: id, what the source says, what was measured, verdict."""
     table = Table(title="published claims about this game", box=None, title_justify="left")
     table.add_column("claim", no_wrap=True, min_width=6)
-    table.add_column("the source says", no_wrap=True, overflow="ellipsis", max_width=22)
-    table.add_column("measured, per reading", no_wrap=True, overflow="ellipsis", max_width=30)
+    table.add_column("the source says", ratio=2, overflow="fold")  # wrap to the terminal, never cut
+    table.add_column("measured, per reading", ratio=3, overflow="fold")
     table.add_column("verdict", no_wrap=True, min_width=9)
     for result in report.claims:
         measured = Text("\n").join(reading_text(r, several=False, witness=False) for r in result.readings)

@@ -3,15 +3,30 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 import checker
 from certify.certificate import read_certificate
 from certify.files import readable_file
 from certify.cli.app import EXIT_OK, app, console, errors, user_errors
+
+
+@contextmanager
+def checking_status(path: Path, enabled: bool) -> Iterator[None]:
+    """A spinner with the elapsed time on stderr while the checker runs (terminal only)."""
+    if not enabled or not errors.is_terminal:
+        yield
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
+        bar.add_task(f"independent checker: {escape(str(path))}", total=None)
+        yield
 
 
 @app.command()
@@ -31,7 +46,8 @@ def check(
     if certificate.stat().st_size <= max_bytes:
         with user_errors():
             read_certificate(certificate)  # a schema error gives the field by name, exit 2
-    result = checker.check_file(str(certificate), max_bytes=max_bytes)
+    with checking_status(certificate, not json_out):
+        result = checker.check_file(str(certificate), max_bytes=max_bytes)
     if json_out:
         console.print_json(json.dumps({"file": str(certificate), "exit_code": result.exit_code, "verdict": result.message}))
     elif result.exit_code == EXIT_OK:

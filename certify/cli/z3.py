@@ -119,7 +119,7 @@ def result_panel(rules: Rules, result: SmtResult, one_based: bool = False) -> Pa
     details = Table(show_header=False, box=None, padding=(0, 1))
     for key, value in result.details.items():
         if key != "queries":
-            details.add_row(key.replace("_", " "), str(value))
+            details.add_row(key.replace("_", " "), f"{value:,}" if type(value) is int else str(value))
     for key, value in dict(result.details.get("queries", {})).items():  # type: ignore[call-overload]
         details.add_row(f"query: {key}", str(value))
     parts: list[object] = [head, details]
