@@ -187,3 +187,16 @@ def test_play_help_undo_quit():
     assert "nothing to undo yet" in out
     assert "took back your last move" in out
     assert "game abandoned" in out
+
+
+# ---- --cert: look up states in a checked certificate instead of solving again ------------------
+
+
+def test_show_and_tree_read_a_certificate_instead_of_solving(tmp_path):
+    cert = tmp_path / "w3t.json"
+    assert run("solve", "w3t", "-o", str(cert)).exit_code == 0
+    for args in (["show", "w3t", "--moves", "X4,O0", "--json"], ["tree", "w3t", "--depth", "1", "--json"]):
+        solved = json.loads(run(*args).stdout)
+        assert json.loads(run(*args, "--cert", str(cert)).stdout) == solved
+    other = run("show", "tictactoe", "--cert", str(cert))
+    assert other.exit_code == 2 and "not for 'tictactoe'" in first_error(other)

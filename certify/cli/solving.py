@@ -10,7 +10,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
-import numpy as np
 import typer
 from rich.console import Group
 from rich.markup import escape
@@ -21,7 +20,8 @@ from rich.text import Text
 
 from certify.cli.app import app, console, errors, fail, load_game, load_table_game, user_errors
 from certify.cli.moves import MoveError, play_moves
-from certify.cli.options import ForceOpt, GameArg, JsonOpt, OutputOpt, plural
+from certify.cli.labels import Labelled, labelled_game
+from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt, plural
 from certify.cli.uttt_show import show_uttt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
 from certify.pipeline import Solved, default_filename, solve_and_certify
@@ -29,7 +29,7 @@ from certify.render import board_line, board_table, value_text
 from certify.schema import VALUE_WORDS, Certificate
 from solver.analysis import stats as game_stats
 from solver.engine import Game
-from solver.retrograde import ProgressHook, Solution, solve
+from solver.retrograde import ProgressHook, solve
 from solver.rules import BUILTIN_DESCRIPTIONS, TABLE_MAX_CELLS
 
 
@@ -192,6 +192,7 @@ def show(
     code: Annotated[Optional[int], typer.Option("--code", metavar="N", help="State code: sum of cell mark × 3^cell (X = 1, O = 2), as in the certificate.", show_default=False)] = None,
     moves: Annotated[Optional[str], typer.Option("--moves", metavar="MOVES", help="Reach the state by moves from the empty board, e.g. X4,O0,X8 (or 4,0,8 where the mark is implied; uttt: 4.0 0.4).", show_default=False)] = None,
     position: Annotated[Optional[str], typer.Option("--position", metavar="POSITION", help="uttt: a position in the notation of docs/uttt.md.", show_default=False)] = None,
+    cert: CertOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Atlas-style view of one state: the board, its label, and every legal move with its child.
@@ -213,12 +214,12 @@ def show(
             raise fail(f"code {state} is outside 0..{3**rules.cells - 1}")
         show_unlabelled(game_obj, state, json_out)
         return
-    solution = solve(rules)
+    with solving_progress(not json_out) as hook:
+        labelled = labelled_game(rules, cert, hook)
     try:
-        row = solution.index(state)
+        view = state_view(labelled, state)
     except KeyError:
         raise fail(f"state {state} ({board_line(game_obj.board(state), rules.cols)}) is not reachable in {rules.name}") from None
-    view = state_view(solution, row)
     if json_out:
         console.print_json(json.dumps(view))
         return
@@ -270,34 +271,31 @@ def plies(count: int) -> str:
     return f"{count} ply" if count == 1 else f"{count} plies"
 
 
-def state_view(solution: Solution, row: int) -> dict:
-    """One state's label and every legal move with its child's label."""
-    game = solution.game
-    code = int(solution.codes[row])
-    margins = solution.margins
+def state_view(labelled: Labelled, code: int) -> dict:
+    """One state's label and every legal move with its child's label; KeyError if not reachable."""
+    game = labelled.game
+    value, distance, margin = labelled.label(code)
     moves = []
-    for column, child in enumerate(solution.children(np.array([row]))[0]):
-        if child < 0:
-            continue
-        child_value = int(solution.values[child])
+    for move, child in labelled.moves(code):
+        child_value, child_distance, _ = labelled.label(child)
         moves.append(
             {
-                "cell": column // 2,
-                "mark": column % 2 + 1,
-                "child": int(solution.codes[child]),
+                "cell": move.cell,
+                "mark": move.mark,
+                "child": child,
                 "child_value": VALUE_WORDS[child_value],
                 "move_value": VALUE_WORDS[-child_value],
-                "child_distance": int(solution.distances[child]),
+                "child_distance": child_distance,
             }
         )
     return {
         "code": code,
         "board": list(game.board(code)),
         "to_move": game.to_move(code),
-        "terminal": bool(solution.terminal[row]),
-        "value": VALUE_WORDS[int(solution.values[row])],
-        "distance": int(solution.distances[row]),
-        "margin": None if margins is None else int(margins[row]),
+        "terminal": game.is_terminal(code),
+        "value": VALUE_WORDS[value],
+        "distance": distance,
+        "margin": margin,
         "moves": moves,
     }
 
