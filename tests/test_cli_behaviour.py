@@ -11,6 +11,9 @@ from typer.testing import CliRunner
 
 from certify.cli import app
 from certify.files import CERTIFICATE_MARK, FileProblem, write_atomic
+from certify.limits import available_memory
+from certify.smt.graph import memory_estimate
+from solver.rules import resolve
 
 runner = CliRunner()
 
@@ -95,6 +98,8 @@ def test_timeout_bounds_a_z3_command_that_would_run_for_minutes():
     assert result.exit_code == 1
     (only,) = json.loads(result.stdout)["results"]
     assert only["status"] == "unknown" and only["details"]["reason"] == "timeout"
+    if (available_memory() or 0) < memory_estimate(resolve("mnk:4,4,3")):
+        assert first_error(result).startswith("warning: Z3 encodes up to 43,046,721 states")
 
 
 def test_unwritable_outputs_exit_2_before_the_work(tmp_path):

@@ -49,6 +49,11 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
+def warn(message: str) -> None:
+    """One warning line on stderr (the command goes on)."""
+    errors.print(f"[yellow]warning:[/] {escape(message)}", soft_wrap=True)
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn the toolkit's input errors into one line and exit code 2."""

@@ -20,7 +20,7 @@ from certify.audit.claims import ClaimsFileError, load_claims
 from certify.audit.facts import Bench
 from certify.audit.report import VERDICT_STYLE, audit_markdown, audit_table, evidence_lines, reading_text, verdict_summary
 from certify.audit.run import FileAudit, audit_file
-from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, user_errors
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, TimeoutOpt
 from certify.files import AUDIT_MARK, CERTIFICATE_MARK, check_output, readable_file, write_atomic
 from certify.publish import audit_command, generate, publish as write_published, stale
@@ -153,6 +153,11 @@ def verify_command(
     path = output or out_dir / default_filename(rules)
     with user_errors():
         check_output(path, CERTIFICATE_MARK, force)
+    from certify.limits import memory_shortfall
+    from certify.smt.graph import memory_estimate
+
+    if shortfall := memory_shortfall(memory_estimate(rules)):
+        warn(f"the Z3 step encodes up to {3**rules.cells:,} states in Python: {shortfall}; --timeout ({smt_timeout:g} s) bounds it")
     done: dict[str, Step] = {}
     live_enabled = not json_out and console.is_terminal
     current: list[str | None] = [None]

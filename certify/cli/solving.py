@@ -22,7 +22,6 @@ from certify.cli.app import app, console, errors, fail, load_game, load_table_ga
 from certify.cli.moves import MoveError, play_moves
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt, plural
-from certify.cli.uttt_show import show_uttt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
 from certify.pipeline import Solved, default_filename, solve_and_certify
 from certify.render import board_line, board_table, value_text
@@ -202,6 +201,8 @@ def show(
     if game == "uttt":
         if code is not None:
             raise fail("uttt positions are given by --position or --moves, not --code")
+        from certify.cli.uttt_show import show_uttt  # only for uttt: its engine is not needed otherwise
+
         show_uttt(position, moves, json_out)
         return
     if position is not None:

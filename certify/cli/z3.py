@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from certify.certificate import read_certificate
-from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, user_errors
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, fail, load_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, GAME_HELP, GameArg, JsonOpt, PlayerOrBoth, TimeoutOpt
 from certify.cli.options import plural
 from certify.files import readable_file
@@ -29,6 +29,7 @@ from certify.limits import TimedOut, memory_shortfall, run_bounded
 from certify.render import board_table
 from certify.schema import FORMAT, Certificate
 from certify.smt.bmc import PROPERTY_TEXT, Property, ReplayDisagreement, certificate_strategies, check_side
+from certify.smt.graph import memory_estimate
 from certify.smt.pairing import PairingStrategy, SearchRole, check_pairing, parse_cell, parse_pairing, search_pairings
 from certify.smt.result import PlayedMove, SmtResult
 from certify.smt.value import prove_value
@@ -41,7 +42,6 @@ z3_app = typer.Typer(
 app.add_typer(z3_app, name="z3")
 
 T = TypeVar("T")
-GRAPH_BYTES_PER_STATE = 2000  # ~860 B per state in Python (tracemalloc, mnk:3,4,3), plus Z3's own copy
 STATUS_STYLE = {"proved": "bold green", "refuted": "bold red", "unknown": "yellow"}
 
 
@@ -335,6 +335,6 @@ def run_search(
 
 def warn_memory(rules: Rules) -> None:
     """Warn before enumerating a game whose graph may not fit in the available memory."""
-    shortfall = memory_shortfall(3**rules.cells * GRAPH_BYTES_PER_STATE)
+    shortfall = memory_shortfall(memory_estimate(rules))
     if shortfall:
-        errors.print(f"[yellow]warning:[/] up to {3**rules.cells:,} states to encode in Python: {shortfall}; --timeout bounds the attempt", soft_wrap=True)
+        warn(f"Z3 encodes up to {3**rules.cells:,} states in Python: {shortfall}; --timeout bounds the attempt")
