@@ -15,7 +15,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 import checker
 from certify.certificate import read_certificate
 from certify.files import readable_file
-from certify.cli.app import EXIT_OK, app, console, errors, user_errors
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, user_errors
 
 
 @contextmanager
@@ -51,8 +51,10 @@ def check(
     if json_out:
         console.print_json(json.dumps({"file": str(certificate), "exit_code": result.exit_code, "verdict": result.message}))
     elif result.exit_code == EXIT_OK:
-        console.print(f"[bold green]✓[/] {result.message}")
-    else:
-        errors.print(f"[bold red]✗[/] {result.message}", soft_wrap=True)
+        console.print(f"[bold green]✓[/] {escape(result.message)}", soft_wrap=True)
+    elif result.exit_code == EXIT_FAILED:  # a verdict, not an error: stdout
+        console.print(f"[bold red]✗[/] {escape(result.message)}", soft_wrap=True)
+    else:  # not a certificate: an error, one line on stderr
+        errors.print(f"[bold red]error:[/] {escape(result.message)}", soft_wrap=True)
     raise typer.Exit(result.exit_code)
 
