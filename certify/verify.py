@@ -20,6 +20,7 @@ from certify.certificate import CertificateError, read_certificate, write_certif
 from certify.files import FileProblem
 from certify.limits import TimedOut, run_bounded
 from certify.pipeline import default_filename, solve_and_certify
+from certify.render import plural
 from certify.smt.value import cross_check_root
 from checker import check_file
 from solver.rules import Rules, resolve
@@ -164,7 +165,7 @@ def verify(
         report.claims_files = files
         if not files:
             return True, "no claims file is about this game"
-        return True, f"{len(report.claims)} claim(s) from {', '.join(p.name for p in files)}"
+        return True, f"{plural(len(report.claims), 'claim')} from {', '.join(p.name for p in files)}"
 
     if run("solve", solve_step) and run("schema", schema_step) and run("checker", checker_step):
         run("z3", z3_step)

@@ -21,10 +21,10 @@ from rich.text import Text
 from certify.cli.app import app, console, errors, fail, load_game, load_table_game, user_errors
 from certify.cli.moves import MoveError, play_moves
 from certify.cli.labels import Labelled, labelled_game
-from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt, plural
+from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
 from certify.pipeline import Solved, default_filename, solve_and_certify
-from certify.render import board_line, board_table, value_text
+from certify.render import board_line, board_table, plural, value_text
 from certify.schema import VALUE_WORDS, Certificate
 from solver.analysis import stats as game_stats
 from solver.engine import Game

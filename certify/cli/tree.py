@@ -11,9 +11,9 @@ from rich.tree import Tree
 
 from certify.cli.app import app, console, fail, load_table_game
 from certify.cli.labels import Labelled, labelled_game
-from certify.cli.options import CertOpt, GameArg, JsonOpt, PlayerOpt, plural
+from certify.cli.options import CertOpt, GameArg, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
-from certify.render import board_line, value_text
+from certify.render import board_line, plural, value_text
 from certify.schema import VALUE_WORDS
 from solver.engine import Game
 
