@@ -92,7 +92,10 @@ def startup(repeat: int, json_out: bool) -> None:
     if json_out:
         console.print_json(json.dumps({"machine": machine(), "startup": rows}))
         return
-    table = Table("command (whole process)", "runs", "median", "best", "over python", "peak RSS", "target", title="certify bench --suite startup")
+    table = Table(title="certify bench --suite startup: whole processes, in turn")
+    table.add_column("command", no_wrap=True)
+    for heading in ("runs", "median", "best", "over python", "peak RSS", "target"):
+        table.add_column(heading, justify="right", no_wrap=True)
     for row in rows:
         target = "" if row["target_s"] is None else f"≤ {row['target_s']:.2f} s"
         table.add_row(row["command"], str(row["runs"]), f"{row['median_s']:.3f} s", f"{row['best_s']:.3f} s",
