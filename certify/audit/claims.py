@@ -13,6 +13,7 @@ from typing import Annotated, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from certify.audit.atlas import AtlasNodes
 from certify.audit.boards import SequenceFormula, WinTest
 from certify.audit.counts import Count, MoveBetween, Ratio, UpperBound
 from certify.audit.pairings import PairingStrategy, UniversalPairing
@@ -21,7 +22,7 @@ from certify.audit.scores import EvaluationRange, FinalScores, ScoreBounds
 from certify.audit.values import AtlasDump, FirstMoves, PositionValue, RootValue
 
 KINDS = (
-    RootValue, FirstMoves, PositionValue, AtlasDump,
+    RootValue, FirstMoves, PositionValue, AtlasDump, AtlasNodes,
     Count, UpperBound, Ratio, MoveBetween,
     WinTest, SequenceFormula,
     FinalScores, ScoreBounds, EvaluationRange,

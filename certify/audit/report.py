@@ -121,6 +121,15 @@ def audit_markdown(audit: FileAudit, command: str) -> str:
         for r in result.readings:
             holds = {True: "yes", False: "**no**", None: "not evaluated"}[r.holds]
             out.append(f"| {_cell(r.name)} | {_cell(r.measured)} | {holds} | {_cell(r.witness)} |")
+        why = list(result.reasons)
+        if result.note:
+            why.append(f"Note on the source: {result.note}")
+        if why:
+            out += ["", "Why:", ""] + [f"- {line}" for line in why]
+        for exhibit in result.exhibits:
+            out += ["", f"{exhibit.caption}:", "", "| " + " | ".join(map(_cell, exhibit.header)) + " |"]
+            out.append("|" + "---|" * len(exhibit.header))
+            out += ["| " + " | ".join(map(_cell, row)) + " |" for row in exhibit.rows]
         out += ["", "Evidence:", ""] + [f"- {line}" for line in result.evidence]
     return "\n".join(line for line in _squeeze(out)) + "\n"
 
