@@ -17,7 +17,7 @@ from certify.audit.atlas import AtlasNodes
 from certify.audit.boards import SequenceFormula, WinTest
 from certify.audit.counts import Count, MoveBetween, Ratio, UpperBound
 from certify.audit.pairings import PairingStrategy, UniversalPairing
-from certify.audit.policies import PolicyCase, PolicyNeverLoses
+from certify.audit.policies import FastestWin, PolicyCase, PolicyNeverLoses
 from certify.audit.scores import EvaluationRange, FinalScores, ScoreBounds
 from certify.audit.values import AtlasDump, FirstMoves, PositionValue, RootValue
 
@@ -27,7 +27,7 @@ KINDS = (
     WinTest, SequenceFormula,
     FinalScores, ScoreBounds, EvaluationRange,
     PairingStrategy, UniversalPairing,
-    PolicyNeverLoses, PolicyCase,
+    PolicyNeverLoses, PolicyCase, FastestWin,
 )  # fmt: skip
 AnyClaim = Annotated[Union[KINDS], Field(discriminator="kind")]  # type: ignore[valid-type]
 

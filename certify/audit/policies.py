@@ -8,12 +8,13 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from certify.audit.base import ClaimBase
+from certify.audit.base import ClaimBase, describe
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Reading
 from certify.policy import t3dt
 from certify.policy.audit import PolicyError, audit_policy
 from certify.policy.load import PolicySpecError, load_policy
+from certify.policy.search import Algorithm, search, search_policy
 from certify.schema import ValueWord
 
 _ROLE = {1: "first (player 1)", 2: "second (player 2)"}
@@ -151,3 +152,57 @@ class PolicyCase(ClaimBase):
                 f"against every O reply instead (not a reading of these words) the bot's games are: {every}"
             )
         return out
+
+
+class FastestWin(ClaimBase):
+    """Search players: those in `slower` may pick a win that is not the fastest, those in
+    `fastest` always pick the fastest win (seed 002, section 3).
+
+    Read over every position the player meets as the first and as the second player (the
+    exhaustive policy audit; deterministic players, the first best move in cell-then-mark order),
+    and at the source's example position `board` when given.
+    """
+
+    kind: Literal["fastest_win"]
+    slower: list[Algorithm] = Field(min_length=1)
+    fastest: list[Algorithm] = Field(min_length=1)
+    board: int | None = Field(None, ge=0)
+
+    def says(self) -> str:
+        return f"{', '.join(self.slower)} may pick a slower win; {', '.join(self.fastest)} picks the fastest"
+
+    def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
+        rules, solution = facts.rules, facts.solution
+        parts, witnesses, ok = [], [], True
+        for name in self.slower + self.fastest:
+            audits = [audit_policy(rules, search_policy(rules, name), p, name, solution) for p in (1, 2)]
+            slow = [len(a.slow_wins) for a in audits]
+            parts.append(f"{name}: a slower win in {slow[0]:,} (as first) + {slow[1]:,} (as second) states")
+            ok &= (sum(slow) > 0) if name in self.slower else (sum(slow) == 0)
+            flaw = next((f for a in audits for f in a.slow_wins), None)
+            if flaw is not None:
+                witnesses.append(f"{name} at code {flaw.code} ({flaw.board}) may play {' '.join(map(str, flaw.chosen))}; fastest {' '.join(map(str, flaw.optimal))}")
+        readings = [Reading(f"every position the player meets in {rules.name}, as first and as second player", "; ".join(parts), ok, "; ".join(witnesses))]
+        if self.board is not None:
+            readings.append(self._at_board(facts))
+        return readings
+
+    def _at_board(self, facts: GameFacts) -> Reading:
+        game, solution = facts.game, facts.solution
+        code = self.board or 0
+        row = solution.index(code)
+        if game.is_terminal(code) or int(solution.values[row]) != 1:
+            return Reading(f"the source's example position, {describe(game, code)}", "not a won position with a move to make", False)
+        fastest = int(solution.distances[row])
+        parts, ok = [], True
+        for name in self.slower + self.fastest:
+            moves = search(game, code, name).moves
+            plies = [int(solution.distances[solution.index(game.apply(code, m))]) + 1 for m in moves]
+            counts = ", ".join(f"{n} {'ply' if n == 1 else 'plies'}" for n in plies)
+            parts.append(f"{name} plays {' '.join(map(str, moves))} (win in {counts})")
+            ok &= any(p > fastest for p in plies) if name in self.slower else all(p == fastest for p in plies)
+        return Reading(
+            f"the source's example position, {describe(game, code)}, {'XO'[game.to_move(code) - 1]} to move",
+            f"{'; '.join(parts)}; the fastest win takes {fastest} {'ply' if fastest == 1 else 'plies'}",
+            ok,
+        )
