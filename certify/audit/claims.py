@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from certify.audit.atlas import AtlasNodes
 from certify.audit.boards import SequenceFormula, WinTest
+from certify.audit.learning import TdSelfPlay
 from certify.audit.counts import Count, MoveBetween, Ratio, UpperBound
 from certify.audit.pairings import PairingStrategy, UniversalPairing
 from certify.audit.policies import FastestWin, PolicyCase, PolicyNeverLoses
@@ -28,6 +29,7 @@ KINDS = (
     FinalScores, ScoreBounds, EvaluationRange,
     PairingStrategy, UniversalPairing,
     PolicyNeverLoses, PolicyCase, FastestWin,
+    TdSelfPlay,
 )  # fmt: skip
 AnyClaim = Annotated[Union[KINDS], Field(discriminator="kind")]  # type: ignore[valid-type]
 
