@@ -1,4 +1,8 @@
-"""certify: settle claims about small finite games with machine-checkable proof."""
+"""certify: settle claims about small finite games with machine-checkable proof.
+
+The notebook API (docs/api.md), loaded on first use so `import certify` stays instant:
+`game`, `solve`, `load`, `check`, `audit_claims` and the `Certified`, `Position`, `Verdict` types.
+"""
 
 from importlib.metadata import PackageNotFoundError, version
 
@@ -6,3 +10,19 @@ try:
     __version__ = version("certify")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.1.0"
+
+_API = ("Certified", "Position", "Verdict", "audit_claims", "check", "game", "load", "solve")
+__all__ = ["__version__", *_API]
+
+
+def __getattr__(name: str) -> object:
+    """Import the API module the first time one of its names is used (PEP 562)."""
+    if name in _API:
+        from certify import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'certify' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_API])

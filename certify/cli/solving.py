@@ -20,6 +20,7 @@ from rich.text import Text
 
 from certify.certificate import write_certificate
 from certify.cli.app import GAME_HELP, app, console, fail, load_game
+from certify.cli.uttt_show import show_uttt
 from certify.pipeline import Solved, default_filename, solve_and_certify
 from certify.render import board_line, board_table, value_text
 from certify.schema import VALUE_WORDS, Certificate
@@ -171,10 +172,18 @@ def parse_code(game: Game, code: int | None, moves: str | None) -> int:
 def show(
     game: GameArg,
     code: Annotated[Optional[int], typer.Option("--code", help="State code, sum(cell[i] * 3**i).")] = None,
-    moves: Annotated[Optional[str], typer.Option("--moves", help="Reach the state by moves from the empty board, e.g. X4,O0,X8.")] = None,
+    moves: Annotated[Optional[str], typer.Option("--moves", help="Reach the state by moves from the empty board, e.g. X4,O0,X8 (uttt: 4.0 0.4).")] = None,
+    position: Annotated[Optional[str], typer.Option("--position", help="uttt: a position in the notation of docs/uttt.md.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Atlas-style view of one state: the board, its label, and every legal move with its child."""
+    if game == "uttt":
+        if code is not None:
+            raise fail("uttt positions are given by --position or --moves, not --code")
+        show_uttt(position, moves, json_out)
+        return
+    if position is not None:
+        raise fail("--position is for uttt; positional games take --code or --moves")
     rules = load_game(game)
     game_obj = Game(rules)
     state = parse_code(game_obj, code, moves)
