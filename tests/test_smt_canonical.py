@@ -8,9 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from certify.audit.pairings import first_serving_pairing
 from certify.smt.bmc import check_side
 from certify.smt.pairing import Pairing, PairingStrategy, obeys, search_pairings
 from solver.engine import Game, Move
+from solver.retrograde import solve
 from solver.rules import resolve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,3 +63,6 @@ def test_a_found_pairing_is_the_same_in_a_fresh_process() -> None:
     here = search_pairings(resolve("cumulative"), "both", "draw", 4)
     assert here.found is not None
     assert fresh.stdout.split() == [here.found.pairing.text(), str(here.found.opening)]
+    # plain enumeration (solving the game under each pairing in the same order) agrees
+    plain = first_serving_pairing(solve(resolve("cumulative")), "draw", "every", 4)
+    assert plain == (here.found.pairing, here.found.opening)
