@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from certify.certificate import write_certificate
-from certify.cli.app import GAME_HELP, app, console, fail, load_game
+from certify.cli.app import GAME_HELP, app, console, fail, load_game, load_table_game
 from certify.cli.uttt_show import show_uttt
 from certify.pipeline import Solved, default_filename, solve_and_certify
 from certify.render import board_line, board_table, value_text
@@ -27,7 +27,7 @@ from certify.schema import VALUE_WORDS, Certificate
 from solver.analysis import stats as game_stats
 from solver.engine import Game, IllegalMove, parse_moves
 from solver.retrograde import ProgressHook, Solution, solve
-from solver.rules import BUILTIN_DESCRIPTIONS
+from solver.rules import BUILTIN_DESCRIPTIONS, TABLE_MAX_CELLS
 
 GameArg = Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
@@ -65,7 +65,7 @@ def games(json_out: JsonOpt = False) -> None:
     table = Table("game", "rules", box=None)
     for name, text in BUILTIN_DESCRIPTIONS.items():
         table.add_row(f"[bold]{name}[/]", text)
-    table.add_row("mnk:R,C,K[,wild][,misere]", "R×C board (up to 4×4), K in a row; wild = either mark; misere = line loses")
+    table.add_row("mnk:R,C,K[,wild][,misere]", "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses")
     table.add_row("FILE.json / FILE.toml", "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)")
     console.print(table)
 
@@ -78,7 +78,7 @@ def solve_game(
     json_out: JsonOpt = False,
 ) -> None:
     """Solve GAME exhaustively and write its proof certificate."""
-    rules = load_game(game)
+    rules = load_table_game(game)
     with solving_progress(not json_out) as hook:
         solved = solve_and_certify(rules, game, timed=timed, progress=hook)
     path = output or Path(default_filename(rules))
@@ -133,7 +133,7 @@ def claim_panel(solved: Solved) -> Panel:
 @app.command()
 def stats(game: GameArg, json_out: JsonOpt = False) -> None:
     """Counts of GAME: states, terminal states, edges, games, symmetry classes, root value."""
-    rules = load_game(game)
+    rules = load_table_game(game)
     with solving_progress(not json_out) as hook:
         result = game_stats(solve(rules, hook))
     data = {"game": rules.name, **dataclasses.asdict(result)}
@@ -187,6 +187,11 @@ def show(
     rules = load_game(game)
     game_obj = Game(rules)
     state = parse_code(game_obj, code, moves)
+    if rules.cells > TABLE_MAX_CELLS:
+        if not 0 <= state < 3**rules.cells:
+            raise fail(f"code {state} is outside 0..{3**rules.cells - 1}")
+        show_unlabelled(game_obj, state, json_out)
+        return
     solution = solve(rules)
     try:
         row = solution.index(state)
@@ -216,6 +221,29 @@ def show(
             str(move["child_distance"] + 1),
         )
     console.print(Panel(Group(head, board, table if view["moves"] else "no legal moves"), title=rules.name, expand=False))
+
+
+def show_unlabelled(game: Game, state: int, json_out: bool) -> None:
+    """A state of a board too large for the table: the board, who moves, and every legal move."""
+    rules = game.rules
+    terminal = game.is_terminal(state)
+    view = {
+        "code": state,
+        "position": game.format_position(state),
+        "board": list(game.board(state)),
+        "to_move": game.to_move(state),
+        "terminal": terminal,
+        "returns": list(game.returns(state)) if terminal else None,
+        "moves": [{"cell": m.cell, "mark": m.mark, "child": game.apply(state, m)} for m in game.legal_moves(state)],
+    }
+    if json_out:
+        console.print_json(json.dumps(view))
+        return
+    status = f"game over, result (player 1, player 2) {tuple(view['returns'])}" if terminal else f"player {view['to_move']} to move"
+    head = Text.assemble(("position ", ""), (view["position"], "bold"), f"  {status}  (no table beyond 4x4: no values)")
+    moves_line = " ".join(game.format_move(m) for m in game.legal_moves(state)) or "no legal moves"
+    board = board_table(game.board(state), rules.rows, rules.cols)
+    console.print(Panel(Group(head, board, Text(f"legal moves: {moves_line}")), title=rules.name, expand=False))
 
 
 def plies(count: int) -> str:
