@@ -1,7 +1,8 @@
 """Claims about pairing strategies (seed 004): one player's pairing forces a result; a universal pairing exists.
 
-Both are settled by Z3 model checking (certify.smt.pairing), whose counterexamples are replayed
-through the engine before they are reported.
+Settled by Z3 model checking (certify.smt.pairing), whose counterexamples are replayed through
+the engine before they are reported, and, for the universal pairing, also by solving the game
+under each pairing in turn without Z3 (`first_serving_pairing`).
 """
 
 from __future__ import annotations

@@ -58,7 +58,9 @@ def audit_table(audit: FileAudit) -> Table:
         several = len(result.readings) > 1
         claim = Text.assemble((result.id, "bold"), "\n", (result.where, "dim"), "\n", (result.game, "cyan"))
         says = Text.assemble((f"“{result.statement}”", "italic"), "\n→ ", (result.says, "bold"))
-        measured = Group(*[reading_text(r, several) for r in result.readings])
+        why = [Text(f"why: {reason}", style="dim italic") for reason in result.reasons]
+        why += [Text(f"note on the source: {result.note}", style="dim italic")] if result.note else []
+        measured = Group(*[reading_text(r, several) for r in result.readings], *why)
         table.add_row(claim, says, measured, Text(result.verdict, style=VERDICT_STYLE[result.verdict]))
     return table
 
