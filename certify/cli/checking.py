@@ -3,14 +3,30 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 import checker
 from certify.certificate import read_certificate
-from certify.cli.app import EXIT_OK, app, console, errors, fail, user_errors
+from certify.files import readable_file
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, user_errors
+
+
+@contextmanager
+def checking_status(path: Path, enabled: bool) -> Iterator[None]:
+    """A spinner with the elapsed time on stderr while the checker runs (terminal only)."""
+    if not enabled or not errors.is_terminal:
+        yield
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
+        bar.add_task(f"independent checker: {escape(str(path))}", total=None)
+        yield
 
 
 @app.command()
@@ -22,18 +38,23 @@ def check(
     """Validate CERTIFICATE against the schema, then re-verify it with the independent checker.
 
     Exit 0 VALID, 1 INVALID (the certificate states something false), 2 not a certificate.
+
+    Example: certify check certificates/w3t.json
     """
-    if not certificate.is_file():
-        raise fail(f"{certificate}: no such file")
+    with user_errors():
+        readable_file(certificate, "certificate")
     if certificate.stat().st_size <= max_bytes:
         with user_errors():
             read_certificate(certificate)  # a schema error gives the field by name, exit 2
-    result = checker.check_file(str(certificate), max_bytes=max_bytes)
+    with checking_status(certificate, not json_out):
+        result = checker.check_file(str(certificate), max_bytes=max_bytes)
     if json_out:
         console.print_json(json.dumps({"file": str(certificate), "exit_code": result.exit_code, "verdict": result.message}))
     elif result.exit_code == EXIT_OK:
-        console.print(f"[bold green]✓[/] {result.message}")
-    else:
-        errors.print(f"[bold red]✗[/] {result.message}", soft_wrap=True)
+        console.print(f"[bold green]✓[/] {escape(result.message)}", soft_wrap=True)
+    elif result.exit_code == EXIT_FAILED:  # a verdict, not an error: stdout
+        console.print(f"[bold red]✗[/] {escape(result.message)}", soft_wrap=True)
+    else:  # not a certificate: an error, one line on stderr
+        errors.print(f"[bold red]error:[/] {escape(result.message)}", soft_wrap=True)
     raise typer.Exit(result.exit_code)
 
