@@ -213,3 +213,11 @@ def test_verify_goes_on_when_z3_runs_out_of_time(tmp_path):
     steps = {s["name"]: s for s in json.loads(result.stdout)["steps"]}
     assert steps["z3"]["ok"] is None and steps["z3"]["detail"].startswith("unknown (timeout")
     assert steps["checker"]["ok"] is True and "claims" in steps
+
+
+def test_bench_startup_times_whole_processes_beside_python():
+    result = run("bench", "--suite", "startup", "--repeat", "1", "--json")
+    assert result.exit_code == 0
+    rows = {row["command"]: row for row in json.loads(result.stdout)["startup"]}
+    assert list(rows) == ["python -c pass", "certify --help", "certify solve w3t -o FILE"]
+    assert rows["certify --help"]["target_s"] == 0.30 and all(row["peak_rss_mb"] > 0 for row in rows.values())
