@@ -221,3 +221,22 @@ def test_bench_startup_times_whole_processes_beside_python():
     rows = {row["command"]: row for row in json.loads(result.stdout)["startup"]}
     assert list(rows) == ["python -c pass", "certify --help", "certify solve w3t -o FILE"]
     assert rows["certify --help"]["target_s"] == 0.30 and all(row["peak_rss_mb"] > 0 for row in rows.values())
+
+
+def test_bench_names_the_missing_package_and_keeps_the_extra_visible(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_cvxpy(name, *args, **kwargs):
+        if name.startswith("open_spiel.python.algorithms"):
+            raise ImportError("No module named 'cvxpy'", name="cvxpy")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_cvxpy)
+    from certify.bench import missing_peer_module
+
+    assert missing_peer_module() == "cvxpy"
+    result = run("bench", "--suite", "solver", "--repeat", "1")
+    assert result.exit_code == 0
+    assert "cvxpy is not installed (pip install -e '.[bench]')" in " ".join(result.stderr.split())
