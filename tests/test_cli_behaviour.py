@@ -240,3 +240,18 @@ def test_bench_names_the_missing_package_and_keeps_the_extra_visible(monkeypatch
     result = run("bench", "--suite", "solver", "--repeat", "1")
     assert result.exit_code == 0
     assert "cvxpy is not installed (pip install -e '.[bench]')" in " ".join(result.stderr.split())
+
+
+def test_sigterm_unwinds_like_an_exception_so_writes_clean_up():
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal\n"
+        "from certify.cli.app import stop_on_sigterm\n"
+        "stop_on_sigterm()\n"
+        "try:\n    os.kill(os.getpid(), signal.SIGTERM)\n    signal.pause()\n"
+        "except SystemExit as stop:\n    print('unwound', stop.code)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60).stdout
+    assert out.strip() == "unwound 143"
