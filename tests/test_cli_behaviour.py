@@ -41,6 +41,7 @@ def first_error(result) -> str:
         (["show", "tictactoe", "--moves", "X4,,O0"], "error: --moves: move 2 of 'X4,,O0' is empty"),
         (["show", "w3t", "--moves", "4"], "error: --moves: move 1, 4: say which mark, X4 or O4"),
         (["solve", "tic_tac_toe"], "error: unknown game 'tic_tac_toe'; did you mean 'tictactoe'?"),
+        (["tree", "uttt"], "error: uttt: this command takes positional games"),
         (["z3", "value", "w3t", "--timeout", "0"], "error: certify z3 value: --timeout 0.0: must be at least 0.1"),
     ],
 )
