@@ -14,6 +14,7 @@ from pathlib import Path
 
 from certify.audit.facts import Bench
 from certify.audit.report import audit_markdown, verdict_counts
+from certify import scale_record
 from certify.audit.run import FileAudit, audit_file
 from certify.files import write_atomic
 from certify.policy.audit import write_search_audits
@@ -43,8 +44,11 @@ def _policy_audits(progress: ProgressHook | None) -> dict[str, str]:
         return {path.name: path.read_text(encoding="utf-8") for path in (search, seeds)}
 
 
-def generate(root: Path, policies: bool = True, progress: ProgressHook | None = None) -> Generated:
-    """Every published file's text, computed from scratch (policy audits only when `policies`)."""
+def generate(root: Path, policies: bool = True, progress: ProgressHook | None = None, scale: bool = False) -> Generated:
+    """Every published file's text, computed from scratch (policy audits only when `policies`).
+
+    The 4×4 entries are recomputed only when `scale` (minutes), else carried over from the index.
+    """
     root = Path(root)
     published = root / "certificates"
     bench = Bench(published_dir=None)
@@ -102,8 +106,15 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
         ],
         "policy_audits": [f"certificates/audits/{name}" for name in policy_pages],
     }
+    if scale:
+        scale_entries, scale_files = scale_record.regenerate(root, progress)
+        files.update(scale_files)
+    else:
+        scale_entries = scale_record.carried_over(root)
+    if scale_entries:
+        index[scale_record.INDEX_KEY] = scale_entries
     files[Path("certificates/index.json")] = json.dumps(index, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    files[Path("certificates/README.md")] = readme(certificates, audits, policy_pages)
+    files[Path("certificates/README.md")] = readme(certificates, audits, policy_pages, scale_entries)
     return Generated(files)
 
 
@@ -112,7 +123,7 @@ def audit_command(claims_file: Path) -> str:
     return f"certify audit {claims_file.as_posix()}"
 
 
-def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: list[str]) -> str:
+def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: list[str], scale: list[dict]) -> str:
     """certificates/README.md: what is published, with hashes, sizes and checker verdicts."""
     lines = [
         "# Published certificates and audits",
@@ -131,6 +142,7 @@ def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: 
             f"| [`{cert['game']}`]({Path(cert['file']).name}) | {cert['root_value']}{margin} | {cert['states']:,} | "
             f"`{cert['sha256'][:16]}…` | {cert['bytes']:,} B | {verdict} |"
         )
+    lines += scale_record.readme_section(scale)
     lines += [
         "",
         "Full sha256 digests are in `index.json`.",

@@ -211,11 +211,13 @@ def publish_command(
     check: Annotated[bool, typer.Option("--check", help="Regenerate in memory; exit 1 listing the files that differ.")] = False,
     policies: Annotated[bool, typer.Option("--policies/--no-policies", help="Include the policy audits (the TD experiment takes minutes).")] = True,
     root: Annotated[Path, typer.Option("--root", help="Repository root holding certificates/.")] = Path("."),
+    scale: Annotated[bool, typer.Option("--scale", help="Also re-solve the eight 4x4 boards, write and check their certificates (minutes).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Regenerate every published certificate, audit, certificates/index.json and certificates/README.md.
 
-    Deterministic: the same tree gives the same bytes. With --check nothing is written.
+    Deterministic: the same tree gives the same bytes. With --check nothing is written. The 4x4
+    entries of the index are carried over unless --scale recomputes them.
 
     Example: certify publish --check --no-policies
     """
@@ -223,10 +225,10 @@ def publish_command(
         raise fail(f"{root}: no certificates/claims directory here (run from the repository root or pass --root)")
     try:
         if json_out or not console.is_terminal:
-            generated = generate(root, policies)
+            generated = generate(root, policies, scale=scale)
         else:
             with console.status("publishing…") as status:
-                generated = generate(root, policies, lambda what: status.update(f"publishing: {what}"))
+                generated = generate(root, policies, lambda what: status.update(f"publishing: {what}"), scale)
     except (ClaimsFileError, RulesError) as err:
         raise fail(str(err)) from None
     if check:
