@@ -36,8 +36,13 @@ def carried_over(root: Path) -> list[dict]:
 
 
 def checker_arguments(path: str, rules: Rules, states: int) -> list[str]:
-    """`python -m checker` arguments for this certificate, the work budget raised to fit it."""
-    return ["-m", "checker", path, "--max-states", str(states), "--max-work", str(states * len(rules.lines))]
+    """`python -m checker` arguments for this certificate, the work budget raised to fit it.
+
+    The work budget bounds states x lines (plus the checker's own per-board tables): twice the
+    number of codes times the lines covers any table of this board.
+    """
+    work = (states + 2 * 3**rules.cells) * len(rules.lines)
+    return ["-m", "checker", path, "--max-states", str(states), "--max-work", str(work)]
 
 
 def check_in_fresh_process(path: Path, rules: Rules, states: int, root: Path) -> str:
