@@ -59,9 +59,9 @@ def check_document(document: object, limits: Limits = Limits(), rules_sha256: st
             if envelope.rules_sha256 != sha:
                 raise Invalid(f"rules_sha256 expected {sha}, found {ascii(envelope.rules_sha256)[:80]}")
             if rules_sha256 is not None and not sha.startswith(rules_sha256.lower()):
-                raise Invalid(f"these rules are not the game asked for: rules sha256 is {sha}, "
-                              f"expected {ascii(rules_sha256)[:80]}")
-            summary = KINDS[envelope.kind].check(envelope, game, limits, progress)
+                raise Invalid(f"not the game asked for: these rules have sha256 {sha}, the game asked for "
+                              f"has sha256 {ascii(rules_sha256)[:80]}")
+            summary = KINDS[envelope.kind].check(envelope, family, game, limits, progress)
         except Invalid as err:
             return CheckResult(1, f"INVALID {head}: {err}")
         return CheckResult(0, f"VALID {head}: {summary}")

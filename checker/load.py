@@ -34,7 +34,7 @@ class Limits:
     """The work budget: the largest file, state count and states × lines a check may take on."""
 
     max_bytes: int = DEFAULT_MAX_BYTES
-    max_states: int = 2_000_000
+    max_states: int = 1_000_000
     max_work: int = 100_000_000
 
 

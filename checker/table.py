@@ -151,6 +151,8 @@ def explore(game: Game, h: Halves, table: Table, progress) -> tuple[bytearray, b
         o_lines = (h.o[0][low] & h.o[1][high]).bit_count()
         winner = positional.winner(game, mover, x_lines, o_lines, filled == game.cells)
         if winner is None:
+            if table.labels[rank] % 64 == 0:  # cheap, and it stops a table of zeros at the root
+                raise Invalid(f"non-terminal {state(game, code)}: distance 0, which only terminal states have")
             deltas = h.deltas[mover][0][low] + h.deltas[mover][1][high]
             for child in map(code.__add__, deltas):
                 reach[child] = REACHED
@@ -255,8 +257,10 @@ def check_strategy(index: int, game: Game, h: Halves, strategy: tuple[int, str, 
                       f"player {player}")
 
 
-def check(envelope: Envelope, game: Game, limits: Limits, progress=None) -> str:
+def check(envelope: Envelope, family, game: Game, limits: Limits, progress=None) -> str:  # type: ignore[no-untyped-def]
     """Every check of the table kind; returns the summary, raises Invalid at the first failure."""
+    if family is not positional:
+        raise NotACertificate(f"the table kind is for the positional family, not {envelope.family}")
     table = load(envelope.document, game, limits)
     h = halves(game)
     reach, labels, margins, edges = explore(game, h, table, progress)
