@@ -6,13 +6,15 @@ do with results; engines do no scheduling of their own beyond what concurrent.fu
 
 `context` is shipped to the workers once (a process-pool initializer, a Ray object), so a task
 carries only what differs between tasks. A worker that dies (killed, out of memory) turns into a
-`WorkerLost` result for every call it took down; the caller decides whether to retry.
+`WorkerLost` result for every call it took down; `Retrying` resubmits those calls a bounded
+number of times, so a fault costs one task, never the run.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import signal
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -54,6 +56,48 @@ class Engine(Protocol):
         ...
 
 
+class Retrying:
+    """`engine` with lost calls resubmitted: after `max_attempts` tries a call returns WorkerLost.
+
+    `lost` counts worker deaths seen, `retried` the resubmissions they caused.
+    """
+
+    def __init__(self, engine: Engine, max_attempts: int = 3) -> None:
+        self.engine = engine
+        self.workers = engine.workers
+        self.max_attempts = max_attempts
+        self.lost = self.retried = 0
+        self._calls: dict[int, tuple[int, Fn, Any, int]] = {}  # inner handle -> (handle, fn, task, attempt)
+        self._next = 0
+
+    def submit(self, fn: Fn, task: Any) -> int:
+        handle = self._next
+        self._next += 1
+        self._calls[self.engine.submit(fn, task)] = (handle, fn, task, 1)
+        return handle
+
+    def wait(self) -> list[tuple[int, Any]]:
+        out: list[tuple[int, Any]] = []
+        while not out:
+            for inner, result in self.engine.wait():
+                handle, fn, task, attempt = self._calls.pop(inner)
+                if isinstance(result, WorkerLost):
+                    self.lost += 1
+                    if attempt < self.max_attempts:
+                        self.retried += 1
+                        self._calls[self.engine.submit(fn, task)] = (handle, fn, task, attempt + 1)
+                        continue
+                    result = WorkerLost(f"{result.reason}; gave up after {attempt} attempts")
+                out.append((handle, result))
+        return out
+
+    def pending(self) -> int:
+        return self.engine.pending()
+
+    def close(self) -> None:
+        self.engine.close()
+
+
 @dataclass(frozen=True)
 class EngineSpec:
     """Which engine to open: `kind` "process" or "ray", with `workers` (0: all cores)."""
@@ -62,17 +106,29 @@ class EngineSpec:
     workers: int = 0
     address: str | None = None  # ray only: None starts a local Ray instance
 
-    def open(self, context: Any = None) -> Engine:
-        """An engine ready to take calls, with `context` on every worker."""
+    def open(self, context: Any = None, max_attempts: int = 3) -> Retrying:
+        """An engine ready to take calls, with `context` on every worker and lost calls retried."""
         if self.kind == "ray":
-            return RayEngine(self.workers, context, self.address)
-        return ProcessEngine(self.workers or default_workers(), context)
+            return Retrying(RayEngine(self.workers, context, self.address), max_attempts)
+        return Retrying(ProcessEngine(self.workers or default_workers(), context), max_attempts)
 
     def describe(self) -> str:
         """One word or two for tables: `process pool ×2`, `ray (local)`."""
         if self.kind == "ray":
             return f"ray ({self.address or 'local'})"
         return f"process pool ×{self.workers or default_workers()}"
+
+
+def die_once_for_tests(marker: str | None) -> None:
+    """Fault injection (tests only, CERTIFY_TEST_DIE_ONCE=PATH): the first worker call to create
+    the marker file kills its own process, as the kernel's OOM killer would; later calls run."""
+    if not marker:
+        return
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def default_workers() -> int:

@@ -19,57 +19,49 @@ certificate holds exactly the positions the strategy reaches, and the checker se
 
 from __future__ import annotations
 
+import dataclasses
 import os
-import signal
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from solver.engines import Engine, EngineSpec, WorkerLost
+from solver.engines import EngineSpec, Retrying, WorkerLost, die_once_for_tests
 
-INF = 1 << 40  # a proof or disproof number that stands for infinity
+INF = 1 << 60  # a proof or disproof number that stands for infinity (as in solver/pns.py)
 Status = Literal["proved", "disproved", "unknown"]
-
-
-@dataclass(frozen=True)
-class Goal:
-    """What is being proved: `player` reaches at least `need` (1: a win, 0: no loss)."""
-
-    player: int
-    need: int
-
-    def met(self, returns: tuple[int, int]) -> bool:
-        """Whether a terminal position's returns satisfy the goal."""
-        return returns[self.player - 1] >= self.need
 
 
 @dataclass(frozen=True)
 class Answer:
     """A worker's answer about one position.
 
-    `moves` is the winning side's strategy below the position when it is resolved: the move at
-    each position of that side the strategy reaches ((position, move) pairs); for a disproof
-    it is the opponent's strategy, when the search provides one, else empty.
+    `moves` holds the prover's strategy below every position the worker proved (the job's
+    position or, when the budget ran out, some of its children): (position, move) pairs, one for
+    each of the prover's positions that strategy reaches. `children`, when the budget ran out, is
+    what the worker learnt of each move it would search from the position: (move, pn, dn), pn 0
+    for a proved child, dn 0 for a disproved one; the driver expands the position with it, so the
+    children the worker settled are not searched again.
     """
 
     status: Status
     pn: int
     dn: int
     nodes: int
-    seconds: float = 0.0
+    cpu_seconds: float = 0.0
     moves: tuple[tuple[Any, Any], ...] = ()
+    children: tuple[tuple[Any, int, int], ...] = ()
 
 
-Search = Callable[[Any, Any, Goal, int], Answer]  # (game, position, goal, max_nodes) -> Answer
+Search = Callable[[Any, Any, Any, int], Answer]  # (game, position, claim, max_nodes) -> Answer
 
 
 @dataclass(frozen=True)
 class Context:
-    """What every worker is given once: the game, the goal and the search to run."""
+    """What every worker is given once: the game, the claim (solver.pns.Claim) and the search."""
 
     game: Any
-    goal: Goal
+    claim: Any
     search: Search
 
 
@@ -79,29 +71,15 @@ class Job:
 
     position: Any
     budget: int
-    die_once: str | None = None  # tests only: a marker path; see `run_job`
+    die_once: str | None = None  # tests only: see engines.die_once_for_tests
 
 
 def run_job(context: Context, job: Job) -> Answer:
-    """Worker side: the serial search from `job.position` within `job.budget` nodes.
-
-    `die_once` is a fault-injection hook for tests (CERTIFY_TEST_DIE_ONCE): the first worker to
-    create the marker file kills its own process, as the OOM killer would.
-    """
-    if job.die_once and _claim_marker(job.die_once):
-        os.kill(os.getpid(), signal.SIGKILL)
-    start = time.perf_counter()
-    answer = context.search(context.game, job.position, context.goal, job.budget)
-    return Answer(answer.status, answer.pn, answer.dn, answer.nodes, time.perf_counter() - start, answer.moves)
-
-
-def _claim_marker(path: str) -> bool:
-    """Create `path` if it does not exist; True for the one caller that created it."""
-    try:
-        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-    except FileExistsError:
-        return False
-    return True
+    """Worker side: the serial search from `job.position` within `job.budget` nodes."""
+    die_once_for_tests(job.die_once)
+    start = time.process_time()
+    answer = context.search(context.game, job.position, context.claim, job.budget)
+    return dataclasses.replace(answer, cpu_seconds=time.process_time() - start)
 
 
 # ---- the driver's tree --------------------------------------------------------------------
@@ -109,7 +87,7 @@ def _claim_marker(path: str) -> bool:
 
 @dataclass(eq=False)
 class Node:
-    """A position in the driver's tree. OR nodes: the goal's player to move; AND nodes: the other."""
+    """A position in the driver's tree. OR nodes: the claim's player to move; AND nodes: the other."""
 
     position: Any
     key: Hashable
@@ -119,7 +97,6 @@ class Node:
     pn: int = 1
     dn: int = 1
     children: list[Node] | None = None  # None: a leaf
-    searched: bool = False  # a worker answered "unknown" here: expand it when selected again
     busy: bool = False  # a job for this position is running
     spn: int = 1  # selection numbers: pn and dn with busy leaves left out
     sdn: int = 1
@@ -178,10 +155,9 @@ class Stats:
     proved: int = 0
     disproved: int = 0
     unknown: int = 0
-    retried: int = 0
-    lost: int = 0
+    lost: int = 0  # worker deaths (each job retried, within the bound)
     worker_nodes: int = 0
-    worker_seconds: float = 0.0
+    worker_cpu_seconds: float = 0.0
     driver_nodes: int = 0
     seconds: float = 0.0
 
@@ -205,41 +181,45 @@ class JobFailed(RuntimeError):
 
 
 class Driver:
-    """Job-level proof-number search of `goal` from `position`, on `engine`."""
+    """Job-level proof-number search of `claim` (player, win or no-loss) from `position`, on `engine`."""
 
-    def __init__(self, game: Any, position: Any, goal: Goal, engine: Engine, *, budget: int,
-                 max_jobs: int | None = None, max_attempts: int = 3, progress: Progress | None = None) -> None:
-        self.game, self.goal, self.engine = game, goal, engine
-        self.budget, self.max_jobs, self.max_attempts, self.progress = budget, max_jobs, max_attempts, progress
+    def __init__(self, game: Any, position: Any, claim: Any, engine: Retrying, *, budget: int,
+                 max_jobs: int | None = None, progress: Progress | None = None) -> None:
+        self.game, self.claim, self.engine = game, claim, engine
+        self.budget, self.max_jobs, self.progress = budget, max_jobs, progress
+        self.hooks = game.search_hooks()
         self.stats = Stats()
-        self.known: dict[Hashable, Answer] = {}  # resolved positions, by key
-        self.root = self._node(position, None, None)
+        self.known: dict[Hashable, tuple[int, int]] = {}  # resolved positions: key -> (pn, dn)
+        self.moves: dict[Hashable, Any] = {}  # the workers' proved strategies: key -> prover's move
         self.waiting: dict[Hashable, list[Node]] = {}  # running jobs: position key -> leaves that wait
-        self.jobs: dict[int, tuple[Job, int]] = {}  # engine handle -> (job, attempt)
+        self.jobs: dict[int, Hashable] = {}  # engine handle -> the job's position key
         self.die_once = os.environ.get("CERTIFY_TEST_DIE_ONCE")
+        self.root = self._node(position, None, None)
 
-    def _node(self, position: Any, move: Any, parent: Node | None) -> Node:
+    def _node(self, position: Any, move: Any, parent: Node | None, numbers: tuple[int, int] = (1, 1)) -> Node:
         game = self.game
-        node = Node(position, game.key(position), move, parent, game.to_move(position) == self.goal.player)
+        node = Node(position, game.key(position), move, parent, game.to_move(position) == self.claim.player)
         if game.is_terminal(position):
-            node.pn, node.dn = (0, INF) if self.goal.met(game.returns(position)) else (INF, 0)
-        elif node.key in self.known:
-            self._settle(node, self.known[node.key])
+            numbers = (0, INF) if self.claim.holds_at_end(game.returns(position)) else (INF, 0)
+        node.pn, node.dn = self.known.get(node.key, numbers)
+        if node.resolved:
+            self.known[node.key] = (node.pn, node.dn)
         _refresh(node)
         return node
 
-    def _settle(self, node: Node, answer: Answer) -> None:
-        if answer.status == "proved":
-            node.pn, node.dn = 0, INF
-        elif answer.status == "disproved":
-            node.pn, node.dn = INF, 0
-        else:
-            node.pn, node.dn, node.searched = max(1, answer.pn), max(1, answer.dn), True
+    def _expand(self, leaf: Node, learnt: dict[Any, tuple[int, int]]) -> None:
+        """Give `leaf` its children: the moves the family's search hooks offer, as the workers do,
+        with the numbers a worker `learnt` for them (1/1 for the others).
 
-    def _expand(self, leaf: Node) -> None:
-        game = self.game
-        leaf.children = [self._node(game.apply(leaf.position, m), m, leaf) for m in game.legal_moves(leaf.position)]
-        self.stats.driver_nodes += len(leaf.children)
+        A prover position with no candidate is disproved (the hooks leave out only losing moves).
+        """
+        game, position = self.game, leaf.position
+        moves = self.hooks.candidates(position, game.legal_moves(position), leaf.is_or, self.claim.player)
+        if not moves:
+            leaf.pn, leaf.dn = (INF, 0) if leaf.is_or else (0, INF)
+        else:
+            leaf.children = [self._node(game.apply(position, m), m, leaf, learnt.get(m, (1, 1))) for m in moves]
+        self.stats.driver_nodes += len(moves)
         _refresh_up(leaf)
 
     def _dispatch(self) -> None:
@@ -248,40 +228,35 @@ class Driver:
             leaf = _select(self.root)
             if leaf is None:
                 return
-            if leaf.searched:
-                self._expand(leaf)
-                continue
             leaf.busy = True
             if leaf.key not in self.waiting:
                 self.waiting[leaf.key] = []
-                self._submit(Job(leaf.position, self.budget, self.die_once), 1)
+                self.jobs[self.engine.submit(run_job, Job(leaf.position, self.budget, self.die_once))] = leaf.key
+                self.stats.jobs += 1
             self.waiting[leaf.key].append(leaf)
             _refresh_up(leaf)
 
-    def _submit(self, job: Job, attempt: int) -> None:
-        self.jobs[self.engine.submit(run_job, job)] = (job, attempt)
-        self.stats.jobs += attempt == 1
-
     def _receive(self, handle: int, answer: Answer | WorkerLost) -> None:
-        job, attempt = self.jobs.pop(handle)
+        key = self.jobs.pop(handle)
         if isinstance(answer, WorkerLost):
-            self.stats.lost += 1
-            if attempt >= self.max_attempts:
-                raise JobFailed(f"a job failed {attempt} times ({answer.reason})")
-            self.stats.retried += 1
-            self._submit(job, attempt + 1)
-            return
+            raise JobFailed(f"a job's worker died too often ({answer.reason})")
         stats = self.stats
         stats.worker_nodes += answer.nodes
-        stats.worker_seconds += answer.seconds
+        stats.worker_cpu_seconds += answer.cpu_seconds
         setattr(stats, answer.status, getattr(stats, answer.status) + 1)
-        key = self.game.key(job.position)
+        game = self.game
+        for position, move in answer.moves:
+            self.moves.setdefault(game.key(position), move)
         if answer.status != "unknown":
-            self.known[key] = answer
+            self.known[key] = (0, INF) if answer.status == "proved" else (INF, 0)
+        learnt = {move: (pn, dn) for move, pn, dn in answer.children}
         for leaf in self.waiting.pop(key):
             leaf.busy = False
-            self._settle(leaf, answer)
-            _refresh_up(leaf)
+            if answer.status == "unknown":
+                self._expand(leaf, learnt)
+            else:
+                leaf.pn, leaf.dn = self.known[key]
+                _refresh_up(leaf)
 
     def run(self) -> Outcome:
         """Search until the root is resolved or `max_jobs` jobs ran; the outcome."""
@@ -296,66 +271,96 @@ class Driver:
             if self.progress:
                 self.progress(root, self.stats, self.engine.pending())
         self.stats.seconds = time.perf_counter() - start
+        self.stats.lost = self.engine.lost
         status: Status = "proved" if root.pn == 0 else "disproved" if root.dn == 0 else "unknown"
         outcome = Outcome(status, root.pn, root.dn, self.stats)
-        if status != "unknown":
-            outcome.strategy = collect_strategy(self.game, root, self.known, self.goal, status == "proved")
+        if status == "proved":
+            outcome.strategy = collect_strategy(self.game, root, self.moves, self.claim.player)
         return outcome
 
 
-def collect_strategy(game: Any, root: Node, known: dict[Hashable, Answer], goal: Goal,
-                     proved: bool) -> dict[Hashable, tuple[Any, Any]]:
-    """The winning side's strategy from the root: key -> (position, move), each position it reaches.
+def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], prover: int) -> dict[Hashable, tuple[Any, Any]]:
+    """The prover's strategy from a proved root: key -> (position, move) for each position it reaches.
 
-    The winning side is the goal's player if `proved`, else the opponent. Its move at a position
-    is the driver's (a resolved child of a resolved node) or else a worker's (from the answer that
-    resolved the position or a position it contains). Raises ValueError if a reached position has
-    no move: a disproof whose workers gave no opponent strategy, or a bug.
+    The move at a position is the driver's (a proved child of a proved node) or else a worker's
+    (from a proof that contains the position). Mixing strategies is sound: a move taken from a
+    proof of position X proves X whoever found it, and every position it leads to has a move of
+    its own, down to the end of the (finite) game. Raises ValueError if a reached position has no
+    move, which would be a bug.
     """
     moves: dict[Hashable, Any] = {}
     stack = [root]
-    while stack:
+    while stack:  # the driver's proved part of the tree
         node = stack.pop()
         if node.children is None:
             continue
-        wins = [c for c in node.children if (c.pn == 0 if proved else c.dn == 0)]
-        if node.is_or == proved:  # the winning side moves here
-            if wins:
-                moves.setdefault(node.key, wins[0].move)
-                stack.append(wins[0])
+        proved = [c for c in node.children if c.pn == 0]
+        if node.is_or:
+            moves.setdefault(node.key, proved[0].move)
+            stack.append(proved[0])
         else:
-            stack.extend(wins)
-    for answer in known.values():
-        if (answer.status == "proved") == proved:
-            for position, move in answer.moves:
-                moves.setdefault(game.key(position), move)
-    winner = goal.player if proved else 3 - goal.player
+            stack.extend(proved)
+    for key, move in worker_moves.items():
+        moves.setdefault(key, move)
     strategy: dict[Hashable, tuple[Any, Any]] = {}
     seen: set[Hashable] = set()
-    stack_positions = [root.position]
-    while stack_positions:
-        position = stack_positions.pop()
+    positions = [root.position]
+    while positions:
+        position = positions.pop()
         key = game.key(position)
         if key in seen or game.is_terminal(position):
             continue
         seen.add(key)
-        if game.to_move(position) == winner:
+        if game.to_move(position) == prover:
             if key not in moves:
-                raise ValueError(f"no move for a position the strategy reaches: {position!r}")
+                raise ValueError(f"no move for a position the strategy reaches: {game.format_position(position)}")
             strategy[key] = (position, moves[key])
-            stack_positions.append(game.apply(position, moves[key]))
+            positions.append(game.apply(position, moves[key]))
         else:
-            stack_positions.extend(game.apply(position, m) for m in game.legal_moves(position))
+            positions.extend(game.apply(position, m) for m in game.legal_moves(position))
     return strategy
 
 
-def prove_parallel(game: Any, position: Any, goal: Goal, search: Search, spec: EngineSpec, *,
+def pns_search(game: Any, position: Any, claim: Any, max_nodes: int) -> Answer:
+    """The serial df-pn (solver/pns.py) from `position` within `max_nodes`: the workers' search.
+
+    When the budget runs out, the answer carries each candidate child's numbers from the search's
+    table, and the strategies of the children it proved.
+    """
+    from solver.pns import ProofSearch
+    from solver.prooftree import canonical_strategy
+
+    search = ProofSearch(game, claim, hooks=game.search_hooks())
+    outcome = search.search(position, max_nodes=max_nodes)
+    status: Status = outcome.status if outcome.status in ("proved", "disproved") else "unknown"
+    moves: list[tuple[Any, Any]] = []
+
+    def choose(state: Any) -> Any:
+        move = search.proved_move(state)
+        moves.append((state, move))
+        return move
+
+    children: list[tuple[Any, int, int]] = []
+    if status == "proved":
+        canonical_strategy(game, position, claim.player, choose)
+    elif status == "unknown":
+        prover_moves = game.to_move(position) == claim.player
+        for move in search.hooks.candidates(position, game.legal_moves(position), prover_moves, claim.player):
+            child = game.apply(position, move)
+            pn, dn = search.numbers(child)
+            children.append((move, pn, dn))
+            if pn == 0:
+                canonical_strategy(game, child, claim.player, choose)
+    return Answer(status, outcome.root_pn, outcome.root_dn, search.nodes, moves=tuple(moves), children=tuple(children))
+
+
+def prove_parallel(game: Any, position: Any, claim: Any, spec: EngineSpec, *, search: Search = pns_search,
                    budget: int = 20_000, max_jobs: int | None = None, max_attempts: int = 3,
                    progress: Progress | None = None) -> Outcome:
-    """Run the driver for `goal` from `position` with `search` on the workers of `spec`."""
-    engine = spec.open(Context(game, goal, search))
+    """Prove `claim` from `position` with the driver, running `search` on the workers of `spec`."""
+    engine = spec.open(Context(game, claim, search), max_attempts)
     try:
-        return Driver(game, position, goal, engine, budget=budget, max_jobs=max_jobs,
-                      max_attempts=max_attempts, progress=progress).run()
+        return Driver(game, position, claim, engine, budget=budget, max_jobs=max_jobs,
+                      progress=progress).run()
     finally:
         engine.close()
