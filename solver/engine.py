@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.rules import Rules
+from solver.rules import Rules, require_table_size
 
-CODE_DTYPE = np.uint32  # 3**16 < 2**32: every board up to 4x4 fits
+_MEMO_LIMIT = 1 << 20  # remembered labels / move lists per game before the memo starts over
+
+CODE_DTYPE = np.uint32  # 3**16 < 2**32: every board the vectorised API takes fits
 NO_CHILD = -1  # child codes are int32: 3**16 + 2 * 3**15 < 2**31
 
 
@@ -65,15 +67,27 @@ class TerminalLabels:
 
 
 class Game:
-    """A positional game from `Rules`, over state codes."""
+    """A positional game from `Rules`, over state codes (Python ints, any board size).
+
+    The scalar API works for every board the rules allow; the vectorised API (numpy arrays of
+    uint32 codes, used by the table solver) needs at most TABLE_MAX_CELLS cells.
+    """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.cells = rules.cells
-        self.pow3 = np.array([3**i for i in range(self.cells)], dtype=np.int64)
+        self._pow3 = tuple(3**i for i in range(self.cells))
         self._lines = [np.array(line, dtype=np.intp) for line in rules.lines]
+        self._line_cells = rules.lines
+        self._marks = {player: rules.marks_for(player) for player in (1, 2)}
         self._labels: dict[int, tuple[bool, int, int, int]] = {}
         self._moves: dict[int, tuple[tuple[Move, ...], frozenset[Move]]] = {}
+
+    @property
+    def pow3(self) -> np.ndarray:
+        """3**cell for every cell, for the vectorised API."""
+        require_table_size(self.rules)
+        return np.array(self._pow3, dtype=np.int64)
 
     # ---- scalar API -----------------------------------------------------------------------
 
@@ -83,7 +97,15 @@ class Game:
 
     def board(self, code: int) -> tuple[int, ...]:
         """The marks of every cell of `code`."""
-        return tuple((code // 3**i) % 3 for i in range(self.cells))
+        marks = []
+        for _ in range(self.cells):
+            code, mark = divmod(code, 3)
+            marks.append(mark)
+        return tuple(marks)
+
+    def code(self, board: tuple[int, ...] | list[int]) -> int:
+        """The code of a board (cell i holds trit i)."""
+        return sum(mark * power for mark, power in zip(board, self._pow3))
 
     def to_move(self, code: int) -> int:
         """The player (1 or 2) to move in `code`."""
@@ -101,17 +123,24 @@ class Game:
         """The state after `move`; raises IllegalMove if it is not legal."""
         if move not in self._legal(code)[1]:
             raise IllegalMove(code, move)
-        return code + move.mark * 3**move.cell
+        return code + move.mark * self._pow3[move.cell]
+
+    def key(self, code: int) -> int:
+        """A hashable identity of the state: the code itself."""
+        return code
 
     def _legal(self, code: int) -> tuple[tuple[Move, ...], frozenset[Move]]:
         """The legal moves of `code` in order and as a set, remembered."""
         known = self._moves.get(code)
         if known is None:
             moves: tuple[Move, ...] = ()
-            if not self.is_terminal(code):
-                marks = self.rules.marks_for(self.to_move(code))
+            terminal, _, _, mover = self._scalar_label(code)
+            if not terminal:
+                marks = self._marks[mover]
                 board = self.board(code)
                 moves = tuple(Move(c, m) for c in range(self.cells) if board[c] == 0 for m in marks)
+            if len(self._moves) >= _MEMO_LIMIT:
+                self._moves.clear()
             known = self._moves[code] = (moves, frozenset(moves))
         return known
 
@@ -137,19 +166,87 @@ class Game:
     def _scalar_label(self, code: int) -> tuple[bool, int, int, int]:
         """(terminal, value, margin, player to move) of one state, remembered.
 
-        Searches meet the same state along many move orders; the memo makes the scalar API
-        cheap without a second implementation of the rules.
+        Searches meet the same state along many move orders; the memo (bounded, so a long
+        search cannot grow it without limit) makes repeated questions cheap.
         """
-        if code not in self._labels:
-            labels = self.terminal_labels(np.array([code]))
-            mover = 1 + sum(1 for m in self.board(code) if m) % 2
-            self._labels[code] = (bool(labels.terminal[0]), int(labels.value[0]), int(labels.margin[0]), mover)
-        return self._labels[code]
+        known = self._labels.get(code)
+        if known is None:
+            if len(self._labels) >= _MEMO_LIMIT:
+                self._labels.clear()
+            known = self._labels[code] = self._label_of(self.board(code))
+        return known
+
+    def _label_of(self, board: tuple[int, ...]) -> tuple[bool, int, int, int]:
+        """(terminal, value, margin, player to move) of a board, by the rules (see terminal_labels)."""
+        filled = self.cells - board.count(0)
+        mover = 1 + filled % 2
+        x_lines = o_lines = 0
+        for line in self._line_cells:
+            first = board[line[0]]
+            if first and all(board[c] == first for c in line):
+                if first == 1:
+                    x_lines += 1
+                else:
+                    o_lines += 1
+        full = filled == self.cells
+        if self.rules.goal == "most-lines":
+            margin = x_lines - o_lines if mover == 1 else o_lines - x_lines
+            return full, (margin > 0) - (margin < 0), margin, mover
+        if x_lines or o_lines:
+            return True, -1 if self.rules.goal == "first-line-wins" else 1, 0, mover
+        return full, 0, 0, mover
+
+    # ---- notation --------------------------------------------------------------------------
+
+    def format_position(self, code: int) -> str:
+        """The board as rows of X, O and '.', joined by '/': e.g. `X.O/.X./...`."""
+        marks = "".join(".XO"[m] for m in self.board(code))
+        cols = self.rules.cols
+        return "/".join(marks[start : start + cols] for start in range(0, self.cells, cols))
+
+    def parse_position(self, text: str) -> int:
+        """Inverse of format_position (spaces ignored); raises ValueError naming the problem.
+
+        The marks must be ones the players may place, in counts that alternate turns allow; the
+        side to move follows from the number of marks.
+        """
+        rows = [row.replace(" ", "") for row in text.strip().split("/")]
+        if len(rows) != self.rules.rows or any(len(row) != self.rules.cols for row in rows):
+            raise ValueError(f"position '{text}': expected {self.rules.rows} rows of {self.rules.cols} cells (X, O, .) separated by '/'")
+        symbols = {".": 0, "X": 1, "O": 2}
+        bad = [ch for row in rows for ch in row.upper() if ch not in symbols]
+        if bad:
+            raise ValueError(f"position '{text}': unknown symbol '{bad[0]}' (use X, O, .)")
+        board = tuple(symbols[ch] for row in rows for ch in row.upper())
+        x_count, o_count = board.count(1), board.count(2)
+        if self.rules.marks == "own" and x_count - o_count not in (0, 1):
+            raise ValueError(f"position '{text}': X must have as many marks as O or one more")
+        if self.rules.marks == "x-only" and o_count:
+            raise ValueError(f"position '{text}': only X is placed in this game")
+        return self.code(board)
+
+    def format_move(self, move: Move) -> str:
+        """`X4`: the mark and the cell."""
+        return str(move)
+
+    def parse_move(self, text: str) -> Move:
+        """Inverse of format_move; raises ValueError."""
+        moves = parse_moves(text)
+        if len(moves) != 1:
+            raise ValueError(f"move '{text}': expected one move, like X4")
+        return moves[0]
+
+    def search_hooks(self) -> "PositionalHooks":
+        """Move ordering and pruning for proof search (solver/game.py)."""
+        from solver.threats import PositionalHooks
+
+        return PositionalHooks(self)
 
     # ---- vectorised API --------------------------------------------------------------------
 
     def decode(self, codes: np.ndarray) -> np.ndarray:
         """Boards of a batch of codes: shape (n, cells), int8 marks."""
+        require_table_size(self.rules)
         rest = codes.astype(np.uint32)
         boards = np.empty((len(codes), self.cells), dtype=np.int8)
         for cell in range(self.cells):  # one narrow pass per cell beats a wide int64 broadcast

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.engine import CODE_DTYPE, NO_CHILD, Game
-from solver.rules import Rules
+from solver.rules import Rules, require_table_size
 
 ProgressHook = Callable[[str, int, int], None]
 
@@ -90,7 +90,8 @@ def enumerate_layers(game: Game, progress: ProgressHook | None = None) -> list[n
 
 
 def solve(rules: Rules, progress: ProgressHook | None = None) -> Solution:
-    """Enumerate and label every state reachable from the empty board."""
+    """Enumerate and label every state reachable from the empty board (RulesError past 4x4)."""
+    require_table_size(rules)
     game = Game(rules)
     layers = enumerate_layers(game, progress)
     most_lines = rules.goal == "most-lines"

@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 MarkRule = Literal["own", "either", "x-only"]
 Goal = Literal["first-line-wins", "first-line-loses", "most-lines"]
 
-MAX_SIDE = 4
+MAX_SIDE = 8  # proof search handles boards up to 8x8; the table solver stops at TABLE_MAX_CELLS
+TABLE_MAX_CELLS = 16  # 3**16 state codes: the exhaustive table solver's limit (4x4)
 X, O = 1, 2
 
 
@@ -72,6 +73,15 @@ class Rules(BaseModel):
             return (X,)
         return (X,) if player == 1 else (O,)
 
+    def describe(self) -> str:
+        """The game in words: board, number and length of lines, marks, goal."""
+        lengths = sorted({len(line) for line in self.lines})
+        length = "-".join(str(n) for n in (lengths[0], lengths[-1])) if len(lengths) > 1 else str(lengths[0])
+        marks = {"own": "X then O", "either": "either mark each turn", "x-only": "both place X"}[self.marks]
+        goal = {"first-line-wins": "first line wins", "first-line-loses": "first line loses",
+                "most-lines": "most lines at full board wins"}[self.goal]
+        return f"{self.rows}x{self.cols} board, {len(self.lines)} lines of {length}, {marks}, {goal}"
+
     def canonical(self) -> dict:
         """The rules as a plain JSON-ready dict: the form embedded in certificates."""
         return {
@@ -86,6 +96,15 @@ class Rules(BaseModel):
     def sha256(self) -> str:
         """Hex sha256 of the canonical JSON (sorted keys, no spaces, UTF-8)."""
         return hashlib.sha256(canonical_json(self.canonical()).encode()).hexdigest()
+
+
+def require_table_size(rules: Rules) -> None:
+    """Raise RulesError unless the exhaustive table solver can take this board."""
+    if rules.cells > TABLE_MAX_CELLS:
+        raise RulesError(
+            f"{rules.name}: {rules.rows}x{rules.cols} has {rules.cells} cells; the table solver handles at most "
+            f"{TABLE_MAX_CELLS} (4x4) — use `certify prove` for larger boards"
+        )
 
 
 def canonical_json(obj: object) -> str:

@@ -19,14 +19,15 @@ from rich.table import Table
 from rich.text import Text
 
 from certify.certificate import write_certificate
-from certify.cli.app import GAME_HELP, app, console, fail, load_game
+from certify.cli.app import GAME_HELP, app, console, fail, load_game, load_table_game
+from certify.cli.uttt_show import show_uttt
 from certify.pipeline import Solved, default_filename, solve_and_certify
 from certify.render import board_line, board_table, value_text
 from certify.schema import VALUE_WORDS, Certificate
 from solver.analysis import stats as game_stats
 from solver.engine import Game, IllegalMove, parse_moves
 from solver.retrograde import ProgressHook, Solution, solve
-from solver.rules import BUILTIN_DESCRIPTIONS
+from solver.rules import BUILTIN_DESCRIPTIONS, TABLE_MAX_CELLS
 
 GameArg = Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
@@ -64,7 +65,7 @@ def games(json_out: JsonOpt = False) -> None:
     table = Table("game", "rules", box=None)
     for name, text in BUILTIN_DESCRIPTIONS.items():
         table.add_row(f"[bold]{name}[/]", text)
-    table.add_row("mnk:R,C,K[,wild][,misere]", "R×C board (up to 4×4), K in a row; wild = either mark; misere = line loses")
+    table.add_row("mnk:R,C,K[,wild][,misere]", "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses")
     table.add_row("FILE.json / FILE.toml", "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)")
     console.print(table)
 
@@ -77,7 +78,7 @@ def solve_game(
     json_out: JsonOpt = False,
 ) -> None:
     """Solve GAME exhaustively and write its proof certificate."""
-    rules = load_game(game)
+    rules = load_table_game(game)
     with solving_progress(not json_out) as hook:
         solved = solve_and_certify(rules, game, timed=timed, progress=hook)
     path = output or Path(default_filename(rules))
@@ -132,7 +133,7 @@ def claim_panel(solved: Solved) -> Panel:
 @app.command()
 def stats(game: GameArg, json_out: JsonOpt = False) -> None:
     """Counts of GAME: states, terminal states, edges, games, symmetry classes, root value."""
-    rules = load_game(game)
+    rules = load_table_game(game)
     with solving_progress(not json_out) as hook:
         result = game_stats(solve(rules, hook))
     data = {"game": rules.name, **dataclasses.asdict(result)}
@@ -171,13 +172,26 @@ def parse_code(game: Game, code: int | None, moves: str | None) -> int:
 def show(
     game: GameArg,
     code: Annotated[Optional[int], typer.Option("--code", help="State code, sum(cell[i] * 3**i).")] = None,
-    moves: Annotated[Optional[str], typer.Option("--moves", help="Reach the state by moves from the empty board, e.g. X4,O0,X8.")] = None,
+    moves: Annotated[Optional[str], typer.Option("--moves", help="Reach the state by moves from the empty board, e.g. X4,O0,X8 (uttt: 4.0 0.4).")] = None,
+    position: Annotated[Optional[str], typer.Option("--position", help="uttt: a position in the notation of docs/uttt.md.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Atlas-style view of one state: the board, its label, and every legal move with its child."""
+    if game == "uttt":
+        if code is not None:
+            raise fail("uttt positions are given by --position or --moves, not --code")
+        show_uttt(position, moves, json_out)
+        return
+    if position is not None:
+        raise fail("--position is for uttt; positional games take --code or --moves")
     rules = load_game(game)
     game_obj = Game(rules)
     state = parse_code(game_obj, code, moves)
+    if rules.cells > TABLE_MAX_CELLS:
+        if not 0 <= state < 3**rules.cells:
+            raise fail(f"code {state} is outside 0..{3**rules.cells - 1}")
+        show_unlabelled(game_obj, state, json_out)
+        return
     solution = solve(rules)
     try:
         row = solution.index(state)
@@ -207,6 +221,29 @@ def show(
             str(move["child_distance"] + 1),
         )
     console.print(Panel(Group(head, board, table if view["moves"] else "no legal moves"), title=rules.name, expand=False))
+
+
+def show_unlabelled(game: Game, state: int, json_out: bool) -> None:
+    """A state of a board too large for the table: the board, who moves, and every legal move."""
+    rules = game.rules
+    terminal = game.is_terminal(state)
+    view = {
+        "code": state,
+        "position": game.format_position(state),
+        "board": list(game.board(state)),
+        "to_move": game.to_move(state),
+        "terminal": terminal,
+        "returns": list(game.returns(state)) if terminal else None,
+        "moves": [{"cell": m.cell, "mark": m.mark, "child": game.apply(state, m)} for m in game.legal_moves(state)],
+    }
+    if json_out:
+        console.print_json(json.dumps(view))
+        return
+    status = f"game over, result (player 1, player 2) {tuple(view['returns'])}" if terminal else f"player {view['to_move']} to move"
+    head = Text.assemble(("position ", ""), (view["position"], "bold"), f"  {status}  (no table beyond 4x4: no values)")
+    moves_line = " ".join(game.format_move(m) for m in game.legal_moves(state)) or "no legal moves"
+    board = board_table(game.board(state), rules.rows, rules.cols)
+    console.print(Panel(Group(head, board, Text(f"legal moves: {moves_line}")), title=rules.name, expand=False))
 
 
 def plies(count: int) -> str:

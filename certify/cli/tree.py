@@ -10,7 +10,7 @@ import typer
 from rich.text import Text
 from rich.tree import Tree
 
-from certify.cli.app import GAME_HELP, app, console, fail, load_game
+from certify.cli.app import GAME_HELP, app, console, fail, load_table_game
 from certify.render import board_line, value_text
 from certify.schema import VALUE_WORDS
 from solver.retrograde import Solution, solve
@@ -69,7 +69,7 @@ def tree(
     json_out: Annotated[bool, typer.Option("--json", help="Print the tree as JSON.")] = False,
 ) -> None:
     """Draw the certified strategy of GAME: each move it plays and every opponent reply."""
-    rules = load_game(game)
+    rules = load_table_game(game)
     solution = solve(rules)
     strategies = {s.player: s for s in root_strategies(solution)}
     chosen = player if player is not None else min(strategies)

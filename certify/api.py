@@ -1,0 +1,231 @@
+"""The Python API for notebooks and scripts: state a game, solve it, check and explore the proof.
+
+Everything here is re-exported by `certify` itself (lazily, so `import certify` stays instant):
+
+    >>> import certify
+    >>> w3t = certify.solve("w3t")
+    >>> w3t.value
+    'win'
+
+docs/api.md walks through a session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from html import escape
+from pathlib import Path
+
+from certify.positions import CertifiedGame, Label, MoveValue, describe
+from certify.schema import Certificate
+from solver.engine import Move, parse_moves
+from solver.rules import Rules, resolve
+
+__all__ = ["Certified", "Position", "Verdict", "audit_claims", "check", "game", "load", "solve"]
+
+
+def game(text: str | Rules) -> Rules:
+    """The rules named by `text`: a built-in name, `mnk:R,C,K[,wild][,misere]` or a spec file.
+
+    Raises `solver.rules.RulesError` (a ValueError) with one line when `text` names no game.
+    """
+    return text if isinstance(text, Rules) else resolve(text)
+
+
+def solve(text: str | Rules) -> Certified:
+    """Solve the game exhaustively and certify it: every reachable state labelled."""
+    from certify.pipeline import solve_and_certify
+
+    rules = game(text)
+    name = text if isinstance(text, str) else rules.name
+    return Certified(solve_and_certify(rules, name).certificate)
+
+
+def load(path: str | Path) -> Certified:
+    """Read a certificate file (schema-validated; `check` runs the independent checker)."""
+    from certify.certificate import read_certificate
+
+    return Certified(read_certificate(Path(path)))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The independent checker's verdict on a certificate."""
+
+    valid: bool
+    message: str  # the checker's one line: VALID … or INVALID … or ERROR …
+
+    def __bool__(self) -> bool:
+        return self.valid
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def check(certificate: Certified | str | Path) -> Verdict:
+    """Run the independent checker (`checker/`, which shares no code with the solver)."""
+    import checker
+
+    if isinstance(certificate, Certified):
+        result = checker.check_bytes(certificate.text.encode())
+    else:
+        result = checker.check_file(str(certificate))
+    return Verdict(result.exit_code == 0, result.message)
+
+
+def audit_claims(claims: str | Path, published: str | Path = "certificates"):  # -> certify.audit.run.FileAudit
+    """Evaluate a claims file (docs/claims-format.md); each result has `.id`, `.verdict`, `.readings`.
+
+    `published` is the directory of published certificates some claims refer to. (Not named
+    `audit`: `certify.audit` is the package that does the work.)
+    """
+    from certify.audit.facts import Bench
+    from certify.audit.run import audit_file
+
+    return audit_file(Path(claims), Bench(published_dir=Path(published)))
+
+
+class Certified:
+    """A certified game: its certificate and the certified value of every position."""
+
+    def __init__(self, certificate: Certificate) -> None:
+        self.certificate = certificate
+        self._labels = CertifiedGame(certificate)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the certificate is about."""
+        return self._labels.rules
+
+    @property
+    def name(self) -> str:
+        """The game's name (a label; the rules' sha256 identifies the game)."""
+        return self.rules.name
+
+    @property
+    def description(self) -> str:
+        """The game in words."""
+        return describe(self.rules)
+
+    @property
+    def value(self) -> str:
+        """The first player's certified result with best play: 'win', 'draw' or 'loss'."""
+        return self.certificate.claim.root_value
+
+    @property
+    def states(self) -> int:
+        """Number of reachable states the certificate labels."""
+        return self._labels.states
+
+    @cached_property
+    def text(self) -> str:
+        """The exact text of the certificate file."""
+        from certify.certificate import certificate_json
+
+        return certificate_json(self.certificate)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the certificate file (atomically) and return its path."""
+        from certify.files import write_atomic
+
+        write_atomic(Path(path), self.text)
+        return Path(path)
+
+    def position(self, moves: str | list[Move] = "") -> Position:
+        """The position after `moves` from the empty board, e.g. `"X4,O0"`.
+
+        Raises `solver.engine.IllegalMove` (a ValueError) at the first illegal move.
+        """
+        played = parse_moves(moves) if isinstance(moves, str) else list(moves)
+        return Position(self, self._labels.game.play(played), tuple(played))
+
+    def strategy(self, player: int) -> dict[int, Move]:
+        """The certified strategy of `player`: state code → the move it plays there."""
+        return dict(self._labels.strategies[player])
+
+    def __repr__(self) -> str:
+        return f"<Certified {self.name!r}: first player {self.value}, {self.states} states>"
+
+    def _repr_html_(self) -> str:
+        root = self.position()
+        return (
+            f"<div><b>{escape(self.name)}</b>: {escape(self.description)}<br>"
+            f"first player's certified result: <b>{self.value}</b>; {self.states:,} reachable states; "
+            f"rules sha256 <code>{self.certificate.rules_sha256[:16]}…</code></div>{root._repr_svg_()}"
+        )
+
+
+class Position:
+    """One position of a certified game, with its certified label and every move's value."""
+
+    def __init__(self, certified: Certified, code: int, moves: tuple[Move, ...] = ()) -> None:
+        self.certified = certified
+        self.code = code
+        self.moves_played = moves
+
+    @property
+    def _game(self) -> CertifiedGame:
+        return self.certified._labels
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """The mark on every cell: 0 empty, 1 X, 2 O (cells numbered row by row from 0)."""
+        return self._game.game.board(self.code)
+
+    @property
+    def to_move(self) -> int:
+        """The player to move, 1 or 2."""
+        return self._game.game.to_move(self.code)
+
+    @property
+    def label(self) -> Label:
+        """The certified value for the side to move and the plies to the end with best play."""
+        return self._game.label(self.code)
+
+    @property
+    def value(self) -> str:
+        """The certified result for the side to move: 'win', 'draw' or 'loss'."""
+        return self.label.value
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over here."""
+        return self.label.distance == 0
+
+    @property
+    def moves(self) -> list[MoveValue]:
+        """Every legal move with its certified value for the mover."""
+        return self._game.moves(self.code)
+
+    @property
+    def best_moves(self) -> list[MoveValue]:
+        """The best moves: the best value, then the fastest win or slowest loss."""
+        return [m for m in self.moves if m.best]
+
+    def strategy_move(self, player: int | None = None) -> Move | None:
+        """The move the certified strategy of `player` (default: the side to move) plays here."""
+        chosen = self.to_move if player is None else player
+        return self._game.strategies.get(chosen, {}).get(self.code)
+
+    def play(self, moves: str | Move) -> Position:
+        """The position after `moves` (e.g. `"X4"` or `"X4,O0"`)."""
+        more = parse_moves(moves) if isinstance(moves, str) else [moves]
+        return Position(self.certified, self._game.game.play(more, self.code), self.moves_played + tuple(more))
+
+    def __str__(self) -> str:
+        rows, cols = self.certified.rules.rows, self.certified.rules.cols
+        marks = [".XO"[m] for m in self.board]
+        return "\n".join(" ".join(marks[r * cols : (r + 1) * cols]) for r in range(rows))
+
+    def __repr__(self) -> str:
+        played = ",".join(str(m) for m in self.moves_played) or "start"
+        return f"<Position {self.certified.name} {played} (code {self.code}): {self.value} for player {self.to_move}>"
+
+    def _repr_svg_(self) -> str:
+        from certify.svg import board_svg
+
+        rules = self.certified.rules
+        board = self.board
+        done = [line for line in rules.lines if board[line[0]] and all(board[c] == board[line[0]] for c in line)]
+        return board_svg(board, rules.rows, rules.cols, self.moves, [c for line in done for c in line])

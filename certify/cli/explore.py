@@ -1,0 +1,119 @@
+"""`certify explore`: write (or serve) the explorer page of a certificate or a game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_game, user_errors
+
+EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
+
+
+def is_certificate_file(argument: str) -> bool:
+    """Whether `argument` names a JSON file that says it is a certify certificate (not a spec)."""
+    path = Path(argument)
+    if path.suffix != ".json" or not path.is_file():
+        return False
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False  # the spec reader names what is wrong with it
+    return isinstance(document, dict) and "format" in document
+
+
+@app.command()
+def explore(
+    source: Annotated[str, typer.Argument(metavar="CERT|GAME", help=EXPLORE_HELP, show_default=False)],
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Page to write (default: NAME.html; with --serve, none unless given).")] = None,
+    serve: Annotated[bool, typer.Option("--serve", help="Serve the page on 127.0.0.1 until Ctrl-C.")] = False,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port for --serve (0: any free port).")] = 0,
+    plies: Annotated[Optional[int], typer.Option("--plies", min=0, max=16, help="Embed only the states this many moves from the start (default: every state up to 200,000 states, else 4).")] = None,
+    check: Annotated[bool, typer.Option("--check/--no-check", help="Run the independent checker and show its verdict on the page (skipped above 200,000 states).")] = True,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object describing the page written.")] = False,
+) -> None:
+    """Write one self-contained HTML page to play through a certified game: board, move values, strategy tree."""
+    import checker
+    from certify.certificate import certificate_json, read_certificate
+    from certify.explorer import FULL_TABLE_LIMIT, build_page
+    from certify.files import write_atomic
+    from certify.pipeline import default_filename, solve_and_certify
+    from certify.positions import CertifiedGame
+
+    if is_certificate_file(source):
+        with user_errors():
+            certified = CertifiedGame(read_certificate(Path(source)))
+        run_check = check and certified.states <= FULL_TABLE_LIMIT
+        verdict = checker.check_file(source).message if run_check else None
+    else:
+        rules = load_game(source)
+        from certify.cli.solving import solving_progress
+
+        with solving_progress(not json_out) as hook:
+            solved = solve_and_certify(rules, source, progress=hook)
+        certified = CertifiedGame(solved.certificate)
+        run_check = check and certified.states <= FULL_TABLE_LIMIT
+        verdict = checker.check_bytes(certificate_json(solved.certificate).encode()).message if run_check else None
+    html, facts = build_page(certified, verdict, source, plies)
+    path = output if output is not None or serve else Path(default_filename(certified.rules)).with_suffix(".html")
+    if path is not None:
+        try:
+            write_atomic(path, html)
+        except OSError as err:
+            raise fail(f"{path}: cannot write: {err.strerror or err}") from None
+    summary = {
+        "game": certified.rules.name,
+        "file": None if path is None else str(path),
+        "bytes": facts.bytes,
+        "states_embedded": facts.states,
+        "states_total": certified.states,
+        "horizon_plies": facts.horizon,
+        "verdict": verdict,
+    }
+    if json_out:
+        console.print_json(json.dumps(summary))
+    elif path is not None:
+        reach = "every state" if facts.horizon is None else f"{facts.states:,} states within {facts.horizon} plies"
+        console.print(f"wrote [bold]{path}[/] ({facts.bytes:,} bytes, {reach}); open it in any browser")
+    if verdict is not None and not verdict.startswith("VALID"):
+        errors.print(f"[bold red]checker:[/] {verdict}")
+    if serve:
+        serve_page(html, port)
+    if verdict is not None and not verdict.startswith("VALID"):
+        raise typer.Exit(EXIT_FAILED)
+
+
+def serve_page(html: str, port: int) -> None:
+    """Serve `html` at http://127.0.0.1:PORT/ until interrupted."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    body = html.encode("utf-8")
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            if self.path.split("?")[0] not in ("/", "/index.html"):
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            return  # keep the terminal quiet
+
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", port), Page)
+    except OSError as err:
+        raise fail(f"cannot serve on 127.0.0.1:{port}: {err.strerror or err}") from None
+    errors.print(f"serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

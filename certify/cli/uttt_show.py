@@ -1,0 +1,64 @@
+"""`certify show uttt`: one Ultimate tic-tac-toe position drawn, with its legal moves."""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from certify.cli.app import console, fail
+from certify.render_uttt import draw_grid, status_words
+from solver.uttt import IllegalMove, Position, PositionError, Uttt
+
+LEGEND = ("boards and cells are numbered 0 1 2 / 3 4 5 / 6 7 8; a move is BOARD.CELL; green digits are "
+          "the cells the player to move may take; backgrounds: blue won by X, magenta won by O, grey drawn")
+
+
+def read_position(game: Uttt, position: str | None, moves: str | None) -> Position:
+    """The position named by `--position` or reached by `--moves`; exits 2 with the reason."""
+    if position is not None and moves is not None:
+        raise fail("give --position or --moves, not both")
+    try:
+        if position is not None:
+            return game.parse_position(position)
+        return game.play_moves(moves or "")
+    except (PositionError, IllegalMove) as err:
+        raise fail(str(err)) from None
+
+
+def position_view(game: Uttt, s: Position) -> dict:
+    """The position as plain data: notation, side to move, finished boards, result, legal moves."""
+    terminal = game.is_terminal(s)
+    return {
+        "position": game.format_position(s),
+        "to_move": None if terminal else game.to_move(s),
+        "sent_to": None if s.sent < 0 else s.sent,
+        "finished": status_words(s),
+        "terminal": terminal,
+        "returns": list(game.returns(s)) if terminal else None,
+        "moves": [game.format_move(m) for m in game.legal_moves(s)],
+    }
+
+
+def show_uttt(position: str | None, moves: str | None, json_out: bool) -> None:
+    """Print one position: the grid, who moves where, and the legal moves."""
+    game = Uttt()
+    s = read_position(game, position, moves)
+    view = position_view(game, s)
+    if json_out:
+        console.print_json(json.dumps(view))
+        return
+    if view["terminal"]:
+        result = {(1, -1): "X won", (-1, 1): "O won", (0, 0): "drawn"}[tuple(view["returns"])]
+        status = f"game over: {result}"
+    else:
+        where = "any open board" if s.sent < 0 else f"board {s.sent}"
+        status = f"{'XO'[view['to_move'] - 1]} to move in {where}"
+    console.print(f"position [bold]{view['position']}[/]", soft_wrap=True)
+    head = Text(f"{status}; finished boards: {view['finished']}")
+    table = Table("legal moves", box=None)
+    table.add_row(" ".join(view["moves"]) or "none")
+    console.print(Panel(Group(head, draw_grid(game, s), Text(LEGEND, style="dim"), table), title="uttt", expand=False))

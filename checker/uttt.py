@@ -1,0 +1,113 @@
+"""Ultimate tic-tac-toe rules, re-implemented plainly from docs/uttt.md (nothing from the solver).
+
+A state is (cells, sent): 81 marks (0 empty, 1 X, 2 O) with cell c of local board b at index
+9*b + c (boards and cells row-major), and the board the player to move is sent to, or -1 for
+any. A move is that index, an int 0..80.
+"""
+
+from checker.load import NotACertificate
+
+EMPTY, X, O = 0, 1, 2
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+RULES = {"family": "uttt", "won_boards": "closed", "drawn_boards": "count-for-nobody",
+         "sent_to_closed": "play-any-open-board", "no_moves_left": "draw"}
+
+State = tuple[tuple[int, ...], int]
+
+
+def parse_rules(raw: dict) -> dict:
+    """The one variant this checker knows; raises NotACertificate for any other rules object."""
+    if sorted(raw) != sorted([*RULES, "name"]) or type(raw["name"]) is not str:
+        raise NotACertificate(f"uttt rules must have exactly the keys {', '.join(sorted([*RULES, 'name']))}, name a string")
+    for key, value in RULES.items():
+        if raw[key] != value:
+            raise NotACertificate(f"rules.{key} {ascii(raw[key])[:40]} is not supported (only {value!r})")
+    return dict(RULES)
+
+
+def describe(game: dict) -> str:
+    """The game in words."""
+    return ("ultimate tic-tac-toe (nine 3x3 boards, 8 lines of 3 each and on the meta-board; "
+            "won boards closed, drawn boards count for nobody, sent to a closed board play anywhere)")
+
+
+def initial(game: dict) -> State:
+    """The empty board, any board allowed."""
+    return (EMPTY,) * 81, -1
+
+
+def to_move(game: dict, state: State) -> int:
+    """X (1) when both have as many marks, else O (2)."""
+    cells = state[0]
+    return X if cells.count(X) == cells.count(O) else O
+
+
+def line_owner(marks: list[int]) -> int:
+    """The mark filling a line of the 3x3 `marks`, or EMPTY."""
+    for a, b, c in LINES:
+        if marks[a] != EMPTY and marks[a] == marks[b] == marks[c]:
+            return marks[a]
+    return EMPTY
+
+
+def board_status(cells: tuple[int, ...], board: int) -> int:
+    """X or O if that mark won the local board, 3 if it is full without a line, else EMPTY (open)."""
+    marks = list(cells[9 * board:9 * board + 9])
+    owner = line_owner(marks)
+    return owner if owner else 3 if EMPTY not in marks else EMPTY
+
+
+def result(game: dict, state: State) -> int | None:
+    """None while play goes on, else the winner 1 or 2, or 0 for a draw (every board closed)."""
+    status = [board_status(state[0], board) for board in range(9)]
+    winner = line_owner([s if s in (X, O) else EMPTY for s in status])
+    if winner:
+        return winner
+    return 0 if EMPTY not in status else None
+
+
+def moves(game: dict, state: State) -> list[tuple[int, State]]:
+    """Every legal move and the state it gives, by index ascending; empty iff terminal."""
+    if result(game, state) is not None:
+        return []
+    cells, sent = state
+    boards = [sent] if sent >= 0 else [b for b in range(9) if board_status(cells, b) == EMPTY]
+    mover = to_move(game, state)
+    out = []
+    for board in boards:
+        for cell in range(9):
+            if cells[9 * board + cell] == EMPTY:
+                child = cells[:9 * board + cell] + (mover,) + cells[9 * board + cell + 1:]
+                out.append((9 * board + cell, (child, cell if board_status(child, cell) == EMPTY else -1)))
+    return out
+
+
+def parse_position(game: dict, text: object) -> State:
+    """A position written as docs/uttt.md says: 81 cells in reading order (rows may be split by
+    '/'), a space, the board sent to (0-8) or '*'. Raises NotACertificate when it is not one.
+    """
+    parts = text.split() if type(text) is str else []
+    cells_text = parts[0].replace("/", "") if len(parts) == 2 else ""
+    if len(cells_text) != 81 or any(ch not in "XO." for ch in cells_text) or parts[1] not in [*"012345678", "*"]:
+        raise NotACertificate(f"position {ascii(text)[:120]} is not 81 cells of X, O, '.' and a board 0-8 or '*'")
+    cells = [EMPTY] * 81
+    for index, ch in enumerate(cells_text):
+        row, col = divmod(index, 9)
+        cells[9 * (row // 3 * 3 + col // 3) + row % 3 * 3 + col % 3] = ".XO".index(ch)
+    sent = -1 if parts[1] == "*" else int(parts[1])
+    for board in range(9):
+        marks = cells[9 * board:9 * board + 9]
+        if all(any(marks[a] == marks[b] == marks[c] == mark for a, b, c in LINES) for mark in (X, O)):
+            raise NotACertificate(f"position {ascii(text)[:120]}: board {board} holds a line of X and one of O")
+    if cells.count(X) - cells.count(O) not in (0, 1):
+        raise NotACertificate(f"position {ascii(text)[:120]}: X must have as many marks as O or one more")
+    if sent >= 0 and board_status(tuple(cells), sent) != EMPTY:
+        raise NotACertificate(f"position {ascii(text)[:120]}: board {sent} is closed, write '*'")
+    return tuple(cells), sent
+
+
+def draw_board(game: dict, state: State) -> str:
+    """The nine rows of the 9x9 grid separated by '/', then the board sent to (as in parse_position)."""
+    cells, sent = state
+    rows = ["".join(".XO"[cells[9 * (r // 3 * 3 + c // 3) + r % 3 * 3 + c % 3]] for c in range(9)) for r in range(9)]
+    return "/".join(rows) + " " + ("*" if sent < 0 else str(sent))

@@ -1,0 +1,31 @@
+"""The registry of game families: a GAME string from the command line → a game (solver/game.py).
+
+Every command takes GAME the same way. A family registers a prefix (`uttt`) or is the positional
+default (a built-in name, `mnk:R,C,K[,wild][,misere]`, or a .json/.toml spec file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+from solver.game import Game
+from solver.rules import RulesError, resolve
+
+# name → "module:function" taking the GAME text; imported only when asked for
+FAMILIES: dict[str, str] = {}
+
+
+def resolve_game(text: str) -> Game[Any, Any]:
+    """The game named by `text`; raises RulesError with one line if it names none."""
+    family = text.split(":", 1)[0]
+    target = FAMILIES.get(family)
+    if target is None:
+        from solver.engine import Game as PositionalGame
+
+        return PositionalGame(resolve(text))
+    module, function = target.split(":")
+    factory: Callable[[str], Game[Any, Any]] = getattr(import_module(module), function)
+    return factory(text)
+

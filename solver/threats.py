@@ -1,0 +1,64 @@
+"""Proof-search hooks of the positional family: threat-aware move ordering and safe pruning.
+
+Ordering: cells on more lines first (the centre of a k-in-a-row board), immediate line
+completions and blocks before everything else. Pruning, only where it is sound: under
+`own` marks and `first-line-wins`, when the opponent of the side to move threatens to complete a
+line next turn and the side to move cannot complete one now, every move but a block loses, so the
+prover searches only the blocks (the opponent's moves are never pruned).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solver.engine import Game, Move
+
+
+class PositionalHooks:
+    """`SearchHooks` for a positional `Game` (solver/game.py)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        rules = game.rules
+        weight = [0] * rules.cells
+        for line in rules.lines:
+            for cell in line:
+                weight[cell] += 1
+        self.weight = weight
+        self.threats = rules.marks == "own" and rules.goal == "first-line-wins"
+
+    def candidates(self, state: int, moves: Sequence[Move], prover_moves: bool, prover: int) -> list[Move]:
+        """The moves to search in `state`, best first (see the module docstring)."""
+        weight = self.weight
+        ordered = sorted(moves, key=lambda m: -weight[m.cell])
+        if not self.threats or not ordered:
+            return ordered
+        board = self.game.board(state)
+        mine = ordered[0].mark
+        theirs = 3 - mine
+        wins, blocks = self._completions(board, mine, theirs)
+        if wins:
+            return [m for m in ordered if m.cell in wins] if prover_moves else _first(ordered, wins | blocks)
+        if blocks and prover_moves:
+            return [m for m in ordered if m.cell in blocks]
+        return _first(ordered, blocks)
+
+    def _completions(self, board: tuple[int, ...], mine: int, theirs: int) -> tuple[set[int], set[int]]:
+        """Cells completing a line of `mine` now, and cells where `theirs` would complete one."""
+        wins: set[int] = set()
+        blocks: set[int] = set()
+        for line in self.game.rules.lines:
+            empty = [c for c in line if board[c] == 0]
+            if len(empty) != 1:
+                continue
+            owners = {board[c] for c in line if board[c]}
+            if owners == {mine}:
+                wins.add(empty[0])
+            elif owners == {theirs}:
+                blocks.add(empty[0])
+        return wins, blocks
+
+
+def _first(moves: list[Move], cells: set[int]) -> list[Move]:
+    """All `moves`, those on `cells` first (stable)."""
+    return [m for m in moves if m.cell in cells] + [m for m in moves if m.cell not in cells]

@@ -1,0 +1,80 @@
+"""`certify explore` without a browser: the page is self-contained, embeds what it says, and fails cleanly."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from certify.certificate import read_certificate
+from certify.cli import app
+from certify.explorer import build_page, page_data
+from certify.positions import CertifiedGame
+
+ROOT = Path(__file__).resolve().parents[1]
+W3T = ROOT / "certificates" / "w3t.json"
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def embedded(html: str) -> dict:
+    match = re.search(r'<script type="application/json" id="certify-data">(.*?)</script>', html, re.S)
+    assert match, "no embedded data"
+    return json.loads(match.group(1))
+
+
+def test_page_from_a_certificate_is_self_contained(tmp_path):
+    out = tmp_path / "page.html"
+    result = run("explore", str(W3T), "-o", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    html = out.read_text(encoding="utf-8")
+    assert summary["verdict"].startswith("VALID") and summary["bytes"] == len(html.encode())
+    assert summary["states_embedded"] == summary["states_total"] == read_certificate(W3T).table.states
+    # nothing is fetched: no external script, style, image or link
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "<link" not in html and "@import" not in html and "fetch(" not in html
+    assert embedded(html)["verdict"] == summary["verdict"]
+
+
+def test_page_from_a_game_solves_and_checks_it(tmp_path):
+    out = tmp_path / "t.html"
+    result = run("explore", "tictactoe", "-o", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    data = embedded(out.read_text(encoding="utf-8"))
+    assert data["verdict"].startswith("VALID") and data["claim"]["root_value"] == "draw"
+    assert [s["player"] for s in data["strategies"]] == [1, 2]
+
+
+def test_names_from_the_file_stay_inert(tmp_path):
+    certificate = read_certificate(W3T)
+    hostile = certificate.model_copy(
+        update={"rules": certificate.rules.model_copy(update={"name": "</script><script>alert(1)</script>"})}
+    )
+    html, _ = build_page(CertifiedGame(hostile), None, "x.json")
+    assert "alert(1)</script>" not in html and "<script>alert" not in html
+    assert embedded(html)["game"]["name"] == "</script><script>alert(1)</script>"
+
+
+def test_horizon_embeds_only_nearby_states():
+    certified = CertifiedGame(read_certificate(W3T))
+    data = page_data(certified, None, "w3t.json", plies=1)
+    # the empty board, its 18 children, and every state two moves in
+    two_in = {c1 + m2 * 3**c2 for c1 in (3**c * m for c in range(9) for m in (1, 2))
+              for c2 in range(9) for m2 in (1, 2) if (c1 // 3**c2) % 3 == 0}
+    assert data["horizon"] == 1 and data["labels"]["count"] == 1 + 18 + len(two_in)
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    result = run("explore", "nosuchgame")
+    assert result.exit_code == 2 and "unknown game" in result.output
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "certify-certificate", "version": 1}')
+    result = run("explore", str(broken))
+    assert result.exit_code == 2 and "not a valid certificate" in result.output
+    assert not (tmp_path / "broken.html").exists()

@@ -1,0 +1,223 @@
+"""The explorer page driven in a real headless Chromium (Debian's chromium + chromium-driver).
+
+Expected values come from the published certificate itself (its claim and its label table),
+never from the page's own code. Without a browser these tests are skipped with the reason;
+`.ci/install-browser` installs one where it can. Set CERTIFY_UPDATE_SCREENSHOT=1 to refresh
+docs/explorer.png from the same run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from certify.certificate import label_table, read_certificate
+from certify.explorer import build_page
+from certify.positions import CertifiedGame
+
+ROOT = Path(__file__).resolve().parents[1]
+W3T = ROOT / "certificates" / "w3t.json"
+CHROMIUM = os.environ.get("CERTIFY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = os.environ.get("CERTIFY_CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"
+HEADLESS = (
+    "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking "
+    "--disable-component-update --disable-sync"
+).split()
+
+
+def _browser_missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    for name, path in (("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)):
+        if not Path(path).is_file():
+            return f"{name} not found at {path} (apt-get install chromium chromium-driver, or run .ci/install-browser)"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_browser_missing() is not None, reason=f"no browser: {_browser_missing()}")
+
+
+@pytest.fixture(scope="module")
+def driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in HEADLESS:
+        options.add_argument(flag)
+    profile = tempfile.mkdtemp(prefix="certify-chromium-")
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_argument("--window-size=1200,1000")
+    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def w3t_page(tmp_path_factory) -> Path:
+    html, _ = build_page(CertifiedGame(read_certificate(W3T)), "VALID (test)", "certificates/w3t.json")
+    path = tmp_path_factory.mktemp("explore") / "w3t.html"
+    path.write_text(html, encoding="utf-8")
+    return path
+
+
+def load(driver, page: Path, fragment: str = "") -> None:
+    """Open the page from disk and wait until it has decoded its data."""
+    driver.get(page.as_uri() + fragment)
+    if fragment:
+        driver.refresh()  # a new fragment alone does not reload a file: URL
+    for _ in range(100):
+        state = driver.find_element("tag name", "body").get_attribute("data-ready")
+        if state:
+            assert state == "true", driver.find_element("id", "status").text
+            return
+        time.sleep(0.05)
+    raise AssertionError("the page never became ready")
+
+
+def shown_moves(driver) -> dict[str, tuple[str, str]]:
+    """The moves table: move → (value word, plies)."""
+    rows = driver.find_elements("css selector", "#moves tbody tr.move")
+    return {r.get_attribute("data-move"): (r.get_attribute("data-value"), r.get_attribute("data-plies")) for r in rows}
+
+
+def certified_moves(code: int) -> dict[str, tuple[str, str]]:
+    """Every legal move of `code` per the certificate's own label table (value for the mover)."""
+    certificate = read_certificate(W3T)
+    table = label_table(certificate)
+    board = [(code // 3**i) % 3 for i in range(9)]
+    if table.distances[table.lookup(code)] == 0:
+        return {}
+    words = {1: "loss", 0: "draw", -1: "win"}  # the child's value is for the other side
+    result = {}
+    for cell in (c for c in range(9) if board[c] == 0):
+        for mark in (1, 2):  # w3t: either mark
+            row = table.lookup(code + mark * 3**cell)
+            result[f"{'XO'[mark - 1]}{cell}"] = (words[int(table.values[row])], str(int(table.distances[row]) + 1))
+    return result
+
+
+def test_first_moves_match_the_certificate_claim(driver, w3t_page):
+    load(driver, w3t_page)
+    claim = read_certificate(W3T).claim
+    shown = shown_moves(driver)
+    assert {m: v for m, (v, _) in shown.items()} == {
+        f"{'XO'[m.mark - 1]}{m.cell}": m.value for m in claim.first_moves
+    }
+    assert shown == certified_moves(0)
+    best = {r.get_attribute("data-move") for r in driver.find_elements("css selector", "#moves tr.move") if "★" in r.text}
+    assert best == {m for m, (v, _) in shown.items() if v == claim.root_value}
+
+
+def test_play_winning_and_drawing_first_moves(driver, w3t_page):
+    load(driver, w3t_page)
+    claim = read_certificate(W3T).claim
+    winning = [m for m in claim.first_moves if m.value == "win"]
+    drawing = [m for m in claim.first_moves if m.value == "draw"]
+    assert len(winning) == 2 and drawing  # seed 000's claim is about these two sets
+    for move in winning + drawing[:1]:
+        name = f"{'XO'[move.mark - 1]}{move.cell}"
+        driver.find_element("css selector", f'#board button[data-move="{name}"]').click()
+        status = driver.find_element("id", "status").text
+        # the value after the move is for the other side: a winning move leaves player 2 losing
+        assert status.startswith("Player 2 to move")
+        assert ("loses" if move.value == "win" else "a draw") in status
+        assert shown_moves(driver) == certified_moves(move.mark * 3**move.cell)
+        history = driver.find_elements("css selector", "#movelist button")
+        assert [b.text for b in history] == [f"1. {name}"]
+        driver.find_element("id", "back").click()
+        assert driver.find_element("id", "status").text.startswith("Player 1 to move")
+
+
+def test_strategy_move_is_highlighted(driver, w3t_page):
+    load(driver, w3t_page)
+    strategy = read_certificate(W3T).strategies[0]
+    from certify.schema import unpack
+
+    codes = unpack(strategy.codes, "uint32", strategy.entries)
+    row = int(list(codes).index(0))
+    cell = int(unpack(strategy.cells, "uint8", strategy.entries)[row])
+    mark = int(unpack(strategy.marks, "uint8", strategy.entries)[row])
+    highlighted = driver.find_elements("css selector", "#moves tr.move.strategy")
+    assert [r.get_attribute("data-move") for r in highlighted] == [f"{'XO'[mark - 1]}{cell}"]
+
+
+def test_walk_the_strategy_tree_to_a_leaf(driver, w3t_page, tmp_path):
+    load(driver, w3t_page)
+    tree = driver.find_element("id", "tree")
+    for _ in range(40):
+        if tree.find_elements("css selector", "[data-leaf]"):
+            break
+        tree.find_elements("css selector", "details:not([open]) > summary")[0].click()
+    leaves = tree.find_elements("css selector", "[data-leaf]")
+    assert leaves, "no leaf reached"
+    guarantees = read_certificate(W3T).strategies[0].guarantees
+    assert guarantees == "win" and "game over: player 1 wins" in leaves[0].text
+    leaves[0].find_element("css selector", "button.go").click()
+    assert driver.find_element("id", "status").text == "Game over: player 1 wins."
+    assert driver.find_elements("css selector", "#board .cell.line"), "the completed line is not marked"
+    # the picture: one move before the end, the strategy's winning move marked, the tree open
+    driver.find_element("id", "back").click()
+    shot = tmp_path / "explorer.png"
+    driver.set_window_size(1200, 1500)
+    driver.execute_script("window.scrollTo(0, 0)")
+    try:
+        assert driver.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    finally:
+        driver.set_window_size(1200, 1000)
+    if os.environ.get("CERTIFY_UPDATE_SCREENSHOT"):
+        shutil.copyfile(shot, ROOT / "docs" / "explorer.png")
+
+
+def test_keyboard_steps_through_the_game(driver, w3t_page):
+    load(driver, w3t_page, "#X4,O0,X8")
+    body = driver.find_element("tag name", "body")
+    current = lambda: driver.find_element("css selector", '#movelist button[aria-current="step"]').text  # noqa: E731
+    assert current() == "3. X8"
+    body.send_keys("\ue012")  # ArrowLeft
+    assert current() == "2. O0"
+    body.send_keys("\ue011")  # Home
+    assert not driver.find_elements("css selector", '#movelist button[aria-current="step"]')
+    body.send_keys("\ue010")  # End
+    assert current() == "3. X8"
+    body.send_keys("\ue012", "\ue015", "\ue007")  # back, ArrowDown selects the first move, Enter plays it
+    first = shown_moves(driver)
+    assert current().startswith("3. ") and current() != "3. X8" and first
+
+
+def test_dark_mode_and_phone_width(driver, w3t_page):
+    load(driver, w3t_page)
+    light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    dark = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert light != dark
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        load(driver, w3t_page)
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"the page is {overflow}px wider than a phone"
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_horizon_page_says_where_its_data_ends(driver, tmp_path):
+    html, facts = build_page(CertifiedGame(read_certificate(W3T)), None, "w3t.json", plies=1)
+    page = tmp_path / "near.html"
+    page.write_text(html, encoding="utf-8")
+    load(driver, page, "#X0,O1,X2")
+    assert facts.horizon == 1
+    assert "Beyond the embedded horizon" in driver.find_element("id", "status").text
+    assert "not run" in driver.find_element("id", "identity").text
