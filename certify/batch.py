@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import shlex
 import time
@@ -22,7 +23,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from certify.files import write_atomic
-from solver.engines import EngineSpec, WorkerLost
+from solver.engines import EngineSpec, WorkerLost, die_once_for_tests
+from solver.families import resolve_game
+from solver.pns import Claim, ProofSearch
 
 
 class BatchError(ValueError):
@@ -125,6 +128,29 @@ class Options:
 
     max_nodes: int | None = None
     max_memory_mb: float | None = None
+    die_once: str | None = field(default_factory=lambda: os.environ.get("CERTIFY_TEST_DIE_ONCE"))  # tests only
+
+
+def start_of(item: Item) -> tuple[Any, Any]:
+    """The item's game and position; raises RulesError or ValueError with one line."""
+    game = resolve_game(item.game)
+    return game, game.parse_position(item.position) if item.position else game.initial()
+
+
+def prove_item(options: Options, item: Item) -> ItemAnswer:
+    """Worker side: the serial proof search of one item, and its certificate if proved."""
+    die_once_for_tests(options.die_once)
+    start = time.perf_counter()
+    game, state = start_of(item)
+    claim = Claim(item.player, item.claim)
+    search = ProofSearch(game, claim, hooks=game.search_hooks())
+    outcome = search.search(state, max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb)
+    seconds = time.perf_counter() - start
+    if outcome.status == "proved":
+        return ItemAnswer("proved", certificate_text(game, state, claim, search), outcome.nodes, seconds)
+    if outcome.status == "disproved":
+        return ItemAnswer("refuted", None, outcome.nodes, seconds, f"{claim.words()} is false")
+    return ItemAnswer("unresolved", None, outcome.nodes, seconds, outcome.status)
 
 
 ProveItem = Callable[[Options, Item], ItemAnswer]
@@ -138,6 +164,14 @@ class Batch:
     items: list[Item]
     folder: Path
     results: list[ItemResult] = field(default_factory=list)
+
+    def validate(self) -> None:
+        """Resolve every line's game and position now, so a bad line stops the batch before any work."""
+        for item in self.items:
+            try:
+                start_of(item)
+            except ValueError as err:  # RulesError is a ValueError too
+                raise BatchError(f"line {item.line}: {err}") from None
 
     def todo(self) -> Iterator[Item]:
         """Items whose certificate is not in the folder yet (and each item once)."""
@@ -197,10 +231,3 @@ def load_batch(path: Path, folder: Path) -> Batch:
     if folder.exists() and not folder.is_dir():
         raise BatchError(f"{folder}: exists and is not a folder")
     return Batch(parse_batch(text), folder)
-
-
-def timed(fn: Callable[[], ItemAnswer]) -> ItemAnswer:
-    """`fn()` with its wall time filled in."""
-    start = time.perf_counter()
-    answer = fn()
-    return ItemAnswer(answer.status, answer.certificate, answer.nodes, time.perf_counter() - start, answer.note)

@@ -165,33 +165,41 @@ class ProcessEngine:
         self.workers = workers
         self._context = context
         self._pool = self._new_pool()
-        self._futures: dict[cf.Future, int] = {}
+        self._futures: dict[cf.Future, tuple[int, cf.ProcessPoolExecutor]] = {}  # -> (handle, its pool)
         self._next = 0
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
         return cf.ProcessPoolExecutor(self.workers, initializer=_set_context, initargs=(self._context,))
 
+    def _renew(self, broken: cf.ProcessPoolExecutor) -> None:
+        """Replace the pool if `broken` is still the current one."""
+        if broken is self._pool:
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
+
     def submit(self, fn: Fn, task: Any) -> int:
         handle = self._next
         self._next += 1
-        self._futures[self._pool.submit(_call_with_context, fn, task)] = handle
+        try:
+            future = self._pool.submit(_call_with_context, fn, task)
+        except BrokenProcessPool:  # a worker died since the last wait
+            self._renew(self._pool)
+            future = self._pool.submit(_call_with_context, fn, task)
+        self._futures[future] = (handle, self._pool)
         return handle
 
     def wait(self) -> list[tuple[int, Any]]:
         done, _ = cf.wait(self._futures, return_when=cf.FIRST_COMPLETED)
-        out, broken = [], False
+        out = []
         for future in done:
-            handle = self._futures.pop(future)
+            handle, pool = self._futures.pop(future)
             try:
                 out.append((handle, future.result()))
             except BrokenProcessPool:
-                broken = True
+                self._renew(pool)
                 out.append((handle, WorkerLost("a worker process died (killed or out of memory)")))
             except MemoryError:
                 out.append((handle, WorkerLost("a worker ran out of memory")))
-        if broken:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._new_pool()
         return out
 
     def pending(self) -> int:

@@ -17,13 +17,12 @@ from solver.pns import Claim, ProofSearch
 # (game, moves from the start, claim): small enough that a 30-node budget forces many jobs
 CASES = [
     ("tictactoe", [], Claim(1, "no-loss")),
-    ("tictactoe", [], Claim(2, "no-loss")),
     ("tictactoe", [], Claim(1, "win")),
     ("tictactoe", ["X0", "O1"], Claim(1, "win")),
-    ("w3t", [], Claim(1, "win")),
     ("misere", [], Claim(2, "win")),
     ("mnk:3,4,3", [], Claim(1, "win")),
 ]
+MORE_CASES = [("tictactoe", [], Claim(2, "no-loss")), ("w3t", [], Claim(1, "win"))]  # slow: seconds each
 
 
 def start(game_text: str, moves: list[str]) -> tuple[Any, Any]:
@@ -122,7 +121,13 @@ def dying_search(game: Any, position: Any, claim: Any, max_nodes: int) -> Any:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game_text", "moves", "claim"), CASES[:3] + CASES[4:5])
+@pytest.mark.parametrize(("game_text", "moves", "claim"), MORE_CASES)
+def test_process_pool_agrees_with_serial_more(game_text: str, moves: list[str], claim: Claim) -> None:
+    test_process_pool_agrees_with_serial(game_text, moves, claim, 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_text", "moves", "claim"), CASES + MORE_CASES)
 def test_ray_agrees_with_serial(ray_cluster: None, game_text: str, moves: list[str], claim: Claim) -> None:
     game, state = start(game_text, moves)
     outcome = prove_parallel(game, state, claim, EngineSpec("ray", 2), budget=30)

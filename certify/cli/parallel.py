@@ -1,0 +1,134 @@
+"""The parallel side of `certify prove` (`--workers`, `--ray`, `--batch`) and `bench --suite parallel`.
+
+Not a command of its own: `certify/cli/proving.py` and `certify/cli/benching.py` call in here,
+so the engine options read the same wherever they appear.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from certify.cli.app import EXIT_FAILED, EXIT_OK, console, errors, fail
+
+WorkersOpt = Annotated[int, typer.Option("--workers", min=0, metavar="N", help="Parallel workers: 0 = every core (with --ray: every CPU of the cluster).")]
+RayOpt = Annotated[bool, typer.Option("--ray", help="Run the workers as Ray tasks (pip install -e '.[ray]'); a private local Ray unless --ray-address.")]
+RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.", show_default=False)]
+JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: node budget of one worker job.")]
+
+
+def engine_spec(workers: int, ray: bool, ray_address: str | None) -> Any:
+    """The engine the options ask for; exits 2 with one line if Ray is asked for but missing."""
+    from solver.engines import EngineSpec, RayMissing, import_ray
+
+    if ray or ray_address:
+        try:
+            import_ray()
+        except RayMissing as err:
+            raise fail(str(err)) from None
+        return EngineSpec("ray", workers, ray_address)
+    return EngineSpec("process", workers)
+
+
+# ---- batch ------------------------------------------------------------------------------------
+
+
+def run_batch(batch_file: Path, folder: Path, spec: Any, max_nodes: int | None, json_out: bool) -> None:
+    """`certify prove --batch FILE -o FOLDER`: every line proved to its own certificate; exits."""
+    from certify.batch import BatchError, Options, load_batch, prove_item
+
+    try:
+        batch = load_batch(batch_file, folder)
+        batch.validate()
+    except BatchError as err:
+        raise fail(f"{batch_file}: {err}") from None
+    with batch_progress(len(batch.items), enabled=not json_out) as progress:
+        results = batch.run(prove_item, Options(max_nodes=max_nodes), spec, progress=progress)
+    rows = [r.row() for r in results]
+    counts = {status: sum(r.status == status for r in results) for status in ("proved", "existing", "refuted", "unresolved", "failed")}
+    exit_code = EXIT_OK if counts["proved"] + counts["existing"] == len(results) else EXIT_FAILED
+    if json_out:
+        console.print_json(json.dumps({"folder": str(folder), "engine": spec.describe(), "counts": counts,
+                                       "exit_code": exit_code, "items": rows}))
+        raise typer.Exit(exit_code)
+    table = Table("line", "position", "status", "nodes", "time", "certificate", title=f"batch {escape(str(batch_file))} on {spec.describe()}")
+    for r in results:
+        style = {"proved": "green", "existing": "green", "refuted": "yellow", "unresolved": "yellow", "failed": "red"}[r.status]
+        note = f" ({escape(r.note)})" if r.note else ""
+        shown = r.file.name if r.status in ("proved", "existing") else "—"
+        table.add_row(str(r.item.line), escape(r.item.words()), f"[{style}]{r.status}[/]{note}", f"{r.nodes:,}", f"{r.seconds:.2f} s", escape(shown))
+    console.print(table)
+    console.print(", ".join(f"{n} {status}" for status, n in counts.items() if n) + f"; certificates in {escape(str(folder))}"
+                  + (f" (check them: certify check {escape(str(folder))})" if counts["proved"] + counts["existing"] else ""))
+    raise typer.Exit(exit_code)
+
+
+class batch_progress:
+    """A rich progress bar on stderr: done / running / failed, fed by the batch runner."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled = total, enabled and errors.is_terminal
+        self.bar: Progress | None = None
+
+    def __enter__(self) -> Any:
+        if not self.enabled:
+            return None
+        self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                            console=errors, transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("proving", total=self.total)
+
+        def update(done: int, running: int, failed: int) -> None:
+            assert self.bar is not None
+            self.bar.update(task, completed=done, description=f"done {done}/{self.total} · running {running} · failed {failed}")
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+# ---- bench --------------------------------------------------------------------------------------
+
+
+def bench_parallel(json_out: bool) -> None:
+    """`certify bench --suite parallel`: print the table (or JSON) of certify.parallel_bench."""
+    from certify.bench import machine
+    from certify.parallel_bench import parallel_benchmark
+
+    with console.status("benchmarking the parallel driver…", spinner="dots") if not json_out else _null():
+        result = parallel_benchmark()
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), **result}))
+        return
+    runs = result["runs"]
+    table = Table("engine", "workers", "wall", "speedup vs ×1", "job CPU", "nodes", "jobs", "overhead / job", "lost", "verdicts = serial",
+                  title=f"certify bench --suite parallel: {escape(result['positions'])}, {result['budget_nodes_per_job']:,} nodes per job")
+    one = {r["engine"]: r["wall_s"] for r in runs if r["workers"] == 1}
+    for r in runs:
+        speedup = one[r["engine"]] / r["wall_s"] if r["workers"] > 1 else None
+        overhead = r["overhead_per_job_ms"]
+        table.add_row(r["engine"], str(r["workers"]), f"{r['wall_s']:.2f} s", f"{speedup:.2f}×" if speedup else "—",
+                      f"{r['cpu_s']:.2f} s", f"{r['nodes']:,}", str(r["jobs"]) if r["jobs"] else "—",
+                      f"{overhead:.1f} ms" if overhead is not None else "—", str(r["lost"]), "yes" if r["agrees_with_serial"] else "[red]NO[/]")
+    console.print(table)
+    if result["ray_start_s"] is not None:
+        console.print(f"Ray start (ray.init, 2 CPUs): {result['ray_start_s']:.1f} s, not counted above")
+    elif result["ray_note"]:
+        console.print(f"Ray not measured: {escape(result['ray_note'])}")
+    info = machine()
+    load = result["load_average"]
+    console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}; load average {load[0]} before, {load[1]} after")
+
+
+def _null() -> Any:
+    from contextlib import nullcontext
+
+    return nullcontext()
