@@ -48,6 +48,7 @@ class Run:
     nodes: int
     jobs: int
     lost: int
+    driver_cpu_s: float
     verdicts: list[str]
 
     def overhead_per_job_ms(self) -> float | None:
@@ -102,12 +103,12 @@ def serial_run(positions: list[BenchPosition]) -> Run:
         cpu += time.process_time() - start_cpu
         nodes += outcome.nodes
         verdicts.append(outcome.status)
-    return Run("serial (no engine)", 1, wall, cpu, nodes, 0, 0, verdicts)
+    return Run("serial (no engine)", 1, wall, cpu, nodes, 0, 0, 0.0, verdicts)
 
 
 def parallel_run(positions: list[BenchPosition], spec: EngineSpec, budget: int) -> Run:
     """The driver on `spec`'s workers, one position after another."""
-    wall = cpu = 0.0
+    wall = cpu = driver = 0.0
     nodes = jobs = lost = 0
     verdicts = []
     for p in positions:
@@ -116,15 +117,16 @@ def parallel_run(positions: list[BenchPosition], spec: EngineSpec, budget: int) 
         outcome = prove_parallel(game, p.state, p.claim, spec, budget=budget)
         wall += time.perf_counter() - start
         stats = outcome.stats
+        driver += stats.driver_cpu_seconds
         cpu += stats.worker_cpu_seconds
         nodes += stats.worker_nodes
         jobs += stats.jobs
         lost += stats.lost
         verdicts.append(outcome.status)
-    return Run(spec.kind, spec.workers, wall, cpu, nodes, jobs, lost, verdicts)
+    return Run(spec.kind, spec.workers, wall, cpu, nodes, jobs, lost, driver, verdicts)
 
 
-def parallel_benchmark(ply: int = 45, count: int = 4, budget: int = 5000, use_ray: bool = True) -> dict[str, Any]:
+def parallel_benchmark(ply: int = 45, count: int = 6, budget: int = 5000, use_ray: bool = True) -> dict[str, Any]:
     """Serial, then process pool ×1 and ×2, then Ray ×1 and ×2 (if installed) on the same positions."""
     note, positions = bench_positions(ply, count)
     load_before = os.getloadavg()[0]

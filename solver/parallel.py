@@ -159,6 +159,7 @@ class Stats:
     worker_nodes: int = 0
     worker_cpu_seconds: float = 0.0
     driver_nodes: int = 0
+    driver_cpu_seconds: float = 0.0  # the driver's own work (selection, expansion, answers), engine included
     seconds: float = 0.0
 
 
@@ -260,7 +261,7 @@ class Driver:
 
     def run(self) -> Outcome:
         """Search until the root is resolved or `max_jobs` jobs ran; the outcome."""
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         root = self.root
         while not root.resolved:
             self._dispatch()
@@ -271,6 +272,7 @@ class Driver:
             if self.progress:
                 self.progress(root, self.stats, self.engine.pending())
         self.stats.seconds = time.perf_counter() - start
+        self.stats.driver_cpu_seconds = time.process_time() - start_cpu
         self.stats.lost = self.engine.lost
         status: Status = "proved" if root.pn == 0 else "disproved" if root.dn == 0 else "unknown"
         outcome = Outcome(status, root.pn, root.dn, self.stats)

@@ -17,14 +17,19 @@ PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (
 
 @app.command()
 def bench(
-    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), or all.")] = "solver",
+    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), all of those, or parallel (1 vs 2 workers, docs/scaling.md).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players."""
-    if suite not in ("solver", "z3", "players", "all"):
-        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, all)", param_hint="--suite")
+    if suite not in ("solver", "z3", "players", "parallel", "all"):
+        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, parallel, all)", param_hint="--suite")
+    if suite == "parallel":  # not part of `all`: it needs minutes and, for Ray, the optional extra
+        from certify.cli.parallel import bench_parallel
+
+        bench_parallel(json_out)
+        return
     timings: list[Timing] = []
     players: list[dict] = []
     with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext():

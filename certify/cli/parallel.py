@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from certify.cli.app import EXIT_FAILED, EXIT_OK, console, errors, fail
+from certify.cli.app import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, console, errors, fail
 
 WorkersOpt = Annotated[int, typer.Option("--workers", min=0, metavar="N", help="Parallel workers: 0 = every core (with --ray: every CPU of the cluster).")]
 RayOpt = Annotated[bool, typer.Option("--ray", help="Run the workers as Ray tasks (pip install -e '.[ray]'); a private local Ray unless --ray-address.")]
@@ -34,6 +34,54 @@ def engine_spec(workers: int, ray: bool, ray_address: str | None) -> Any:
             raise fail(str(err)) from None
         return EngineSpec("ray", workers, ray_address)
     return EngineSpec("process", workers)
+
+
+def prove_on_engine(game: Any, state: Any, claim: Any, spec: Any, job_nodes: int, show_progress: bool) -> Any:
+    """The parallel driver (solver/parallel.py) on `spec`, with progress on stderr; its Outcome.
+
+    A job whose worker keeps dying stops the proof: exit 3 with one line.
+    """
+    from solver.parallel import JobFailed, prove_parallel
+
+    with driver_progress(show_progress) as progress:
+        try:
+            return prove_parallel(game, state, claim, spec, budget=job_nodes, progress=progress)
+        except JobFailed as err:
+            raise fail(f"parallel search stopped: {err}", EXIT_INTERNAL) from None
+
+
+class driver_progress:
+    """A rich status line on stderr: jobs, root proof/disproof numbers, nodes and nodes/s."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and errors.is_terminal
+        self.bar: Progress | None = None
+
+    def __enter__(self) -> Any:
+        if not self.enabled:
+            return None
+        self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("starting workers", total=None)
+
+        def update(root: Any, stats: Any, running: int) -> None:
+            assert self.bar is not None
+            rate = stats.worker_nodes / stats.worker_cpu_seconds if stats.worker_cpu_seconds else 0.0
+            pn, dn = (_number(root.pn), _number(root.dn))
+            self.bar.update(task, description=f"jobs {stats.jobs - running:,} done · {running} running · root pn {pn} dn {dn} · "
+                                              f"{stats.worker_nodes:,} nodes · {rate:,.0f} nodes/s per worker")
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def _number(value: int) -> str:
+    from solver.parallel import INF
+
+    return "∞" if value >= INF else f"{value:,}"
 
 
 # ---- batch ------------------------------------------------------------------------------------
@@ -109,7 +157,7 @@ def bench_parallel(json_out: bool) -> None:
         console.print_json(json.dumps({"machine": machine(), **result}))
         return
     runs = result["runs"]
-    table = Table("engine", "workers", "wall", "speedup vs ×1", "job CPU", "nodes", "jobs", "overhead / job", "lost", "verdicts = serial",
+    table = Table("engine", "workers", "wall", "speedup vs ×1", "job CPU", "nodes", "jobs", "overhead / job", "driver CPU / job", "lost", "verdicts = serial",
                   title=f"certify bench --suite parallel: {escape(result['positions'])}, {result['budget_nodes_per_job']:,} nodes per job")
     one = {r["engine"]: r["wall_s"] for r in runs if r["workers"] == 1}
     for r in runs:
@@ -117,7 +165,9 @@ def bench_parallel(json_out: bool) -> None:
         overhead = r["overhead_per_job_ms"]
         table.add_row(r["engine"], str(r["workers"]), f"{r['wall_s']:.2f} s", f"{speedup:.2f}×" if speedup else "—",
                       f"{r['cpu_s']:.2f} s", f"{r['nodes']:,}", str(r["jobs"]) if r["jobs"] else "—",
-                      f"{overhead:.1f} ms" if overhead is not None else "—", str(r["lost"]), "yes" if r["agrees_with_serial"] else "[red]NO[/]")
+                      f"{overhead:.1f} ms" if overhead is not None else "—",
+                      f"{1000 * r['driver_cpu_s'] / r['jobs']:.1f} ms" if r["jobs"] else "—",
+                      str(r["lost"]), "yes" if r["agrees_with_serial"] else "[red]NO[/]")
     console.print(table)
     if result["ray_start_s"] is not None:
         console.print(f"Ray start (ray.init, 2 CPUs): {result['ray_start_s']:.1f} s, not counted above")
