@@ -1,8 +1,8 @@
 """Batch proving: many positions, each to its own certificate in one folder, on a parallel engine.
 
-A batch file holds one proof per line: what you would type after `certify prove`, that is GAME
-and optionally `--position P`, `--claim win|no-loss`, `--player 1|2` (shell quoting; `#` starts
-a comment; blank lines are skipped). Each line's certificate is written to the output folder
+A batch file holds one proof per line: what you would type after `certify prove`, that is GAME,
+`--claim win|no-loss`, `--player 1|2` and optionally `--position P` (shell quoting; `#` starts a
+comment; blank lines are skipped). Each line's certificate is written to the output folder
 under a name derived from the line's content (`name_for`), so a rerun skips every line whose
 certificate is already there: an interrupted batch resumes where it stopped. Certificates are
 written by the driver with atomic writes only, so a killed run never leaves a partial file.
@@ -25,7 +25,7 @@ from typing import Any, Literal
 from certify.files import write_atomic
 from solver.engines import EngineSpec, WorkerLost, die_once_for_tests
 from solver.families import resolve_game
-from solver.pns import Claim, ProofSearch
+from solver.pns import Claim
 
 
 class BatchError(ValueError):
@@ -46,6 +46,13 @@ class Item:
         """What the proof is about (the line number is not part of it)."""
         return {"game": self.game, "position": self.position, "claim": self.claim, "player": self.player}
 
+    def command(self) -> str:
+        """The `certify prove` command of this line, as its provenance records it."""
+        words = [f"certify prove {self.game}", f"--claim {self.claim}", f"--player {self.player}"]
+        if self.position is not None:
+            words.append(f"--position '{self.position}'")
+        return " ".join(words)
+
     def words(self) -> str:
         """`mnk:4,4,3 [position] player 1 win`."""
         where = f" at {self.position}" if self.position else ""
@@ -61,8 +68,8 @@ def _line_parser() -> argparse.ArgumentParser:
     parser = _LineParser(prog="line", add_help=False)
     parser.add_argument("game")
     parser.add_argument("--position", "-p", default=None)
-    parser.add_argument("--claim", choices=("win", "no-loss"), default="win")
-    parser.add_argument("--player", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--claim", choices=("win", "no-loss"), required=True)
+    parser.add_argument("--player", type=int, choices=(1, 2), required=True)
     return parser
 
 
@@ -134,27 +141,26 @@ class Options:
 def start_of(item: Item) -> tuple[Any, Any]:
     """The item's game and position; raises RulesError or ValueError with one line."""
     game = resolve_game(item.game)
-    return game, game.parse_position(item.position) if item.position else game.initial()
+    return game, game.initial() if item.position is None else game.parse_position(item.position)
 
 
 def prove_item(options: Options, item: Item) -> ItemAnswer:
-    """Worker side: the serial proof search of one item, and its certificate if proved."""
+    """Worker side: `certify prove` of one item (the serial search), and its certificate if proved.
+
+    The certificate is the one `certify prove` writes for the same line, byte for byte.
+    """
+    from certify.proving import prove
+
     die_once_for_tests(options.die_once)
-    start = time.perf_counter()
-    game, state = start_of(item)
-    claim = Claim(item.player, item.claim)
-    search = ProofSearch(game, claim, hooks=game.search_hooks())
-    outcome = search.search(state, max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb)
-    seconds = time.perf_counter() - start
+    game = resolve_game(item.game)
+    claim = Claim(item.player, item.claim)  # type: ignore[arg-type]
+    attempt = prove(game, claim, item.position, options.max_nodes, options.max_memory_mb, command=item.command())
+    outcome = attempt.outcome
     if outcome.status == "proved":
-        return ItemAnswer("proved", certificate_text(game, state, claim, search), outcome.nodes, seconds)
+        return ItemAnswer("proved", attempt.text, outcome.nodes, attempt.seconds)
     if outcome.status == "disproved":
-        return ItemAnswer("refuted", None, outcome.nodes, seconds, f"{claim.words()} is false")
-    return ItemAnswer("unresolved", None, outcome.nodes, seconds, outcome.status)
-
-
-ProveItem = Callable[[Options, Item], ItemAnswer]
-Progress = Callable[[int, int, int], None]  # (done, running, failed)
+        return ItemAnswer("refuted", None, outcome.nodes, attempt.seconds, f"{claim.words()} is false")
+    return ItemAnswer("unresolved", None, outcome.nodes, attempt.seconds, outcome.status)
 
 
 @dataclass

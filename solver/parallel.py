@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+import uuid
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -53,16 +54,21 @@ class Answer:
     children: tuple[tuple[Any, int, int], ...] = ()
 
 
-Search = Callable[[Any, Any, Any, int], Answer]  # (game, position, claim, max_nodes) -> Answer
+Search = Callable[[Any, Any, Any, int, dict], Answer]  # (game, position, claim, max_nodes, memo) -> Answer
 
 
 @dataclass(frozen=True)
 class Context:
-    """What every worker is given once: the game, the claim (solver.pns.Claim) and the search."""
+    """What every worker is given once: the game, the claim (solver.pns.Claim) and the search.
+
+    `token` names one run: a worker process keeps a private memo per token between jobs (see
+    `run_job`), never across runs.
+    """
 
     game: Any
     claim: Any
     search: Search
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
 
 
 @dataclass(frozen=True)
@@ -74,11 +80,23 @@ class Job:
     die_once: str | None = None  # tests only: see engines.die_once_for_tests
 
 
+_memo: dict[str, dict] = {}  # per worker process: the memo of the run it last served
+
+
 def run_job(context: Context, job: Job) -> Answer:
-    """Worker side: the serial search from `job.position` within `job.budget` nodes."""
+    """Worker side: the serial search from `job.position` within `job.budget` nodes.
+
+    The search gets a memo private to this process that lives as long as this process serves
+    the same run: a search may keep its transposition table there, so a worker that is handed a
+    position below one it searched before starts from what it learnt (a cache: correct without
+    it, faster with it; nothing in it is shared with another worker).
+    """
     die_once_for_tests(job.die_once)
+    if context.token not in _memo:
+        _memo.clear()
+        _memo[context.token] = {}
     start = time.process_time()
-    answer = context.search(context.game, job.position, context.claim, job.budget)
+    answer = context.search(context.game, job.position, context.claim, job.budget, _memo[context.token])
     return dataclasses.replace(answer, cpu_seconds=time.process_time() - start)
 
 
@@ -323,16 +341,24 @@ def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], p
     return strategy
 
 
-def pns_search(game: Any, position: Any, claim: Any, max_nodes: int) -> Answer:
+MAX_TABLE_ENTRIES = 2_000_000  # a worker's kept table starts over past this (about 0.5 GB)
+
+
+def pns_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict) -> Answer:
     """The serial df-pn (solver/pns.py) from `position` within `max_nodes`: the workers' search.
 
-    When the budget runs out, the answer carries each candidate child's numbers from the search's
-    table, and the strategies of the children it proved.
+    The search and its table are kept in `memo` for the worker's next job. When the budget runs
+    out, the answer carries each candidate child's numbers from the table, and the strategies of
+    the children it proved.
     """
     from solver.pns import ProofSearch
     from solver.prooftree import canonical_strategy
 
-    search = ProofSearch(game, claim, hooks=game.search_hooks())
+    search = memo.get("search")
+    if search is None or len(search.table) > MAX_TABLE_ENTRIES:
+        search = memo["search"] = ProofSearch(game, claim, hooks=game.search_hooks())
+    game = search.game  # the memo's copy: the one its table's keys were made with
+    before = search.nodes
     outcome = search.search(position, max_nodes=max_nodes)
     status: Status = outcome.status if outcome.status in ("proved", "disproved") else "unknown"
     moves: list[tuple[Any, Any]] = []
@@ -353,7 +379,7 @@ def pns_search(game: Any, position: Any, claim: Any, max_nodes: int) -> Answer:
             children.append((move, pn, dn))
             if pn == 0:
                 canonical_strategy(game, child, claim.player, choose)
-    return Answer(status, outcome.root_pn, outcome.root_dn, search.nodes, moves=tuple(moves), children=tuple(children))
+    return Answer(status, outcome.root_pn, outcome.root_dn, search.nodes - before, moves=tuple(moves), children=tuple(children))
 
 
 def prove_parallel(game: Any, position: Any, claim: Any, spec: EngineSpec, *, search: Search = pns_search,

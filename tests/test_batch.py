@@ -19,7 +19,7 @@ tictactoe --claim no-loss --player 1
 tictactoe --claim no-loss --player 2   # the other side of the draw
 
 misere --claim win --player 2
-tictactoe --claim win
+tictactoe --claim win --player 1
 """
 
 
@@ -27,14 +27,15 @@ def test_lines_read_like_the_prove_command() -> None:
     items = parse_batch(BATCH)
     assert [(i.line, i.game, i.claim, i.player) for i in items] == [
         (2, "tictactoe", "no-loss", 1), (3, "tictactoe", "no-loss", 2), (5, "misere", "win", 2), (6, "tictactoe", "win", 1)]
-    assert parse_batch("uttt --position '..X. *' --player 2")[0].position == "..X. *"
+    assert parse_batch("uttt --position '..X. *' --claim win --player 2")[0].position == "..X. *"
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("tictactoe --claim lose", "line 1: argument --claim: invalid choice"),
-    ("\ntictactoe --player 3", "line 2: argument --player: invalid choice"),
-    ("tictactoe --colour red", "line 1: unrecognized arguments: --colour red"),
-    ("tictactoe --position 'X", "line 1: No closing quotation"),
+    ("tictactoe --claim lose --player 1", "line 1: argument --claim: invalid choice"),
+    ("\ntictactoe --claim win --player 3", "line 2: argument --player: invalid choice"),
+    ("tictactoe --claim win", "line 1: the following arguments are required: --player"),
+    ("tictactoe --claim win --player 1 --colour red", "line 1: unrecognized arguments: --colour red"),
+    ("tictactoe --position 'X --claim win --player 1", "line 1: No closing quotation"),
     ("# nothing\n\n", "lists no positions"),
 ])
 def test_bad_lines_are_named(text: str, message: str) -> None:
@@ -43,7 +44,7 @@ def test_bad_lines_are_named(text: str, message: str) -> None:
 
 
 def test_names_follow_content_not_line_numbers() -> None:
-    a, b = parse_batch("tictactoe --claim no-loss\n\n\ntictactoe --claim no-loss --player 1")
+    a, b = parse_batch("tictactoe --claim no-loss --player 1\n\n\ntictactoe  --player 1 --claim no-loss")
     assert name_for(a) == name_for(b) and name_for(a).startswith("tictactoe-p1-no-loss-")
     assert len({name_for(i) for i in parse_batch(BATCH)}) == 4
 
