@@ -189,7 +189,8 @@ class Outcome:
     pn: int
     dn: int
     stats: Stats
-    strategy: dict[Hashable, tuple[Any, Any]] = field(default_factory=dict)  # key -> (position, move)
+    stopped: str = ""  # why an unresolved search stopped: "node budget" or "interrupted"
+    strategy: dict[Hashable, Any] = field(default_factory=dict)  # position key -> the prover's move
 
 
 Progress = Callable[[Node, Stats, int], None]  # (root, stats, jobs running)
@@ -203,9 +204,9 @@ class Driver:
     """Job-level proof-number search of `claim` (player, win or no-loss) from `position`, on `engine`."""
 
     def __init__(self, game: Any, position: Any, claim: Any, engine: Retrying, *, budget: int,
-                 max_jobs: int | None = None, progress: Progress | None = None) -> None:
+                 max_nodes: int | None = None, progress: Progress | None = None) -> None:
         self.game, self.claim, self.engine = game, claim, engine
-        self.budget, self.max_jobs, self.progress = budget, max_jobs, progress
+        self.budget, self.max_nodes, self.progress = budget, max_nodes, progress
         self.hooks = game.search_hooks()
         self.stats = Stats()
         self.known: dict[Hashable, tuple[int, int]] = {}  # resolved positions: key -> (pn, dn)
@@ -243,7 +244,7 @@ class Driver:
 
     def _dispatch(self) -> None:
         """Fill free workers with jobs on the most-proving open leaves."""
-        while self.engine.pending() < self.engine.workers and (self.max_jobs is None or self.stats.jobs < self.max_jobs):
+        while self.engine.pending() < self.engine.workers and self._within_budget():
             leaf = _select(self.root)
             if leaf is None:
                 return
@@ -254,6 +255,11 @@ class Driver:
                 self.stats.jobs += 1
             self.waiting[leaf.key].append(leaf)
             _refresh_up(leaf)
+
+    def _within_budget(self) -> bool:
+        """Whether one more job fits in `max_nodes`, counting running jobs at their full budget."""
+        committed = self.stats.worker_nodes + (self.engine.pending() + 1) * self.budget
+        return self.max_nodes is None or committed <= self.max_nodes
 
     def _receive(self, handle: int, answer: Answer | WorkerLost) -> None:
         key = self.jobs.pop(handle)
@@ -278,29 +284,33 @@ class Driver:
                 _refresh_up(leaf)
 
     def run(self) -> Outcome:
-        """Search until the root is resolved or `max_jobs` jobs ran; the outcome."""
+        """Search until the root is resolved, `max_nodes` are spent, or Ctrl-C; the outcome."""
         start, start_cpu = time.perf_counter(), time.process_time()
-        root = self.root
-        while not root.resolved:
-            self._dispatch()
-            if not self.engine.pending():
-                break  # the job limit is reached
-            for handle, answer in self.engine.wait():
-                self._receive(handle, answer)
-            if self.progress:
-                self.progress(root, self.stats, self.engine.pending())
+        root, stopped = self.root, ""
+        try:
+            while not root.resolved:
+                self._dispatch()
+                if not self.engine.pending():
+                    stopped = "node budget"
+                    break
+                for handle, answer in self.engine.wait():
+                    self._receive(handle, answer)
+                if self.progress:
+                    self.progress(root, self.stats, self.engine.pending())
+        except KeyboardInterrupt:
+            stopped = "interrupted"
         self.stats.seconds = time.perf_counter() - start
         self.stats.driver_cpu_seconds = time.process_time() - start_cpu
         self.stats.lost = self.engine.lost
         status: Status = "proved" if root.pn == 0 else "disproved" if root.dn == 0 else "unknown"
-        outcome = Outcome(status, root.pn, root.dn, self.stats)
+        outcome = Outcome(status, root.pn, root.dn, self.stats, "" if status != "unknown" else stopped)
         if status == "proved":
             outcome.strategy = collect_strategy(self.game, root, self.moves, self.claim.player)
         return outcome
 
 
-def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], prover: int) -> dict[Hashable, tuple[Any, Any]]:
-    """The prover's strategy from a proved root: key -> (position, move) for each position it reaches.
+def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], prover: int) -> dict[Hashable, Any]:
+    """The prover's strategy from a proved root: position key -> move, each position it reaches.
 
     The move at a position is the driver's (a proved child of a proved node) or else a worker's
     (from a proof that contains the position). Mixing strategies is sound: a move taken from a
@@ -322,7 +332,7 @@ def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], p
             stack.extend(proved)
     for key, move in worker_moves.items():
         moves.setdefault(key, move)
-    strategy: dict[Hashable, tuple[Any, Any]] = {}
+    strategy: dict[Hashable, Any] = {}
     seen: set[Hashable] = set()
     positions = [root.position]
     while positions:
@@ -334,7 +344,7 @@ def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], p
         if game.to_move(position) == prover:
             if key not in moves:
                 raise ValueError(f"no move for a position the strategy reaches: {game.format_position(position)}")
-            strategy[key] = (position, moves[key])
+            strategy[key] = moves[key]
             positions.append(game.apply(position, moves[key]))
         else:
             positions.extend(game.apply(position, m) for m in game.legal_moves(position))
@@ -383,12 +393,12 @@ def pns_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict)
 
 
 def prove_parallel(game: Any, position: Any, claim: Any, spec: EngineSpec, *, search: Search = pns_search,
-                   budget: int = 20_000, max_jobs: int | None = None, max_attempts: int = 3,
+                   budget: int = 20_000, max_nodes: int | None = None, max_attempts: int = 3,
                    progress: Progress | None = None) -> Outcome:
     """Prove `claim` from `position` with the driver, running `search` on the workers of `spec`."""
     engine = spec.open(Context(game, claim, search), max_attempts)
     try:
-        return Driver(game, position, claim, engine, budget=budget, max_jobs=max_jobs,
+        return Driver(game, position, claim, engine, budget=budget, max_nodes=max_nodes,
                       progress=progress).run()
     finally:
         engine.close()

@@ -49,7 +49,7 @@ def assert_strategy_wins(game: Any, root: Any, claim: Claim, strategy: dict) -> 
         if game.is_terminal(state):
             assert claim.holds_at_end(game.returns(state)), game.format_position(state)
         elif game.to_move(state) == claim.player:
-            position, move = strategy[key]
+            move = strategy[key]
             assert move in game.legal_moves(state)
             used.add(key)
             stack.append(game.apply(state, move))
@@ -69,10 +69,11 @@ def test_process_pool_agrees_with_serial(game_text: str, moves: list[str], claim
     assert outcome.stats.jobs > 1  # the budget was small enough to split the work
 
 
-def test_job_limit_leaves_the_root_unknown() -> None:
+def test_node_budget_leaves_the_root_unknown() -> None:
     game, state = start("mnk:3,4,3", [])
-    outcome = prove_parallel(game, state, Claim(1, "win"), EngineSpec("process", 2), budget=5, max_jobs=3)
-    assert outcome.status == "unknown" and outcome.stats.jobs == 3
+    outcome = prove_parallel(game, state, Claim(1, "win"), EngineSpec("process", 2), budget=5, max_nodes=15)
+    assert (outcome.status, outcome.stopped) == ("unknown", "node budget")
+    assert outcome.stats.jobs >= 2 and 0 < outcome.stats.worker_nodes <= 15 + 2  # a job may pass its budget by a node
     assert outcome.pn > 0 and outcome.dn > 0 and not outcome.strategy
 
 
