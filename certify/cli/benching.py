@@ -4,27 +4,38 @@ from __future__ import annotations
 
 import json
 from contextlib import nullcontext
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from certify.bench import Timing, machine, solver_benchmarks, z3_benchmarks
-from certify.cli.app import app, console
+from certify.bench import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
+from certify.cli.app import app, console, errors
 from certify.policy.bench import policy_benchmark
 
 PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (certify, numpy retrograde)"
 
 @app.command()
 def bench(
-    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), all of those, or parallel (1 vs 2 workers, docs/scaling.md).")] = "solver",
+    suite: Annotated[Literal["solver", "z3", "players", "all", "startup", "parallel"], typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), all of those, startup (whole-process times of small commands), or parallel (1 vs 2 workers, process pool and Ray; docs/scaling.md).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players."""
-    if suite not in ("solver", "z3", "players", "parallel", "all"):
-        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, parallel, all)", param_hint="--suite")
+    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players.
+
+    --suite startup runs `python -c pass`, `certify --help` and `certify solve w3t -o FILE` as
+    whole processes, in turn, and prints each one's median time and peak memory.
+
+    --suite parallel proves Ultimate tic-tac-toe positions serially, then with 1 and 2 workers on
+    the process pool and on Ray (if installed): speedup and overhead per job (docs/scaling.md).
+
+    Example: certify bench --suite startup --repeat 20
+    """
+    if suite == "startup":
+        startup(repeat, json_out)
+        return
     if suite == "parallel":  # not part of `all`: it needs minutes and, for Ray, the optional extra
         from certify.cli.parallel import bench_parallel
 
@@ -56,7 +67,8 @@ def bench(
         console.print(table)
     if suite in ("solver", "all"):
         if ratio is None:
-            console.print("OpenSpiel not installed (pip install -e '.[bench]'): no speed peer this run.")
+            missing = missing_peer_module() or "open_spiel"
+            errors.print(escape(f"{missing} is not installed (pip install -e '.[bench]'): no OpenSpiel speed peer this run."), soft_wrap=True)
         else:
             console.print(f"certify solves tic-tac-toe [bold]{ratio:.0f}×[/] faster than OpenSpiel's value_iteration (medians, same run)")
     if players:
@@ -65,5 +77,24 @@ def bench(
             tpm = [f"{t:.3g}" for t in row["tpm_ns"][:3]]
             table.add_row(row["policy"], f"{row['setup_s'] * 1000:.1f} ms", *tpm, f"{row['tpg_ns']:.3g}")
         console.print(table)
+    info = machine()
+    console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+
+
+def startup(repeat: int, json_out: bool) -> None:
+    """`certify bench --suite startup`: one table, whole processes, with the targets."""
+    from certify.startup import startup_benchmark
+
+    with errors.status("timing whole processes…", spinner="dots") if not json_out and errors.is_terminal else nullcontext():
+        rows = startup_benchmark(repeat)
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), "startup": rows}))
+        return
+    table = Table("command (whole process)", "runs", "median", "best", "over python", "peak RSS", "target", title="certify bench --suite startup")
+    for row in rows:
+        target = "" if row["target_s"] is None else f"≤ {row['target_s']:.2f} s"
+        table.add_row(row["command"], str(row["runs"]), f"{row['median_s']:.3f} s", f"{row['best_s']:.3f} s",
+                      f"{row['over_python_s']:+.3f} s", f"{row['peak_rss_mb']:.0f} MB", target)
+    console.print(table)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")

@@ -1,6 +1,7 @@
-"""The parallel side of `certify prove` (`--workers`, `--ray`, `--batch`) and `bench --suite parallel`.
+"""The parallel side of `certify prove` (`--workers`, `--ray`, `--batch`), `certify check FOLDER`
+and `certify bench --suite parallel`.
 
-Not a command of its own: `certify/cli/proving.py` and `certify/cli/benching.py` call in here,
+Not a command of its own: `certify/cli/prove.py`, `checking.py` and `benching.py` call in here,
 so the engine options read the same wherever they appear.
 """
 
@@ -8,46 +9,73 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from certify.cli.app import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, console, errors, fail
+from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, console, errors, fail
 
-WorkersOpt = Annotated[int, typer.Option("--workers", min=0, metavar="N", help="Parallel workers: 0 = every core (with --ray: every CPU of the cluster).")]
-RayOpt = Annotated[bool, typer.Option("--ray", help="Run the workers as Ray tasks (pip install -e '.[ray]'); a private local Ray unless --ray-address.")]
-RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.", show_default=False)]
-JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: node budget of one worker job.")]
+DEFAULT_JOB_NODES = 20_000
+
+WorkersOpt = Annotated[Optional[int], typer.Option(
+    "--workers", min=0, metavar="N", show_default=False,
+    help="Search in parallel on N worker processes (0: every core; with --ray: every CPU of the cluster). "
+         "Default: one position is searched serially, a --batch uses every core.")]
+RayOpt = Annotated[bool, typer.Option("--ray", help="Run the workers as Ray tasks (pip install -e '.[ray]'): a private local Ray unless --ray-address.")]
+RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", show_default=False,
+                                                      help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.")]
+JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of one worker job.")]
+BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", show_default=False,
+                                                  help="Prove every line of FILE (GAME --claim C --player P [--position X]) to its own certificate in the -o folder; resumable.")]
 
 
-def engine_spec(workers: int, ray: bool, ray_address: str | None) -> Any:
-    """The engine the options ask for; exits 2 with one line if Ray is asked for but missing."""
+def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:
+    """The engine the options ask for (all cores or CPUs when `workers` is None or 0); exits 2
+    with one line if Ray is asked for but not installed."""
     from solver.engines import EngineSpec, RayMissing, import_ray
 
-    if ray or ray_address:
+    if ray or ray_address is not None:
         try:
             import_ray()
         except RayMissing as err:
             raise fail(str(err)) from None
-        return EngineSpec("ray", workers, ray_address)
-    return EngineSpec("process", workers)
+        return EngineSpec("ray", workers or 0, ray_address)
+    return EngineSpec("process", workers or 0)
 
 
-def prove_on_engine(game: Any, state: Any, claim: Any, spec: Any, job_nodes: int, show_progress: bool) -> Any:
-    """The parallel driver (solver/parallel.py) on `spec`, with progress on stderr; its Outcome.
+def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, job_nodes: int, max_nodes: int | None,
+                      command: str, timed: bool, show_progress: bool) -> tuple[Any, Any]:
+    """`certify prove --workers/--ray`: the parallel driver with progress; (Attempt, driver Stats).
 
-    A job whose worker keeps dying stops the proof: exit 3 with one line.
+    A job whose worker keeps dying stops the proof with one line and exit 3.
     """
-    from solver.parallel import JobFailed, prove_parallel
+    from certify.parallel import prove_on_engine
+    from solver.parallel import JobFailed
 
     with driver_progress(show_progress) as progress:
         try:
-            return prove_parallel(game, state, claim, spec, budget=job_nodes, progress=progress)
+            return prove_on_engine(game, claim, position, spec, job_nodes=job_nodes, max_nodes=max_nodes,
+                                   progress=progress, command=command, timed=timed)
         except JobFailed as err:
-            raise fail(f"parallel search stopped: {err}", EXIT_INTERNAL) from None
+            raise fail(f"parallel search stopped: {err}; a smaller --job-nodes needs less memory", EXIT_INTERNAL) from None
+
+
+def parallel_summary(spec: Any, stats: Any) -> dict[str, Any]:
+    """The parallel run's own figures, for --json and the report."""
+    return {"engine": spec.describe(), "jobs": stats.jobs, "proved_jobs": stats.proved, "disproved_jobs": stats.disproved,
+            "unresolved_jobs": stats.unknown, "workers_lost": stats.lost, "driver_tree_nodes": stats.driver_nodes,
+            "job_cpu_seconds": round(stats.worker_cpu_seconds, 3), "driver_cpu_seconds": round(stats.driver_cpu_seconds, 3)}
+
+
+def report_parallel(data: dict[str, Any]) -> None:
+    """One line about the parallel run."""
+    lost = f", {data['workers_lost']} worker(s) lost and their jobs retried" if data["workers_lost"] else ""
+    console.print(f"parallel: {escape(data['engine'])}, {data['jobs']:,} jobs ({data['proved_jobs']:,} proved, "
+                  f"{data['disproved_jobs']:,} disproved, {data['unresolved_jobs']:,} out of budget), "
+                  f"{data['job_cpu_seconds']:.1f} s CPU in jobs, {data['driver_cpu_seconds']:.1f} s in the driver{lost}")
 
 
 class driver_progress:
@@ -87,17 +115,22 @@ def _number(value: int) -> str:
 # ---- batch ------------------------------------------------------------------------------------
 
 
-def run_batch(batch_file: Path, folder: Path, spec: Any, max_nodes: int | None, json_out: bool) -> None:
-    """`certify prove --batch FILE -o FOLDER`: every line proved to its own certificate; exits."""
+def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int | None, max_memory_mb: float | None,
+              json_out: bool) -> NoReturn:
+    """`certify prove --batch FILE [-o FOLDER]`: every line proved to its own certificate; exits.
+
+    The folder defaults to FILE's name without its suffix plus `.proofs`, beside it.
+    """
     from certify.batch import BatchError, Options, load_batch, prove_item
 
+    folder = folder or batch_file.with_suffix(".proofs")
     try:
         batch = load_batch(batch_file, folder)
         batch.validate()
     except BatchError as err:
         raise fail(f"{batch_file}: {err}") from None
     with batch_progress(len(batch.items), enabled=not json_out) as progress:
-        results = batch.run(prove_item, Options(max_nodes=max_nodes), spec, progress=progress)
+        results = batch.run(prove_item, Options(max_nodes=max_nodes, max_memory_mb=max_memory_mb), spec, progress=progress)
     rows = [r.row() for r in results]
     counts = {status: sum(r.status == status for r in results) for status in ("proved", "existing", "refuted", "unresolved", "failed")}
     exit_code = EXIT_OK if counts["proved"] + counts["existing"] == len(results) else EXIT_FAILED
@@ -141,6 +174,39 @@ class batch_progress:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.__exit__(*exc)
+
+
+def check_folder(folder: Path, max_bytes: int, json_out: bool) -> NoReturn:
+    """`certify check FOLDER`: schema and independent checker on every *.json file (by name); exits
+    0 if all are VALID, 1 if any is INVALID, else 2 if any is not a certificate."""
+    import checker
+    from certify.certificate import CertificateError, read_certificate
+
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        raise fail(f"{folder}: no .json files to check")
+    results = []
+    for path in files:
+        try:
+            if path.stat().st_size <= max_bytes:
+                read_certificate(path)
+        except CertificateError as err:
+            results.append((path, EXIT_BAD_INPUT, str(err)))
+            continue
+        verdict = checker.check_file(str(path), max_bytes=max_bytes)
+        results.append((path, verdict.exit_code, verdict.message))
+    codes = {code for _, code, _ in results}
+    exit_code = EXIT_FAILED if EXIT_FAILED in codes else max(codes)
+    if json_out:
+        console.print_json(json.dumps({"folder": str(folder), "exit_code": exit_code,
+                                       "files": [{"file": str(p), "exit_code": c, "verdict": m} for p, c, m in results]}))
+    else:
+        for path, code, message in results:
+            mark = "[bold green]✓[/]" if code == EXIT_OK else "[bold red]✗[/]"
+            console.print(f"{mark} {escape(path.name)}: {escape(message)}", soft_wrap=True)
+        valid = sum(code == EXIT_OK for _, code, _ in results)
+        console.print(f"{valid} of {len(results)} files VALID")
+    raise typer.Exit(exit_code)
 
 
 # ---- bench --------------------------------------------------------------------------------------
