@@ -30,7 +30,11 @@ class WorkerLost:
     reason: str
 
 
-class RayMissing(RuntimeError):
+class EngineError(RuntimeError):
+    """An engine that cannot start (Ray missing, a cluster that cannot be joined); one line."""
+
+
+class RayMissing(EngineError):
     """`--ray` was asked for but the optional `ray` package is not installed."""
 
 
@@ -242,7 +246,10 @@ class RayEngine:
             options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
             if address is None:
                 options["num_cpus"] = workers or default_workers()
-            ray.init(address=address, **options)
+            try:
+                ray.init(address=address, **options)
+            except (ConnectionError, RuntimeError, ValueError) as err:
+                raise EngineError(f"cannot start or join Ray at {address or 'a local instance'}: {str(err).splitlines()[0]}") from None
         self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._context = ray.put(context)
         self._remote = ray.remote(num_cpus=1, max_retries=0)(_call_ray)

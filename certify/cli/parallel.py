@@ -53,12 +53,15 @@ def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, jo
     A job whose worker keeps dying stops the proof with one line and exit 3.
     """
     from certify.parallel import prove_on_engine
+    from solver.engines import EngineError
     from solver.parallel import JobFailed
 
     with driver_progress(show_progress) as progress:
         try:
             return prove_on_engine(game, claim, position, spec, job_nodes=job_nodes, max_nodes=max_nodes,
                                    progress=progress, command=command, timed=timed)
+        except EngineError as err:
+            raise fail(str(err)) from None
         except JobFailed as err:
             raise fail(f"parallel search stopped: {err}; a smaller --job-nodes needs less memory", EXIT_INTERNAL) from None
 
@@ -122,6 +125,7 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
     The folder defaults to FILE's name without its suffix plus `.proofs`, beside it.
     """
     from certify.batch import BatchError, Options, load_batch, prove_item
+    from solver.engines import EngineError
 
     folder = folder or batch_file.with_suffix(".proofs")
     try:
@@ -130,7 +134,10 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
     except BatchError as err:
         raise fail(f"{batch_file}: {err}") from None
     with batch_progress(len(batch.items), enabled=not json_out) as progress:
-        results = batch.run(prove_item, Options(max_nodes=max_nodes, max_memory_mb=max_memory_mb), spec, progress=progress)
+        try:
+            results = batch.run(prove_item, Options(max_nodes=max_nodes, max_memory_mb=max_memory_mb), spec, progress=progress)
+        except EngineError as err:
+            raise fail(str(err)) from None
     rows = [r.row() for r in results]
     counts = {status: sum(r.status == status for r in results) for status in ("proved", "existing", "refuted", "unresolved", "failed")}
     exit_code = EXIT_OK if counts["proved"] + counts["existing"] == len(results) else EXIT_FAILED
