@@ -154,7 +154,7 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
     die_once_for_tests(options.die_once)
     game = resolve_game(item.game)
     claim = Claim(item.player, item.claim)  # type: ignore[arg-type]
-    attempt = prove(game, claim, item.position, options.max_nodes, options.max_memory_mb, command=item.command())
+    attempt = prove(game, claim, item.position, max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command())
     outcome = attempt.outcome
     if outcome.status == "proved":
         return ItemAnswer("proved", attempt.text, outcome.nodes, attempt.seconds)
