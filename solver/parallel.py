@@ -3,10 +3,12 @@
 The scheme is job-level proof-number search (Wu, Lin et al., 2010), the shape parallel df-pn
 systems share: the driver keeps a small proof-number tree over the first plies; it repeatedly
 selects a most-proving leaf and hands that position to a worker with a node budget; the worker
-runs the ordinary serial search (solver/pns.py) from it and answers proved, disproved, or its
-proof and disproof numbers when the budget ran out. The driver folds answers back into the tree;
-a leaf that came back unresolved is expanded by the driver one ply, and its children become new
-jobs. Workers share nothing: each gets a position and a budget, each returns an answer.
+runs the ordinary serial search (solver/pns.py) from it and answers proved, disproved, or, when
+the budget ran out, the proof and disproof numbers of the position's children. The driver folds
+answers back into the tree: a leaf that came back unresolved is expanded one ply with the
+worker's numbers (children the worker settled stay settled), and its open children become new
+jobs. Workers share nothing: each gets a position and a budget, each returns an answer; a worker
+process may keep its own table between the jobs of one run (`run_job`), a private cache.
 
 To keep every worker busy, a leaf whose job is running is taken out of selection ("busy"): the
 numbers used for selecting ignore busy leaves, so the next selection goes to the next most-proving
