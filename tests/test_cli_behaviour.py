@@ -205,3 +205,19 @@ def test_show_and_tree_read_a_certificate_instead_of_solving(tmp_path):
         assert json.loads(run(*args, "--cert", str(cert)).stdout) == solved
     other = run("show", "tictactoe", "--cert", str(cert))
     assert other.exit_code == 2 and "not for 'tictactoe'" in first_error(other)
+
+
+def test_verify_goes_on_when_z3_runs_out_of_time(tmp_path):
+    result = run("verify", "w3t", "--out-dir", str(tmp_path), "--timeout", "0.1", "--json")
+    assert result.exit_code == 0
+    steps = {s["name"]: s for s in json.loads(result.stdout)["steps"]}
+    assert steps["z3"]["ok"] is None and steps["z3"]["detail"].startswith("unknown (timeout")
+    assert steps["checker"]["ok"] is True and "claims" in steps
+
+
+def test_bench_startup_times_whole_processes_beside_python():
+    result = run("bench", "--suite", "startup", "--repeat", "1", "--json")
+    assert result.exit_code == 0
+    rows = {row["command"]: row for row in json.loads(result.stdout)["startup"]}
+    assert list(rows) == ["python -c pass", "certify --help", "certify solve w3t -o FILE"]
+    assert rows["certify --help"]["target_s"] == 0.30 and all(row["peak_rss_mb"] > 0 for row in rows.values())

@@ -104,9 +104,15 @@ def stop_on_sigterm() -> None:
 
 
 def conventional(command: click.Command) -> click.Command:
-    """Apply the help conventions to a command and its subcommands: arguments shown as NAME."""
+    """Apply the help conventions to a command and its subcommands: values shown as NAME, choices listed.
+
+    An argument or an option without a metavar is shown by its name in capitals (`--port PORT`,
+    not `<int range>`); flags show nothing; closed sets keep their listed choices (`<1|2>`).
+    """
     for param in command.params:
-        if param.param_type_name == "argument" and param.metavar is None and param.name:
+        if param.metavar is not None or not param.name or getattr(param, "is_flag", False):
+            continue
+        if param.param_type_name == "argument" or getattr(getattr(param, "type", None), "name", "") != "choice":
             param.metavar = param.name.upper()
     for sub in getattr(command, "commands", {}).values():
         conventional(sub)
@@ -157,8 +163,8 @@ class CertifyGroup(TyperGroup):
             importlib.import_module(module)
             built = typer.main.get_command(app)
             assert isinstance(built, TyperGroup), f"{module} defines no command"
-            self.commands[cmd_name] = conventional(built.commands[cmd_name])
-        return self.commands[cmd_name]
+            self.commands[cmd_name] = built.commands[cmd_name]
+        return conventional(self.commands[cmd_name])  # idempotent: also for commands registered before
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self.listing = True

@@ -186,6 +186,9 @@ def verify_command(
             f"\n{report.states:,} states · certificate {report.path} · sha256 {report.sha256[:16]}…",
         )
         body: list[object] = [head]
+        unsettled = [s for s in report.steps if s.ok is None and s.name != "claims"]
+        if unsettled:  # verified without this step's confirmation: say so in the summary, not only above
+            body.append(Text("; ".join(f"{STEP_TITLES[s.name]}: {s.detail}" for s in unsettled), style="yellow"))
         if report.claims:
             body += ["", claims_summary(report), Text(verdict_summary(report.claims) + " — details: certify audit " + " ".join(str(p) for p in report.claims_files), style="dim")]
         console.print(Panel(Group(*body), title="certify verify", border_style="green" if report.ok else "red", expand=False))

@@ -104,7 +104,7 @@ def play_drawing(rules: Rules, play: tuple[PlayedMove, ...], one_based: bool) ->
     frames = []
     for ply, move in enumerate(play, start=1):
         board[move.cell] = move.mark
-        title = f"{ply}. P{move.player} {'XO'[move.mark - 1]}{shown_cell(move.cell, one_based)}"
+        title = f"{ply}. {'XO'[move.mark - 1]}{shown_cell(move.cell, one_based)}"  # ply parity gives the player
         frames.append(
             Panel(board_table(tuple(board), rules.rows, rules.cols, numbered=False), title=title, subtitle=move.role, expand=False, box=box.MINIMAL)
         )

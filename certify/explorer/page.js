@@ -263,7 +263,8 @@
     $("game-name").textContent = G.name;
     $("game-words").textContent = G.description;
     const rv = DATA.claim.root_value;
-    $("claim").append("Certified: with best play from the empty board, the first player's result is ",
+    const certified = DATA.verdict !== null && DATA.verdict.startsWith("VALID") ? "Certified" : "Claimed by the certificate";
+    $("claim").append(`${certified}: with best play from the empty board, the first player's result is `,
       h("span", { class: `v ${rv}` }, rv), DATA.claim.root_margin != null ? ` (line margin ${DATA.claim.root_margin})` : "", ". ",
       DATA.verdict === null ? "Independent checker: not run for this page."
         : h("span", { class: DATA.verdict.startsWith("VALID") ? "verdict-ok" : "verdict-bad" },
