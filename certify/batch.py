@@ -25,7 +25,6 @@ from typing import Any, Literal
 from certify.files import write_atomic
 from solver.engines import EngineSpec, WorkerLost, die_once_for_tests
 from solver.families import resolve_game
-from solver.pns import Claim
 
 
 class BatchError(ValueError):
@@ -150,6 +149,7 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
     The certificate is the one `certify prove` writes for the same line, byte for byte.
     """
     from certify.proving import prove
+    from solver.pns import Claim
 
     die_once_for_tests(options.die_once)
     game = resolve_game(item.game)
@@ -194,7 +194,14 @@ class Batch:
 
     def run(self, prove: ProveItem, options: Options, spec: EngineSpec, max_attempts: int = 3,
             progress: Progress | None = None) -> list[ItemResult]:
-        """Prove every item still to do on `spec`'s workers; write each certificate as it arrives."""
+        """Prove every item still to do on `spec`'s workers; write each certificate as it arrives.
+
+        The output folder is created if missing (its parent must exist); raises BatchError if not.
+        """
+        try:
+            self.folder.mkdir(exist_ok=True)
+        except OSError as err:
+            raise BatchError(f"{self.folder}: cannot create the output folder: {err.strerror or err}") from None
         engine = spec.open(options, max_attempts)
         try:
             running: dict[int, Item] = {}

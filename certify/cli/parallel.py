@@ -125,6 +125,7 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
     The folder defaults to FILE's name without its suffix plus `.proofs`, beside it.
     """
     from certify.batch import BatchError, Options, load_batch, prove_item
+    from certify.files import FileProblem
     from solver.engines import EngineError
 
     folder = folder or batch_file.with_suffix(".proofs")
@@ -136,7 +137,7 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
     with batch_progress(len(batch.items), enabled=not json_out) as progress:
         try:
             results = batch.run(prove_item, Options(max_nodes=max_nodes, max_memory_mb=max_memory_mb), spec, progress=progress)
-        except EngineError as err:
+        except (EngineError, BatchError, FileProblem) as err:
             raise fail(str(err)) from None
     rows = [r.row() for r in results]
     counts = {status: sum(r.status == status for r in results) for status in ("proved", "existing", "refuted", "unresolved", "failed")}
