@@ -68,21 +68,25 @@ def user_errors() -> Iterator[None]:
 
 
 def load_game(game: str) -> Rules:
-    """Resolve a GAME argument or exit 2 with the reason."""
+    """Resolve a positional GAME argument or exit 2 with the reason (another family is named as such)."""
+    from solver.families import FAMILIES
     from solver.rules import resolve
 
+    family = game.split(":", 1)[0]
+    if family in FAMILIES:
+        raise fail(f"{game}: this command takes positional games (m,n,k boards and spec files); {family} works with `certify show` and `certify prove`")
     with user_errors():
         return resolve(game)
 
 
 def load_table_game(game: str) -> Rules:
     """Resolve a GAME argument the table solver can take (at most 4x4), or exit 2 saying why."""
-    from solver.rules import require_table_size, resolve
+    from solver.rules import require_table_size
 
+    rules = load_game(game)
     with user_errors():
-        rules = resolve(game)
         require_table_size(rules)
-        return rules
+    return rules
 
 
 def usage_line(err: click_errors.UsageError) -> str:
