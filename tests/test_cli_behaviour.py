@@ -256,3 +256,10 @@ def test_sigterm_unwinds_like_an_exception_so_writes_clean_up():
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60).stdout
     assert out.strip() == "unwound 143"
+
+
+def test_tables_wrap_on_a_narrow_terminal_instead_of_cutting(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    result = run("audit", "certificates/claims/001.toml")
+    assert result.exit_code == 0
+    assert "…" not in result.stdout and max(len(line) for line in result.stdout.splitlines()) <= 60

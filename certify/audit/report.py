@@ -50,7 +50,7 @@ def audit_table(audit: FileAudit) -> Table:
         show_lines=True,
         expand=True,
     )
-    table.add_column("claim", no_wrap=True, ratio=1)
+    table.add_column("claim", ratio=1, min_width=7, overflow="fold")  # wraps on a narrow terminal, never cut
     table.add_column("the source says", ratio=3)
     table.add_column("measured", ratio=5)
     table.add_column("verdict", no_wrap=True)

@@ -114,10 +114,13 @@ def conventional(command: click.Command) -> click.Command:
     not `<int range>`); flags show nothing; closed sets keep their listed choices (`<1|2>`).
     """
     for param in command.params:
-        if param.metavar is not None or not param.name or getattr(param, "is_flag", False):
-            continue
-        if param.param_type_name == "argument" or getattr(getattr(param, "type", None), "name", "") != "choice":
-            param.metavar = param.name.upper()
+        if param.metavar is None and param.name and not getattr(param, "is_flag", False):
+            if param.param_type_name == "argument" or getattr(getattr(param, "type", None), "name", "") != "choice":
+                param.metavar = param.name.upper()
+        if param.param_type_name == "argument" and param.metavar:  # usage `certify solve GAME`, not typer's `{GAME}`
+            shown = param.metavar + ("..." if param.nargs != 1 else "")
+            shown = shown if param.required else f"[{shown}]"
+            param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign]
     for sub in getattr(command, "commands", {}).values():
         conventional(sub)
     return command
