@@ -31,7 +31,7 @@ def checking_status(path: Path, enabled: bool) -> Iterator[None]:
 
 @app.command()
 def check(
-    certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve`.", show_default=False)],
+    certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve` or `certify prove`, or a folder of them (`certify prove --batch`).", show_default=False)],
     max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = checker.DEFAULT_MAX_BYTES,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
@@ -39,8 +39,15 @@ def check(
 
     Exit 0 VALID, 1 INVALID (the certificate states something false), 2 not a certificate.
 
+    A folder: every *.json file in it, one verdict line each; exit 0 if all are VALID, 1 if any
+    is INVALID, else 2 if any is not a certificate.
+
     Example: certify check certificates/w3t.json
     """
+    if certificate.is_dir():
+        from certify.cli.parallel import check_folder
+
+        check_folder(certificate, max_bytes, json_out)
     with user_errors():
         readable_file(certificate, "certificate")
     if certificate.stat().st_size <= max_bytes:
