@@ -107,7 +107,7 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
         "policy_audits": [f"certificates/audits/{name}" for name in policy_pages],
     }
     if scale:
-        scale_entries, scale_files = scale_record.regenerate(root, progress)
+        scale_entries, scale_files = scale_record.regenerate(progress)
         files.update(scale_files)
     else:
         scale_entries = scale_record.carried_over(root)

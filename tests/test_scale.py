@@ -65,3 +65,20 @@ def test_edges_count_every_legal_move():
     solution = solve(resolve("mnk:3,4,3,wild"))
     children = solution.children(np.flatnonzero(~solution.terminal))
     assert solution.edges == int((children >= 0).sum())
+
+
+def test_findings_table_matches_the_published_4x4_entries():
+    """docs/findings.md states each 4×4 result as certificates/index.json records it."""
+    import json
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    index = json.loads((root / "certificates" / "index.json").read_text(encoding="utf-8"))
+    entries = index.get("scale_certificates", [])
+    text = (root / "docs" / "findings.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(mnk:4,4,[^`]+)` \| (.+) \|$", text, re.M))
+    results = {"win": "first player wins", "loss": "second player wins", "draw": "draw"}
+    for entry in entries:
+        moves = [m["value"] for m in entry["first_moves"]]
+        counts = " / ".join(str(moves.count(word)) for word in ("win", "draw", "loss"))
+        assert rows.get(entry["game"]) == f"{results[entry['root_value']]} | {entry['states']:,} | {entry['edges']:,} | {counts}"
