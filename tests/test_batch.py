@@ -91,8 +91,11 @@ def test_a_task_that_keeps_dying_is_reported_failed(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_ray_batch_survives_a_killed_worker(ray_cluster: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("certify.proving", reason="the proof search (certify/proving.py) has not landed")
+    from certify.batch import prove_item  # the real prover: Ray workers cannot import this test module
+
     monkeypatch.setenv("CERTIFY_TEST_DIE_ONCE", str(tmp_path / "died"))
     batch = Batch(parse_batch(BATCH), tmp_path / "out")
-    results = batch.run(fake_prove, Options(), EngineSpec("ray", 2))
+    results = batch.run(prove_item, Options(), EngineSpec("ray", 2))
     assert {r.item.line: r.status for r in results} == {2: "proved", 3: "proved", 5: "refuted", 6: "refuted"}
     assert (tmp_path / "died").exists()
