@@ -74,7 +74,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     result = run("explore", "nosuchgame")
     assert result.exit_code == 2 and "unknown game" in result.output
     broken = tmp_path / "broken.json"
-    broken.write_text('{"format": "certify-certificate", "version": 1}')
+    broken.write_text('{"format": "certify-certificate", "version": 2}')
     result = run("explore", str(broken))
     assert result.exit_code == 2 and str(broken) in result.output and result.output.count("\n") == 1
     assert not (tmp_path / "broken.html").exists()

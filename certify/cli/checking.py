@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 from rich.markup import escape
@@ -14,35 +14,48 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 import checker
 from certify.certificate import read_certificate
-from certify.files import readable_file
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, user_errors
+from certify.cli.options import GAME_HELP
+from certify.files import readable_file
+
+BUDGET = checker.Limits()
+CheckProgress = Callable[[str, int], None]
 
 
 @contextmanager
-def checking_status(path: Path, enabled: bool) -> Iterator[None]:
-    """A spinner with the elapsed time on stderr while the checker runs (terminal only)."""
+def checking_status(path: Path, enabled: bool) -> Iterator[CheckProgress | None]:
+    """A spinner with the checker's stage, states and elapsed time on stderr (terminal only)."""
     if not enabled or not errors.is_terminal:
-        yield
+        yield None
         return
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
-        bar.add_task(f"independent checker: {escape(str(path))}", total=None)
-        yield
+        title = f"independent checker: {escape(str(path))}"
+        task = bar.add_task(title, total=None)
+
+        def progress(stage: str, states: int) -> None:
+            bar.update(task, description=f"{title}: {stage}, {states:,} states")
+
+        yield progress
 
 
 @app.command()
 def check(
     certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve` or `certify prove`, or a folder of them (`certify prove --batch`).", show_default=False)],
-    max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = checker.DEFAULT_MAX_BYTES,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="GAME", help=f"INVALID unless the certificate is about this game. {GAME_HELP}", show_default=False)] = None,
+    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states (raise it for a 4x4 game).")] = BUDGET.max_states,
+    max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines.")] = BUDGET.max_work,
+    max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = BUDGET.max_bytes,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Validate CERTIFICATE against the schema, then re-verify it with the independent checker.
 
-    Exit 0 VALID, 1 INVALID (the certificate states something false), 2 not a certificate.
+    Exit 0 VALID, 1 INVALID (the certificate states something false, or is about another game than
+    --game), 2 not a certificate or over the work budget.
 
     A folder: every *.json file in it, one verdict line each; exit 0 if all are VALID, 1 if any
     is INVALID, else 2 if any is not a certificate.
 
-    Example: certify check certificates/w3t.json
+    Example: certify check certificates/w3t.json --game w3t
     """
     if certificate.is_dir():
         from certify.cli.parallel import check_folder
@@ -50,18 +63,29 @@ def check(
         check_folder(certificate, max_bytes, json_out)
     with user_errors():
         readable_file(certificate, "certificate")
+    expected = None
+    if game is not None:
+        from solver.families import resolve_game
+
+        with user_errors():
+            expected = resolve_game(game).rules
     if certificate.stat().st_size <= max_bytes:
         with user_errors():
             read_certificate(certificate)  # a schema error gives the field by name, exit 2
-    with checking_status(certificate, not json_out):
-        result = checker.check_file(str(certificate), max_bytes=max_bytes)
+    limits = checker.Limits(max_bytes=max_bytes, max_states=max_states, max_work=max_work)
+    sha = None if expected is None else expected.sha256()
+    with checking_status(certificate, not json_out) as progress:
+        result = checker.check_file(str(certificate), limits, sha, progress)
+    asked = None if expected is None else f"--game {game}: {expected.describe()}, rules sha256 {sha}"
     if json_out:
-        console.print_json(json.dumps({"file": str(certificate), "exit_code": result.exit_code, "verdict": result.message}))
+        console.print_json(json.dumps({"file": str(certificate), "exit_code": result.exit_code,
+                                       "verdict": result.message, "game": asked}))
     elif result.exit_code == EXIT_OK:
         console.print(f"[bold green]✓[/] {escape(result.message)}", soft_wrap=True)
     elif result.exit_code == EXIT_FAILED:  # a verdict, not an error: stdout
         console.print(f"[bold red]✗[/] {escape(result.message)}", soft_wrap=True)
+        if asked and "not the game asked for" in result.message:
+            console.print(f"  asked for {escape(asked)}", soft_wrap=True)
     else:  # not a certificate: an error, one line on stderr
         errors.print(f"[bold red]error:[/] {escape(result.message)}", soft_wrap=True)
     raise typer.Exit(result.exit_code)
-

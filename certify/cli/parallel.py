@@ -201,7 +201,7 @@ def check_folder(folder: Path, max_bytes: int, json_out: bool) -> NoReturn:
         except CertificateError as err:
             results.append((path, EXIT_BAD_INPUT, str(err)))
             continue
-        verdict = checker.check_file(str(path), max_bytes=max_bytes)
+        verdict = checker.check_file(str(path), checker.Limits(max_bytes=max_bytes))
         results.append((path, verdict.exit_code, verdict.message))
     codes = {code for _, code, _ in results}
     exit_code = EXIT_FAILED if EXIT_FAILED in codes else max(codes)
