@@ -162,7 +162,8 @@ class Uttt:
         """The position after `move`; raises IllegalMove if it is not legal."""
         if type(move) is not int or not 0 <= move < 81:
             raise IllegalMove(f"move {move!r} is not a cell index 0..80")
-        if not self.playable(s) >> move & 1:
+        board = move // 9
+        if (s.x | s.o) >> move & 1 or s.closed >> board & 1 or 0 <= s.sent != board or WON[s.xw] or WON[s.ow]:
             raise IllegalMove(f"move {format_move(move)} is not legal")
         return play(s, move)
 
