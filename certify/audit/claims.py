@@ -18,6 +18,7 @@ from certify.audit.counts import Count, MoveBetween, Ratio, UpperBound
 from certify.audit.pairings import PairingStrategy, UniversalPairing
 from certify.audit.policies import PolicyCase, PolicyNeverLoses
 from certify.audit.scores import EvaluationRange, FinalScores, ScoreBounds
+from certify.audit.uttt import KINDS as UTTT_KINDS
 from certify.audit.values import AtlasDump, FirstMoves, PositionValue, RootValue
 
 KINDS = (
@@ -27,6 +28,7 @@ KINDS = (
     FinalScores, ScoreBounds, EvaluationRange,
     PairingStrategy, UniversalPairing,
     PolicyNeverLoses, PolicyCase,
+    *UTTT_KINDS,
 )  # fmt: skip
 AnyClaim = Annotated[Union[KINDS], Field(discriminator="kind")]  # type: ignore[valid-type]
 

@@ -17,14 +17,21 @@ PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (
 
 @app.command()
 def bench(
-    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), or all.")] = "solver",
+    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), all, or uttt (proof reach; not in all).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
+    plies: Annotated[str, typer.Option("--plies", help="uttt: plies to sample positions at, latest first; earlier plies follow while any is solved.")] = "50,45,40,35,30",
+    positions: Annotated[int, typer.Option("--positions", min=1, help="uttt: positions per ply.")] = 20,
+    seconds: Annotated[float, typer.Option("--seconds", min=0.1, help="uttt: time limit per position and mode.")] = 60.0,
+    extend: Annotated[bool, typer.Option("--extend/--no-extend", help="uttt: go on to earlier plies (5 at a time) while any position is solved.")] = True,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players."""
-    if suite not in ("solver", "z3", "players", "all"):
-        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, all)", param_hint="--suite")
+    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, players, and uttt proofs."""
+    if suite not in ("solver", "z3", "players", "all", "uttt"):
+        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, all, uttt)", param_hint="--suite")
+    if suite == "uttt":
+        bench_uttt(plies, positions, seconds, extend, json_out)
+        return
     timings: list[Timing] = []
     players: list[dict] = []
     with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext():
@@ -62,3 +69,39 @@ def bench(
         console.print(table)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+
+
+def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, json_out: bool) -> None:
+    """The uttt suite: positions solved per ply, with and without critical squares."""
+    from certify.bench_uttt import summary, uttt_benchmark
+
+    try:
+        plies = [int(p) for p in plies_text.split(",")]
+    except ValueError:
+        raise typer.BadParameter(f"'{plies_text}' is not a comma-separated list of plies", param_hint="--plies") from None
+    if any(not 0 <= p <= 80 for p in plies):
+        raise typer.BadParameter("plies must be within 0..80", param_hint="--plies")
+    with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext() as status:
+        hook = (lambda text: status.update(f"uttt: {text}")) if status is not None else None
+        results = uttt_benchmark(plies, positions, seconds, progress=hook, extend=extend)
+    rows = summary(results, seconds)
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), "rows": rows,
+                                       "positions": [{"mode": m, **a.__dict__} for m, a in results]}))
+        return
+    table = Table("ply", "mode", "solved", "w/d/l", "med s", "nodes/s", "med nodes", "med cert B", "med check s",
+                  "checked", title=f"certify bench --suite uttt ({seconds:g} s per position; medians over solved)")
+    for row in rows:
+        values = row["values"]
+        table.add_row(str(row["ply"]), row["mode"], f"{row['solved']}/{row['positions']}",
+                      f"{values['win']}/{values['draw']}/{values['loss']}", _num(row["median_s"], ".2f"),
+                      f"{row['nodes_per_s']:,.0f}", _num(row["median_nodes"], ",.0f"),
+                      _num(row["median_certificate_bytes"], ",.0f"), _num(row["median_check_s"], ".2f"),
+                      "VALID" if row["all_checked"] else "NOT ALL")
+    console.print(table)
+    info = machine()
+    console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}")
+
+
+def _num(value: float | None, spec: str) -> str:
+    return "—" if value is None else format(value, spec)

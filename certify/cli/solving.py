@@ -174,16 +174,17 @@ def show(
     code: Annotated[Optional[int], typer.Option("--code", help="State code, sum(cell[i] * 3**i).")] = None,
     moves: Annotated[Optional[str], typer.Option("--moves", help="Reach the state by moves from the empty board, e.g. X4,O0,X8 (uttt: 4.0 0.4).")] = None,
     position: Annotated[Optional[str], typer.Option("--position", help="uttt: a position in the notation of docs/uttt.md.")] = None,
+    solve_nodes: Annotated[Optional[int], typer.Option("--solve", min=1, help="uttt: value every legal move by proof search, at most this many nodes per question.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Atlas-style view of one state: the board, its label, and every legal move with its child."""
     if game == "uttt":
         if code is not None:
             raise fail("uttt positions are given by --position or --moves, not --code")
-        show_uttt(position, moves, json_out)
+        show_uttt(position, moves, solve_nodes, json_out)
         return
-    if position is not None:
-        raise fail("--position is for uttt; positional games take --code or --moves")
+    if position is not None or solve_nodes is not None:
+        raise fail("--position and --solve are for uttt; positional games take --code or --moves and are solved exactly")
     rules = load_game(game)
     game_obj = Game(rules)
     state = parse_code(game_obj, code, moves)
