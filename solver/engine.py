@@ -15,7 +15,10 @@ import numpy as np
 
 from solver.rules import Rules, require_table_size
 
-_MEMO_LIMIT = 1 << 20  # remembered labels / move lists per game before the memo starts over
+_MEMO_LIMIT = 1 << 20
+_CHUNK_CELLS = 8  # boards decode 8 trits at a time from a table of every 8-cell pattern
+_CHUNK = 3**_CHUNK_CELLS
+_PATTERNS = [tuple((value // 3**i) % 3 for i in range(_CHUNK_CELLS)) for value in range(_CHUNK)]  # remembered labels / move lists per game before the memo starts over
 
 CODE_DTYPE = np.uint32  # 3**16 < 2**32: every board the vectorised API takes fits
 NO_CHILD = -1  # child codes are int32: 3**16 + 2 * 3**15 < 2**31
@@ -77,6 +80,7 @@ class Game:
         self.rules = rules
         self.cells = rules.cells
         self._pow3 = tuple(3**i for i in range(self.cells))
+        self._chunks = -(-self.cells // _CHUNK_CELLS)
         self._lines = [np.array(line, dtype=np.intp) for line in rules.lines]
         self._line_cells = rules.lines
         self._marks = {player: rules.marks_for(player) for player in (1, 2)}
@@ -97,11 +101,11 @@ class Game:
 
     def board(self, code: int) -> tuple[int, ...]:
         """The marks of every cell of `code`."""
-        marks = []
-        for _ in range(self.cells):
-            code, mark = divmod(code, 3)
-            marks.append(mark)
-        return tuple(marks)
+        marks: tuple[int, ...] = ()
+        for _ in range(self._chunks):
+            code, rest = divmod(code, _CHUNK)
+            marks += _PATTERNS[rest]
+        return marks[: self.cells]
 
     def code(self, board: tuple[int, ...] | list[int]) -> int:
         """The code of a board (cell i holds trit i)."""
