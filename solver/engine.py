@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,6 +84,10 @@ class Game:
         self._chunks = -(-self.cells // _CHUNK_CELLS)
         self._lines = [np.array(line, dtype=np.intp) for line in rules.lines]
         self._line_cells = rules.lines
+        self._line_checks = [  # (marks of the line's cells, all X, all O)
+            (itemgetter(*line) if len(line) > 1 else lambda board, c=line[0]: (board[c],), (1,) * len(line), (2,) * len(line))
+            for line in rules.lines
+        ]
         self._marks = {player: rules.marks_for(player) for player in (1, 2)}
         self._labels: dict[int, tuple[bool, int, int, int]] = {}
         self._moves: dict[int, tuple[tuple[Move, ...], frozenset[Move]]] = {}
@@ -185,13 +190,12 @@ class Game:
         filled = self.cells - board.count(0)
         mover = 1 + filled % 2
         x_lines = o_lines = 0
-        for line in self._line_cells:
-            first = board[line[0]]
-            if first and all(board[c] == first for c in line):
-                if first == 1:
-                    x_lines += 1
-                else:
-                    o_lines += 1
+        for marks, all_x, all_o in self._line_checks:
+            found = marks(board)
+            if found == all_x:
+                x_lines += 1
+            elif found == all_o:
+                o_lines += 1
         full = filled == self.cells
         if self.rules.goal == "most-lines":
             margin = x_lines - o_lines if mover == 1 else o_lines - x_lines

@@ -109,15 +109,15 @@ class SearchHooks(Protocol[S, M]):
         ...
 
     def table_key(self, state: S) -> Hashable:
-        """The transposition-table key: equal for positions every claim values alike (symmetric images)."""
+        """Optional. The table key: equal for positions every claim values alike (symmetric images).
+
+        Without it the search uses `game.key`.
+        """
         ...
 
 
 class NoHooks:
-    """Search every legal move in canonical order, one table entry per position."""
-
-    def __init__(self, game: Game[Any, Any]) -> None:
-        self.table_key = game.key
+    """Search every legal move in canonical order, one table entry per position (`game.key`)."""
 
     def candidates(self, state: object, moves: Sequence[Any], prover_moves: bool, prover: int) -> list[Any]:
         """All moves, as given."""

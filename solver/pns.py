@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from solver.game import Game, NoHooks, SearchHooks
 
+EXPANDED_CACHE = 1 << 16  # nodes whose children are remembered between visits
 INF = 1 << 60  # "infinite" proof or disproof number; sums are capped here
 ClaimResult = Literal["win", "no-loss"]
 Status = Literal["proved", "disproved", "node budget", "memory budget", "interrupted"]
@@ -104,8 +105,10 @@ class ProofSearch:
     ) -> None:
         self.game = game
         self.claim = claim
-        self.hooks = hooks if hooks is not None else NoHooks(game)
+        self.hooks = hooks if hooks is not None else NoHooks()
+        self.table_key: Callable[[Any], Hashable] = getattr(self.hooks, "table_key", game.key)  # optional hook
         self.table: dict[Hashable, tuple[int, int]] = {}
+        self._expanded: dict[Hashable, list[tuple[Any, Hashable]]] = {}
         self.nodes = 0
         self.progress = progress
         self.progress_seconds = progress_seconds
@@ -126,7 +129,7 @@ class ProofSearch:
         """
         self._limit_nodes = self.nodes + max_nodes if max_nodes is not None else INF
         self._limit_mb = max_memory_mb if max_memory_mb is not None else float("inf")
-        self._root_key = self.hooks.table_key(state)
+        self._root_key = self.table_key(state)
         self._started = time.perf_counter()
         self._next_report = self._started
         self._peak_mb = rss_mb()
@@ -146,7 +149,7 @@ class ProofSearch:
 
     def numbers(self, state: Any) -> tuple[int, int]:
         """(pn, dn) of `state` as far as the search knows: exact at terminals, 1/1 if unseen."""
-        key = self.hooks.table_key(state)
+        key = self.table_key(state)
         known = self.table.get(key)
         if known is not None:
             return known
@@ -161,7 +164,7 @@ class ProofSearch:
         for move in self._candidates(state):
             if self.numbers(self.game.apply(state, move))[0] == 0:
                 return move
-        self._mid(state, self.hooks.table_key(state), INF, INF)  # the table lost it: prove it again
+        self._mid(state, self.table_key(state), INF, INF)  # the table lost it: prove it again
         for move in self._candidates(state):
             if self.numbers(self.game.apply(state, move))[0] == 0:
                 return move
@@ -176,15 +179,9 @@ class ProofSearch:
     def _mid(self, state: Any, key: Hashable, pn_limit: int, dn_limit: int) -> None:
         """Expand `state` until its pn reaches pn_limit or its dn reaches dn_limit, or it is solved."""
         self._tick()
-        game, table, table_key = self.game, self.table, self.hooks.table_key
-        or_node = game.to_move(state) == self.claim.player
-        children = []
-        for move in self._candidates(state):
-            child = game.apply(state, move)
-            child_key = table_key(child)
-            if child_key not in table and game.is_terminal(child):
-                table[child_key] = (0, INF) if self.claim.holds_at_end(game.returns(child)) else (INF, 0)
-            children.append((child, child_key))
+        table = self.table
+        or_node = self.game.to_move(state) == self.claim.player
+        children = self._children(state, key)
         if not children:  # the prover has no candidate: every move loses (hooks prune only losers)
             table[key] = (INF, 0) if or_node else (0, INF)
             return
@@ -211,6 +208,27 @@ class ProofSearch:
                 self._mid(child, child_key, min(pn_limit, widened), min(INF, dn_limit - total + child_dn))
             else:
                 self._mid(child, child_key, min(INF, pn_limit - total + child_pn), min(dn_limit, widened))
+
+    def _children(self, state: Any, key: Hashable) -> list[tuple[Any, Hashable]]:
+        """The candidate children and their table keys, terminals valued in the table; remembered.
+
+        df-pn returns to the same nodes many times; the bounded cache spares regenerating them.
+        """
+        known = self._expanded.get(key)
+        if known is not None:
+            return known
+        game, table, table_key = self.game, self.table, self.table_key
+        children = []
+        for move in self._candidates(state):
+            child = game.apply(state, move)
+            child_key = table_key(child)
+            if child_key not in table and game.is_terminal(child):
+                table[child_key] = (0, INF) if self.claim.holds_at_end(game.returns(child)) else (INF, 0)
+            children.append((child, child_key))
+        if len(self._expanded) >= EXPANDED_CACHE:
+            self._expanded.clear()
+        self._expanded[key] = children
+        return children
 
     def _tick(self) -> None:
         """Count one expansion; report progress and enforce the budgets now and then."""

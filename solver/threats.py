@@ -11,6 +11,7 @@ prover searches only the blocks (the opponent's moves are never pruned).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 from solver.analysis import board_symmetries
 from solver.engine import Game, Move
@@ -28,18 +29,18 @@ class PositionalHooks:
                 weight[cell] += 1
         self.weight = weight
         self.threats = rules.marks == "own" and rules.goal == "first-line-wins"
-        inverses = []
+        images = []
         for perm in board_symmetries(rules):
             inverse = [0] * rules.cells
             for cell, image in enumerate(perm):
                 inverse[image] = cell
-            inverses.append(tuple(inverse))
-        self.inverses = inverses
+            images.append(itemgetter(*inverse) if rules.cells > 1 else lambda board: board)
+        self.images = images
 
     def table_key(self, state: int) -> bytes:
-        """The least symmetric image of the board (as bytes): symmetric positions share an entry."""
+        """The least symmetric image of the board, as bytes: symmetric positions share an entry."""
         board = self.game.board(state)
-        return min(bytes(map(board.__getitem__, inverse)) for inverse in self.inverses)
+        return bytes(min(image(board) for image in self.images))
 
     def candidates(self, state: int, moves: Sequence[Move], prover_moves: bool, prover: int) -> list[Move]:
         """The moves to search in `state`, best first (see the module docstring)."""

@@ -48,7 +48,7 @@ def test_pns_matches_the_table(name: str) -> None:
     game = Game(resolve(name))
     states = sample_states(game, random.Random(name), 4)
     assert_agrees(game, states, game.search_hooks())
-    assert_agrees(game, states[:1], NoHooks(game))
+    assert_agrees(game, states[:1], NoHooks())
 
 
 @settings(max_examples=20)
@@ -88,8 +88,8 @@ def test_strategy_of_a_proof_ends_every_play_as_claimed() -> None:
 
 
 def test_budget_stops_and_resumes() -> None:
-    game = Game(resolve("mnk:4,4,3,misere"))
-    search = ProofSearch(game, Claim(2, "win"), game.search_hooks())
+    game = Game(resolve("misere"))
+    search = ProofSearch(game, Claim(1, "no-loss"), game.search_hooks())
     first = search.search(game.initial(), max_nodes=50)
     assert first.status == "node budget" and first.nodes == 50
     assert first.root_pn > 0 and first.root_dn > 0

@@ -9,6 +9,7 @@ from certify.cli import benching, checking, solving, tree  # noqa: F401  (regist
 from certify.cli import policy  # noqa: F401  (registers `policy` and `play`)
 from certify.cli import audit  # noqa: F401  (registers `audit`, `verify` and `publish`)
 from certify.cli import z3  # noqa: F401  (registers `z3`)
+from certify.cli import prove  # noqa: F401  (registers `prove`)
 from certify.cli import explore  # noqa: F401  (registers `explore`)
 from certify.cli.app import EXIT_INTERNAL, app, errors
 
