@@ -17,7 +17,7 @@ from functools import cached_property
 from html import escape
 from pathlib import Path
 
-from certify.positions import CertifiedGame, Label, MoveValue, describe
+from certify.positions import CertifiedGame, Label, MoveValue
 from certify.schema import Certificate
 from solver.engine import Move, parse_moves
 from solver.rules import Rules, resolve
@@ -106,7 +106,7 @@ class Certified:
     @property
     def description(self) -> str:
         """The game in words."""
-        return describe(self.rules)
+        return self.rules.describe()
 
     @property
     def value(self) -> str:

@@ -41,23 +41,6 @@ class MoveValue:
         return f"{self.move} draw" if self.value == "draw" else f"{self.move} {self.value} in {self.plies}"
 
 
-def describe(rules: Rules) -> str:
-    """The game in words: board, lines, who places which mark, and the goal."""
-    lengths = sorted({len(line) for line in rules.lines})
-    length = "/".join(str(n) for n in lengths)
-    marks = {
-        "own": "player 1 places X, player 2 places O",
-        "either": "each player places X or O (either mark)",
-        "x-only": "both players place X",
-    }[rules.marks]
-    goal = {
-        "first-line-wins": "completing a line wins",
-        "first-line-loses": "completing a line loses",
-        "most-lines": "the board is filled and more complete lines wins",
-    }[rules.goal]
-    return f"{rules.rows}×{rules.cols} board, {len(rules.lines)} lines of {length}; {marks}; {goal}"
-
-
 class CertifiedGame:
     """A game with every reachable state labelled by a table certificate."""
 

@@ -14,7 +14,7 @@ from solver.game import Game
 from solver.rules import RulesError, resolve
 
 # name → "module:function" taking the GAME text; imported only when asked for
-FAMILIES: dict[str, str] = {}
+FAMILIES: dict[str, str] = {"uttt": "solver.uttt:from_text"}
 
 
 def resolve_game(text: str) -> Game[Any, Any]:

@@ -349,19 +349,41 @@ def critical_cells(s: Position) -> int:
     return threats | s.closed if threats else 0
 
 
-def hands_over_win(s: Position, move: int) -> bool:
-    """After `move` (which must not end the game) the opponent has a move that wins at once."""
-    return bool(immediate_wins(play(s, move)))
+def hands_over_win(s: Position, move: int, threats: int | None = None) -> bool:
+    """After `move` (which must not end the game) the opponent has a move that wins at once.
 
-
-def poisoned_boards(s: Position) -> int:
-    """Open boards where every open cell sends the player to move back to a win of theirs.
-
-    Seed 003's lookahead: the opponent, sent to such a board, must give the player to move a
-    board where they win at once (or a free move while they have one), unless the opponent wins
-    at once in that board first, which `candidates` rules out separately.
+    Computed without playing the move: the opponent's threat boards are `threats` (their
+    `threat_boards` before the move, passed in when known), less the board moved in if the move
+    closes it or takes its last completing cell; the opponent may use them if sent to one, or if
+    sent to a closed board (a free move).
     """
     player = X if s.x.bit_count() == s.o.bit_count() else O
+    opponent_marks = s.o if player == X else s.x
+    if threats is None:
+        threats = threat_boards(s, O if player == X else X)
+    if not threats:
+        return False
+    board = move // 9
+    cell = move - 9 * board
+    closed = s.closed
+    if threats >> board & 1 or cell == board:
+        after = play(s, move)
+        closed = after.closed
+        empty = ~(after.x | after.o)
+        if closed >> board & 1 or not COMPLETERS[chunk(opponent_marks, board)] & chunk(empty, board):
+            threats &= ~(1 << board)
+    if closed >> cell & 1:
+        return threats != 0
+    return bool(threats >> cell & 1)
+
+
+def poisoned_boards(s: Position, player: int) -> int:
+    """Open boards all of whose open cells send `player` to a board where `player` wins at once.
+
+    Seed 003's lookahead: `player`'s opponent, sent to such a board, must send `player` to one of
+    `player`'s threat boards, or to a closed board (a free move) while `player` has a threat
+    board, unless the opponent's move there wins at once, or closes or blocks that very threat.
+    """
     mine = threat_boards(s, player)
     if not mine:
         return 0
@@ -386,13 +408,14 @@ class CriticalSquares:
         wins = immediate_wins(s)
         if wins:
             return wins[:1] if prover_moves else wins + [m for m in moves if m not in wins]
-        poisoned = poisoned_boards(s)
+        player = X if s.x.bit_count() == s.o.bit_count() else O
+        poisoned = poisoned_boards(s, player)
+        threats = threat_boards(s, O if player == X else X)
         first, rest, losing = [], [], []
         for move in moves:
-            after = play(s, move)
-            if immediate_wins(after):
+            if hands_over_win(s, move, threats):
                 losing.append(move)
-            elif (1 << move % 9) & poisoned and not after.closed >> move % 9 & 1:
+            elif poisoned >> move % 9 & 1 and move % 9 != move // 9:
                 first.append(move)
             else:
                 rest.append(move)

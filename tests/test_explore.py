@@ -78,3 +78,44 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     result = run("explore", str(broken))
     assert result.exit_code == 2 and "not a valid certificate" in result.output
     assert not (tmp_path / "broken.html").exists()
+
+
+def test_serve_answers_on_loopback_only():
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "certify", "explore", str(W3T), "--serve", "--no-check"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stderr.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line
+        with urllib.request.urlopen(match.group(0), timeout=30) as response:
+            page = response.read().decode()
+        assert embedded(page)["game"]["name"] == "w3t"
+        try:
+            urllib.request.urlopen(match.group(0) + "other", timeout=30)
+            raise AssertionError("a path other than the page was served")
+        except urllib.error.HTTPError as err:
+            assert err.code == 404
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_output_conventions(tmp_path):
+    precious = tmp_path / "notes.html"
+    precious.write_text("<p>mine</p>")
+    result = run("explore", str(W3T), "-o", str(precious), "--no-check")
+    assert result.exit_code == 2 and "--force" in result.output
+    assert precious.read_text() == "<p>mine</p>"
+    assert run("explore", str(W3T), "-o", str(precious), "--no-check", "--force").exit_code == 0
+    assert run("explore", str(W3T), "-o", str(precious), "--no-check").exit_code == 0  # a page over a page
+    result = run("explore", str(W3T), "-o", "-", "--no-check")
+    assert result.exit_code == 0 and embedded(result.stdout)["game"]["name"] == "w3t"
+    result = run("explore", "uttt")  # no table certificate: one line, exit 2
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and "uttt" in result.output

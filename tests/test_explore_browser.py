@@ -181,6 +181,17 @@ def test_walk_the_strategy_tree_to_a_leaf(driver, w3t_page, tmp_path):
         shutil.copyfile(shot, ROOT / "docs" / "explorer.png")
 
 
+def test_strategy_tree_from_the_board_position(driver, w3t_page):
+    load(driver, w3t_page, "#X4,O0")
+    driver.find_element("id", "tree-here").click()
+    tree = driver.find_element("id", "tree")
+    root = tree.find_element("css selector", "summary")
+    assert root.text.startswith("after X4, O0")
+    strategy = CertifiedGame(read_certificate(W3T)).strategies[1]
+    played = " ".join(tree.find_element("css selector", "details[open] > ul > li").text.split())
+    assert played.startswith(f"player 1 plays {strategy[1 * 3**4 + 2 * 3**0]}")
+
+
 def test_keyboard_steps_through_the_game(driver, w3t_page):
     load(driver, w3t_page, "#X4,O0,X8")
     body = driver.find_element("tag name", "body")

@@ -20,7 +20,7 @@ from solver.rules import RulesError, make_rules, resolve
 
 FAMILY_GAMES = [
     "tictactoe", "w3t", "misere", "notakto", "cumulative",
-    "mnk:4,4,3", "mnk:5,5,4", "mnk:4,5,4,wild", "mnk:7,7,5,misere", "mnk:6,7,4",
+    "mnk:4,4,3", "mnk:5,5,4", "mnk:4,5,4,wild", "mnk:7,7,5,misere", "mnk:6,7,4", "uttt",
 ]
 
 

@@ -1,36 +1,43 @@
-"""The `certify` Typer application, its console, and the exit-code conventions.
+"""The `certify` Typer application, its consoles, and the exit-code conventions (docs/cli.md).
 
-Exit codes: 0 success; 1 a verification failed (an invalid certificate, a disagreement between
-methods); 2 bad input (unknown game, bad spec, unreadable or malformed file, bad option);
-3 an internal error (a bug: rerun with CERTIFY_DEBUG=1 for the traceback).
+Exit codes: 0 success; 1 a verification failed or a claim was refuted (an invalid certificate,
+a disagreement between methods, a REFUTED proof); 2 bad input (unknown game, bad spec,
+unreadable or malformed file, bad option, a file that cannot be written); 3 an internal error
+(a bug: rerun with CERTIFY_DEBUG=1 for the traceback).
+
+This module stays light: `certify --help` imports it and nothing heavier. Command modules are
+imported only when their command runs (certify/cli/registry.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
+import os
+import sys
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from difflib import get_close_matches
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer import _click as click  # typer >= 0.29 vendors click: Command, Context, exceptions
+from typer._click import exceptions as click_errors
+from typer.core import TyperCommand, TyperGroup
 
-from certify.certificate import CertificateError
-from solver.rules import Rules, RulesError, require_table_size, resolve
+from certify.cli.options import GAME_HELP  # noqa: F401  (re-exported for command modules)
+from certify.cli.registry import COMMANDS
+
+if TYPE_CHECKING:
+    from solver.rules import Rules
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
 
-app = typer.Typer(
-    name="certify",
-    help="Settle claims about small finite games with machine-checkable proof certificates.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-    rich_markup_mode="rich",
-)
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 
-GAME_HELP = "A built-in name (see `certify games`), mnk:R,C,K[,wild][,misere], or a .json/.toml spec file."
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
@@ -42,6 +49,9 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn the toolkit's input errors into one line and exit code 2."""
+    from certify.certificate import CertificateError
+    from solver.rules import RulesError
+
     try:
         yield
     except (RulesError, CertificateError) as err:
@@ -50,13 +60,135 @@ def user_errors() -> Iterator[None]:
 
 def load_game(game: str) -> Rules:
     """Resolve a GAME argument or exit 2 with the reason."""
+    from solver.rules import resolve
+
     with user_errors():
         return resolve(game)
 
 
 def load_table_game(game: str) -> Rules:
     """Resolve a GAME argument the table solver can take (at most 4x4), or exit 2 saying why."""
+    from solver.rules import require_table_size, resolve
+
     with user_errors():
         rules = resolve(game)
         require_table_size(rules)
         return rules
+
+
+def usage_line(err: click_errors.UsageError) -> str:
+    """A click usage error as one line: what is wrong and where the help is."""
+    param = getattr(err, "param", None)
+    if isinstance(err, click_errors.MissingParameter) and param is not None and param.param_type_name == "argument":
+        message = f"missing argument {param.metavar or str(param.name).upper()}"
+    else:
+        message = err.format_message().strip().rstrip(".")
+        message = message[:1].lower() + message[1:]
+    where = err.ctx.command_path if err.ctx is not None else "certify"
+    return f"{where}: {message} (see '{where} --help')"
+
+
+def conventional(command: click.Command) -> click.Command:
+    """Apply the help conventions to a command and its subcommands: arguments shown as NAME."""
+    for param in command.params:
+        if param.param_type_name == "argument" and param.metavar is None and param.name:
+            param.metavar = param.name.upper()
+    for sub in getattr(command, "commands", {}).values():
+        conventional(sub)
+    return command
+
+
+class CertifyGroup(TyperGroup):
+    """The root command: subcommands are imported when they run; every error is one line.
+
+    `certify --help` lists the commands from the registry without importing any of them.
+    """
+
+    listing = False
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, summary = COMMANDS[cmd_name]
+        if self.listing:  # help listing: the registry's summary is enough
+            return TyperCommand(name=cmd_name, short_help=summary, help=summary)
+        if cmd_name not in self.commands:
+            importlib.import_module(module)
+            built = typer.main.get_command(app)
+            assert isinstance(built, TyperGroup), f"{module} defines no command"
+            self.commands[cmd_name] = conventional(built.commands[cmd_name])
+        return self.commands[cmd_name]
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.listing = False
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            close = get_close_matches(name, COMMANDS, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else " (see 'certify --help')"
+            raise click_errors.UsageError(f"no such command '{name}'{hint}", ctx)
+        return super().resolve_command(ctx, args)
+
+    def main(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, prog_name: str | None = None, standalone_mode: bool = True, **extra: Any
+    ) -> NoReturn:
+        """Run, then exit with the documented code: usage errors and bugs are one line on stderr."""
+        try:
+            code = super().main(args, prog_name=prog_name or "certify", standalone_mode=False, **extra)
+        except click_errors.NoArgsIsHelpError as err:
+            err.show()
+            code = EXIT_BAD_INPUT
+        except click_errors.UsageError as err:
+            errors.print(f"[bold red]error:[/] {escape(usage_line(err))}", soft_wrap=True)
+            code = EXIT_BAD_INPUT
+        except click.ClickException as err:
+            errors.print(f"[bold red]error:[/] {escape(err.format_message())}", soft_wrap=True)
+            code = err.exit_code
+        except (typer.Abort, KeyboardInterrupt, EOFError):
+            errors.print("interrupted")
+            code = EXIT_INTERRUPTED
+        except BrokenPipeError:
+            code = EXIT_INTERRUPTED
+        except Exception as err:  # a bug: one line, not a traceback, unless debugging
+            if os.environ.get("CERTIFY_DEBUG"):
+                raise
+            errors.print(f"[bold red]internal error:[/] {escape(f'{type(err).__name__}: {err}')} (rerun with CERTIFY_DEBUG=1)", soft_wrap=True)
+            code = EXIT_INTERNAL
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+app = typer.Typer(
+    name="certify",
+    cls=CertifyGroup,
+    help="Settle claims about small finite games with machine-checkable proof certificates.",
+    epilog="Exit codes: 0 ok · 1 verification failed or claim refuted · 2 bad input · 3 internal error (docs/cli.md).",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def show_version(value: bool) -> None:
+    """`certify --version`: print the version and stop."""
+    if value:
+        from certify import __version__
+
+        console.print(f"certify {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def root(
+    version: Annotated[Optional[bool], typer.Option("--version", callback=show_version, is_eager=True, help="Print the version and exit.")] = None,
+) -> None:
+    """Settle claims about small finite games with machine-checkable proof certificates."""

@@ -8,7 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_game, user_errors
+from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_table_game, user_errors
+from certify.cli.options import ForceOpt, JsonOpt
 
 EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
 
@@ -28,18 +29,21 @@ def is_certificate_file(argument: str) -> bool:
 @app.command()
 def explore(
     source: Annotated[str, typer.Argument(metavar="CERT|GAME", help=EXPLORE_HELP, show_default=False)],
-    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Page to write (default: NAME.html; with --serve, none unless given).")] = None,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Page to write (default: NAME.html; with --serve, none unless given); - for stdout.", show_default=False)] = None,
     serve: Annotated[bool, typer.Option("--serve", help="Serve the page on 127.0.0.1 until Ctrl-C.")] = False,
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port for --serve (0: any free port).")] = 0,
     plies: Annotated[Optional[int], typer.Option("--plies", min=0, max=16, help="Embed only the states this many moves from the start (default: every state up to 200,000 states, else 4).")] = None,
     check: Annotated[bool, typer.Option("--check/--no-check", help="Run the independent checker and show its verdict on the page (skipped above 200,000 states).")] = True,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object describing the page written.")] = False,
+    force: ForceOpt = False,
+    json_out: JsonOpt = False,
 ) -> None:
-    """Write one self-contained HTML page to play through a certified game: board, move values, strategy tree."""
+    """Write one self-contained HTML page to play through a certified game: board, move values, strategy tree.
+
+    Example: certify explore certificates/w3t.json -o w3t.html
+    """
     import checker
     from certify.certificate import certificate_json, read_certificate
     from certify.explorer import FULL_TABLE_LIMIT, build_page
-    from certify.files import write_atomic
     from certify.pipeline import default_filename, solve_and_certify
     from certify.positions import CertifiedGame
 
@@ -49,7 +53,11 @@ def explore(
         run_check = check and certified.states <= FULL_TABLE_LIMIT
         verdict = checker.check_file(source).message if run_check else None
     else:
-        rules = load_game(source)
+        from solver.families import FAMILIES
+
+        if source.split(":", 1)[0] in FAMILIES:
+            raise fail(f"{source}: explore draws table certificates of positional games; this family has none")
+        rules = load_table_game(source)
         from certify.cli.solving import solving_progress
 
         with solving_progress(not json_out) as hook:
@@ -59,11 +67,11 @@ def explore(
         verdict = checker.check_bytes(certificate_json(solved.certificate).encode()).message if run_check else None
     html, facts = build_page(certified, verdict, source, plies)
     path = output if output is not None or serve else Path(default_filename(certified.rules)).with_suffix(".html")
-    if path is not None:
-        try:
-            write_atomic(path, html)
-        except OSError as err:
-            raise fail(f"{path}: cannot write: {err.strerror or err}") from None
+    to_stdout = path is not None and str(path) == "-"
+    if to_stdout:
+        print(html, end="")
+    elif path is not None:
+        write_page(path, html, force)
     summary = {
         "game": certified.rules.name,
         "file": None if path is None else str(path),
@@ -73,17 +81,39 @@ def explore(
         "horizon_plies": facts.horizon,
         "verdict": verdict,
     }
-    if json_out:
+    if json_out and not to_stdout:
         console.print_json(json.dumps(summary))
     elif path is not None:
         reach = "every state" if facts.horizon is None else f"{facts.states:,} states within {facts.horizon} plies"
-        console.print(f"wrote [bold]{path}[/] ({facts.bytes:,} bytes, {reach}); open it in any browser")
+        where = "the page" if to_stdout else f"[bold]{path}[/]"
+        (errors if to_stdout else console).print(f"wrote {where} ({facts.bytes:,} bytes, {reach}); open it in any browser")
     if verdict is not None and not verdict.startswith("VALID"):
         errors.print(f"[bold red]checker:[/] {verdict}")
     if serve:
         serve_page(html, port)
     if verdict is not None and not verdict.startswith("VALID"):
         raise typer.Exit(EXIT_FAILED)
+
+
+def write_page(path: Path, html: str, force: bool) -> None:
+    """Write the page atomically, replacing only an earlier explorer page unless `force`."""
+    from certify.files import write_atomic
+
+    if path.is_dir():
+        raise fail(f"{path}: is a directory")
+    if path.exists() and not force:
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as err:
+            raise fail(f"{path}: cannot read: {err.strerror or err}") from None
+        if 'id="certify-data"' not in head:
+            raise fail(f"{path}: exists and is not a certify explore page (--force replaces it)")
+    if not path.parent.exists():
+        raise fail(f"{path}: cannot write: no such folder")
+    try:
+        write_atomic(path, html)
+    except OSError as err:
+        raise fail(f"{path}: cannot write: {err.strerror or err}") from None
 
 
 def serve_page(html: str, port: int) -> None:

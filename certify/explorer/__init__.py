@@ -15,7 +15,7 @@ from importlib.resources import files
 
 import numpy as np
 
-from certify.positions import CertifiedGame, describe
+from certify.positions import CertifiedGame
 from certify.schema import pack
 
 FULL_TABLE_LIMIT = 200_000
@@ -79,7 +79,7 @@ def page_data(
         "source": source,
         "game": {
             "name": rules.name,
-            "description": describe(rules),
+            "description": rules.describe(),
             "rows": rules.rows,
             "cols": rules.cols,
             "lines": [list(line) for line in rules.lines],

@@ -9,6 +9,7 @@
   const MARK = ["", "X", "O"];
   const WORD = { 1: "win", 0: "draw", "-1": "loss" };
   const $ = (id) => document.getElementById(id);
+  const num = (n) => n.toLocaleString("en-US");
 
   function h(tag, attrs, ...children) {
     const el = document.createElement(tag);
@@ -83,7 +84,8 @@
     return `player ${lab.value > 0 ? p : 3 - p} wins`;
   }
   const plies = (n) => (n === 1 ? "1 ply" : `${n} plies`);
-  const resultText = (value, n) => (value === 0 ? "draw" : `${WORD[value]} in ${plies(n)}`);
+  const marginText = (margin) => (margin === null || margin === undefined ? "" : `, ${margin > 0 ? "+" : ""}${margin} line${Math.abs(margin) === 1 ? "" : "s"}`);
+  const resultText = (value, n, margin) => (value === 0 ? "draw" : `${WORD[value]} in ${plies(n)}${marginText(margin)}`);
 
   // ---- state: the line of play and where we are in it ----------------------------------------
   let line = [];      // moves {cell, mark} from the empty board
@@ -102,9 +104,9 @@
   function setLine(moveList) { line = moveList.slice(); at = line.length; selected = -1; render(); }
 
   // ---- drawing ---------------------------------------------------------------------------------
-  function valueSpan(value, n) {
+  function valueSpan(value, n, margin) {
     if (value === null) return h("span", { class: "v" }, "not embedded");
-    return h("span", { class: `v ${WORD[value]}` }, resultText(value, n));
+    return h("span", { class: `v ${WORD[value]}` }, resultText(value, n, margin));
   }
 
   function renderBoard(code, legal) {
@@ -121,17 +123,17 @@
       if (onLine.has(cell) && lab && lab.distance === 0) cls.push("line");
       if (cell === last) cls.push("last");
       if (b[cell]) {
-        el.append(h("div", { class: `${cls.join(" ")} filled m${b[cell]}`, role: "gridcell",
+        el.append(h("div", { class: `${cls.join(" ")} filled m${b[cell]}`, role: "img",
           "aria-label": `cell ${cell}: ${MARK[b[cell]]}` }, h("span", { class: "num" }, String(cell)), MARK[b[cell]]));
         continue;
       }
       const here = legal.filter((m) => m.cell === cell);
-      const div = h("div", { class: cls.join(" "), role: "gridcell", "aria-label": `cell ${cell}: empty` },
+      const div = h("div", { class: cls.join(" "), role: "group", "aria-label": `cell ${cell}: empty` },
         h("span", { class: "num" }, String(cell)));
       for (const m of here) {
         const i = legal.indexOf(m);
         const isStrat = chosen && chosen.cell === m.cell && chosen.mark === m.mark;
-        const words = m.known ? resultText(m.value, m.plies) : "not embedded";
+        const words = m.known ? resultText(m.value, m.plies, m.margin) : "not embedded";
         const btn = h("button", { type: "button", "data-move": moveName(m),
           class: `half m${m.mark} ${m.known ? WORD[m.value] + "-bg" : ""}${isStrat ? " strategy" : ""}${i === selected ? " selected" : ""}`,
           title: `play ${moveName(m)}: ${words} for the mover${m.best ? " (best)" : ""}`,
@@ -174,7 +176,7 @@
         "data-move": moveName(m), "data-value": m.known ? WORD[m.value] : "unknown", "data-plies": m.known ? String(m.plies) : "",
         onclick: () => play(m) },
       h("td", {}, h("button", { type: "button", "aria-label": `play ${moveName(m)}` }, moveSpan(m))),
-      h("td", {}, h("span", {}, valueSpan(m.value, m.plies))),
+      h("td", {}, h("span", {}, valueSpan(m.value, m.plies, m.margin))),
       h("td", {}, h("span", {}, m.known ? String(m.plies) : "")),
       h("td", {}, h("span", {}, m.best ? h("span", { class: "best", title: "best move" }, "★ best ") : null,
         isStrat ? h("span", { class: "strat-mark", title: "the certified strategy plays this" }, "◆ strategy") : null)));
@@ -214,6 +216,7 @@
     renderHistory();
     $("code").textContent = String(code);
     $("dump").textContent = atlasDump(code, legal);
+    if ($("tree-here").checked) renderTree();
     const hash = "#" + line.slice(0, at).map(moveName).join(",");
     if (location.hash !== hash && !(hash === "#" && !location.hash)) history.replaceState(null, "", hash);
   }
@@ -246,7 +249,9 @@
       const ul = h("ul", {});
       if (toMove(code) === player) {
         const m = strategies[player].moves.get(code);
-        if (!m) ul.append(h("li", {}, h("span", { class: "leaf" }, "no strategy entry embedded here")));
+        if (!m) ul.append(h("li", {}, h("span", { class: "leaf" }, DATA.horizon === null
+          ? `player ${player}'s strategy never reaches this position (it plays differently earlier)`
+          : "no strategy entry embedded here (beyond the horizon, or off the strategy's path)")));
         else {
           const after = code + m.mark * POW3[m.cell], al = label(after);
           ul.append(treeNode(path.concat([m]), player, [h("span", { class: "who" }, `player ${player} plays`),
@@ -269,14 +274,16 @@
     const s = strategies[player].info;
     $("strategy-words").textContent =
       `Player ${player} ${s.guarantees === "win" ? "wins" : "never loses"} by following this strategy: ` +
-      `${s.total_entries} positions where it moves, each with the one move it plays. Open a line to see the strategy's move ` +
+      `${num(s.total_entries)} positions where it moves, each with the one move it plays. Open a line to see the strategy's move ` +
       "and every reply of the opponent, down to the end of the game; “show” puts that position on the board." +
-      (DATA.horizon !== null ? ` (Embedded: ${s.entries} entries within ${DATA.horizon} plies.)` : "");
+      (DATA.horizon !== null ? ` (Embedded: ${num(s.entries)} entries within ${DATA.horizon} plies.)` : "");
+    const here = $("tree-here").checked ? line.slice(0, at) : [];
     const ul = h("ul", {});
-    const top = treeNode([], player, [h("span", { class: "who" }, "start")]);
+    const top = treeNode(here, player, [h("span", { class: "who" }, here.length ? `after ${here.map(moveName).join(", ")}` : "start")]);
     ul.append(top);
     root.append(ul);
-    top.querySelector("details").open = true;
+    const details = top.querySelector("details");
+    if (details) details.open = true;
   }
 
   // ---- identity, header, keys ------------------------------------------------------------------
@@ -295,14 +302,15 @@
     row("checker", v === null ? "not run for this page (run: python -m checker CERTIFICATE.json)"
       : h("span", { class: v.startsWith("VALID") ? "verdict-ok" : "verdict-bad" }, v));
     row("source", DATA.source);
-    row("states", DATA.horizon === null ? `${DATA.states_total} reachable states, all embedded`
-      : `${DATA.states_total} reachable states; this page embeds the ${L.count} within ${DATA.horizon} plies of the start`);
+    row("states", DATA.horizon === null ? `${num(DATA.states_total)} reachable states, all embedded`
+      : `${num(DATA.states_total)} reachable states; this page embeds the ${num(L.count)} within ${DATA.horizon} plies of the start`);
     row("written by", `${DATA.provenance.tool}: ${DATA.provenance.command}`);
     const sel = $("strategy-player");
     for (const s of DATA.strategies)
       sel.append(h("option", { value: String(s.player) }, `player ${s.player} (${s.guarantees === "win" ? "wins" : "never loses"})`));
     if (DATA.strategies.length < 2) $("strategy-choice").hidden = true;
     sel.addEventListener("change", () => { renderTree(); render(); });
+    $("tree-here").addEventListener("change", renderTree);
   }
 
   document.addEventListener("keydown", (e) => {

@@ -1,0 +1,38 @@
+"""The options every command shares, one name and one meaning each (docs/cli.md).
+
+Light on purpose: command modules import this when they load; nothing heavy here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal, Optional
+
+import typer
+
+GAME_HELP = "A built-in name (see `certify games`), mnk:R,C,K[,wild][,misere], or a .json/.toml spec file."
+DEFAULT_TIMEOUT = 120.0
+
+GameArg = Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of tables.")]
+OutputOpt = Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Write the output here; - for stdout.", show_default=False)]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite an existing file even if it is not a certify output of the same kind.")]
+CertOpt = Annotated[Optional[Path], typer.Option("--cert", metavar="FILE", help="Read the labels from this certificate (checked first) instead of solving again.", show_default=False)]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", metavar="SECONDS", min=0.1, help="Bound on the step's running time; then it reports unknown (timeout).")]
+Player = Literal["1", "2"]
+PlayerOrBoth = Literal["1", "2", "both"]
+PlayerOpt = Annotated[Optional[Player], typer.Option("--player", help="The side: 1 moves first, 2 second.", show_default=False)]
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """`1 state`, `5,478 states`, `1 strategy entry`, `97 strategy entries`: a count with its noun."""
+    noun = singular if count == 1 else (plural_form or _plural(singular))
+    return f"{count:,} {noun}"
+
+
+def _plural(noun: str) -> str:
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    return noun + "s"

@@ -1,0 +1,96 @@
+"""The command line's conventions (docs/cli.md): lazy commands, one-line errors, help and README agree."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from certify.cli import app
+from certify.cli.registry import COMMANDS
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def loaded_commands() -> dict:
+    """Every command, with every command module imported."""
+    for module, _ in COMMANDS.values():
+        importlib.import_module(module)
+    return typer.main.get_command(app).commands  # type: ignore[attr-defined]
+
+
+def test_every_command_is_registered_with_its_docstring_summary():
+    commands = loaded_commands()
+    assert set(commands) == set(COMMANDS)
+    for name, command in commands.items():
+        first_line = (command.help or "").strip().splitlines()[0]
+        assert first_line == COMMANDS[name][1], name
+
+
+def test_help_imports_no_command_module():
+    script = (
+        "import sys; sys.argv = ['certify', '--help']\n"
+        "from certify.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = ('numpy', 'pydantic', 'z3', 'solver', 'checker')\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in heavy or m in "
+        + repr(sorted({m for m, _ in COMMANDS.values()}))
+        + "))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "LOADED []"
+
+
+def test_help_lists_every_command_and_the_readme_table_matches_it():
+    listed = re.findall(r"^  (\w+)\s", run("--help").stdout.split("Commands:\n")[1].split("\n\n")[0], flags=re.M)
+    assert listed == list(COMMANDS)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split("## Commands")[1].split("\n## ")[0]
+    in_readme = re.findall(r"`certify ([a-z0-9]+)", readme)
+    assert sorted(set(in_readme)) == sorted(listed)
+
+
+@pytest.mark.parametrize(
+    ("args", "first"),
+    [
+        (["solve"], "error: certify solve: missing argument GAME (see 'certify solve --help')"),
+        (["solve", "w3t", "--bogus"], "error: certify solve: no such option: --bogus"),
+        (["tree", "w3t", "--depth", "99"], "error: certify tree: invalid value for '--depth'"),
+        (["sovle", "w3t"], "error: certify: no such command 'sovle'; did you mean 'solve'?"),
+    ],
+)
+def test_usage_errors_are_one_line_on_stderr_with_exit_2(args, first):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(first), result.stderr
+
+
+def test_version_and_short_help():
+    version = run("--version")
+    assert version.exit_code == 0 and version.stdout.startswith("certify ")
+    short = run("solve", "-h")
+    assert short.exit_code == 0 and short.stdout.startswith("Usage: certify solve")
+
+
+def test_an_internal_error_is_one_line_with_exit_3(monkeypatch):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    importlib.import_module("certify.cli.solving")
+    monkeypatch.setattr("certify.cli.solving.game_stats", broken)
+    monkeypatch.delenv("CERTIFY_DEBUG", raising=False)
+    result = run("stats", "tictactoe", "--json")
+    assert result.exit_code == 3
+    assert result.stderr.strip().splitlines() == ["internal error: RuntimeError: boom (rerun with CERTIFY_DEBUG=1)"]
