@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import checker
-from certify.proofs import position_certificate
-from solver.pns import Claim, ProofSearch
+from certify.proving import Attempt as ProofAttempt
+from certify.proving import prove
+from solver.pns import Claim
 from solver.uttt import Position, Uttt, play
 
 Progress = Callable[[str], None]
@@ -56,8 +57,8 @@ def sample(plies: list[int], per_ply: int, seed: int) -> dict[int, list[Position
 
 
 def solve_value(game: Uttt, s: Position, seconds: float | None = None, nodes: int | None = None
-                ) -> tuple[str | None, list[tuple[Claim, ProofSearch]], int]:
-    """The value of `s` for the player to move, the searches proving it, and the nodes spent.
+                ) -> tuple[str | None, list[ProofAttempt], int]:
+    """The value of `s` for the player to move, the certified proofs of it, and the nodes spent.
 
     Win: "mover wins" proved. Loss: "opponent wins" proved. Draw: both refuted, then a no-loss
     proof for each side (the certificate of a draw is the pair). The value is None when the
@@ -65,42 +66,39 @@ def solve_value(game: Uttt, s: Position, seconds: float | None = None, nodes: in
     """
     deadline = None if seconds is None else time.perf_counter() + seconds
     mover = game.to_move(s)
+    root = game.format_position(s)
     spent = 0
 
-    def run(claim: Claim) -> tuple[str, ProofSearch]:
+    def run(claim: Claim) -> ProofAttempt:
         nonlocal spent
-        search = ProofSearch(game, claim, game.search_hooks())
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        outcome = search.search(s, max_nodes=nodes, max_seconds=left)
-        spent += outcome.nodes
-        return outcome.status, search
+        attempt = prove(game, claim, root, max_nodes=nodes, max_seconds=left)
+        spent += attempt.outcome.nodes
+        return attempt
 
     for claim in (Claim(mover, "win"), Claim(3 - mover, "win")):
-        status, search = run(claim)
-        if status == "proved":
-            return ("win" if claim.player == mover else "loss"), [(claim, search)], spent
-        if status != "disproved":
+        attempt = run(claim)
+        if attempt.outcome.status == "proved":
+            return ("win" if claim.player == mover else "loss"), [attempt], spent
+        if attempt.outcome.status != "disproved":
             return None, [], spent
-    proofs = []
-    for claim in (Claim(mover, "no-loss"), Claim(3 - mover, "no-loss")):
-        status, search = run(claim)
-        if status != "proved":
-            return None, [], spent
-        proofs.append((claim, search))
+    proofs = [run(Claim(mover, "no-loss")), run(Claim(3 - mover, "no-loss"))]
+    if any(p.outcome.status != "proved" for p in proofs):
+        return None, [], spent
     return "draw", proofs, spent
 
 
 def attempt(game: Uttt, ply: int, s: Position, seconds: float) -> Attempt:
-    """Solve one position, write its certificate(s) and check them."""
+    """Solve one position, and check its certificate(s) with the independent checker."""
     start = time.perf_counter()
     value, proofs, nodes = solve_value(game, s, seconds=seconds)
     elapsed = time.perf_counter() - start
     size, check_seconds, checked = 0, 0.0, value is not None
-    for claim, search in proofs:
-        text = position_certificate(game, s, claim, search)
-        size += len(text.encode())
+    for proof in proofs:
+        data = (proof.text or "").encode()
+        size += len(data)
         started = time.perf_counter()
-        verdict = checker.check_bytes(text.encode())
+        verdict = checker.check_bytes(data)
         check_seconds += time.perf_counter() - started
         checked = checked and verdict.exit_code == 0
     return Attempt(ply, game.format_position(s), value, elapsed, nodes, size, check_seconds, checked)

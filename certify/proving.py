@@ -77,12 +77,13 @@ def prove(
     progress: Callable[[Progress], None] | None = None,
     command: str = "",
     timed: bool = False,
+    max_seconds: float | None = None,
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved."""
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
     search = ProofSearch(game, claim, game.search_hooks(), progress)
-    outcome = search.search(state, max_nodes, max_memory_mb)
+    outcome = search.search(state, max_nodes, max_memory_mb, max_seconds)
     if outcome.status != "proved":
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started)
     tree = canonical_strategy(game, state, claim.player, search.proved_move)

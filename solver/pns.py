@@ -26,7 +26,7 @@ from solver.game import Game, NoHooks, SearchHooks
 EXPANDED_CACHE = 1 << 16  # nodes whose children are remembered between visits
 INF = 1 << 60  # "infinite" proof or disproof number; sums are capped here
 ClaimResult = Literal["win", "no-loss"]
-Status = Literal["proved", "disproved", "node budget", "memory budget", "interrupted"]
+Status = Literal["proved", "disproved", "node budget", "memory budget", "time budget", "interrupted"]
 
 
 @dataclass(frozen=True)
@@ -116,21 +116,25 @@ class ProofSearch:
         self._limit_mb = float("inf")
         self._root_key: Hashable = None
         self._started = 0.0
+        self._deadline = float("inf")
         self._next_report = 0.0
         self._peak_mb = 0.0
 
     # ---- driver ----------------------------------------------------------------------------
 
-    def search(self, state: Any, max_nodes: int | None = None, max_memory_mb: float | None = None) -> Outcome:
+    def search(self, state: Any, max_nodes: int | None = None, max_memory_mb: float | None = None,
+               max_seconds: float | None = None) -> Outcome:
         """Search `state` until it is proved or disproved, a budget runs out, or Ctrl-C.
 
         Budgets count from this call: `max_nodes` more expansions, `max_memory_mb` of resident
-        memory for the whole process. The table is kept, so a later call resumes the work.
+        memory for the whole process, `max_seconds` of wall time (checked every 1,024 nodes).
+        The table is kept, so a later call resumes the work.
         """
         self._limit_nodes = self.nodes + max_nodes if max_nodes is not None else INF
         self._limit_mb = max_memory_mb if max_memory_mb is not None else float("inf")
         self._root_key = self.table_key(state)
         self._started = time.perf_counter()
+        self._deadline = self._started + max_seconds if max_seconds is not None else float("inf")
         self._next_report = self._started
         self._peak_mb = rss_mb()
         status: Status
@@ -242,6 +246,8 @@ class ProofSearch:
         self._peak_mb = max(self._peak_mb, mb)
         if mb > self._limit_mb:
             raise _Stop("memory budget")
+        if now >= self._deadline:
+            raise _Stop("time budget")
         if self.progress is not None and now >= self._next_report:
             self._next_report = now + self.progress_seconds
             pn, dn = self.table.get(self._root_key, (1, 1))

@@ -20,6 +20,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from solver.game import NoHooks
 from solver.rules import RulesError
 
 X, O = 1, 2
@@ -122,9 +123,9 @@ class Uttt:
         self.rules = rules or UtttRules()
         self.critical_squares = critical_squares
 
-    def search_hooks(self) -> CriticalSquares | CanonicalOrder:
+    def search_hooks(self) -> CriticalSquares | NoHooks:
         """Seed 003's critical-square pruning and ordering, or none when switched off."""
-        return CriticalSquares() if self.critical_squares else CanonicalOrder()
+        return CriticalSquares() if self.critical_squares else NoHooks()
 
     # ---- the protocol ------------------------------------------------------------------------
 
@@ -421,14 +422,6 @@ class CriticalSquares:
             else:
                 rest.append(move)
         return first + rest if prover_moves else first + rest + losing
-
-
-class CanonicalOrder:
-    """Proof-search hooks without analysis: every legal move, in canonical order."""
-
-    def candidates(self, s: Position, moves: list[int], prover_moves: bool, prover: int) -> list[int]:
-        """All moves, as given."""
-        return list(moves)
 
 
 def from_text(text: str) -> Uttt:

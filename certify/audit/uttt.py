@@ -9,6 +9,7 @@ a position with a strategy certificate re-checked by the independent checker.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import statistics
 from collections.abc import Callable
@@ -17,10 +18,11 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
+import checker
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
-from certify.audit.result import Reading
-from certify.proofs import certified_proof
+from certify.audit.result import ClaimError, Reading
+from certify.proving import prove
 from solver.pns import Claim, ProofSearch
 from solver.uttt import (
     X,
@@ -89,10 +91,17 @@ class Tally:
 
 def witness(s: Position, move: int | None, player: int, result: Literal["win", "no-loss"], max_nodes: int) -> str:
     """A counterexample anyone can re-check: the position, the move, and a checked certificate."""
-    start = s if move is None else play(s, move)
-    cert = certified_proof(GAME, start, player, result, max_nodes)
+    start = GAME.format_position(s if move is None else play(s, move))
+    attempt = prove(GAME, Claim(player, result), start, max_nodes=max_nodes)
     where = f"position {GAME.format_position(s)}" + ("" if move is None else f", move {format_move(move)}")
-    return f"{where}: {'XO'[player - 1]} {'wins' if result == 'win' else 'does not lose'} from there — {cert}"
+    claimed = f"{'XO'[player - 1]} {'wins' if result == 'win' else 'does not lose'} from there"
+    if attempt.text is None:
+        raise ClaimError(f"{where}: the proof search did not prove it again ({attempt.outcome.status})")
+    data = attempt.text.encode()
+    verdict = checker.check_bytes(data).message.split()[0]
+    return (f"{where}: {claimed}; strategy certificate sha256 {hashlib.sha256(data).hexdigest()[:16]}, "
+            f"{len(data):,} bytes, checker {verdict} (certify prove uttt --claim {result} --player {player} "
+            f"--position '{start}')")
 
 
 class UtttClaim(ClaimBase):
