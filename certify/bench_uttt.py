@@ -56,8 +56,8 @@ def sample(plies: list[int], per_ply: int, seed: int) -> dict[int, list[Position
     return out
 
 
-def solve_value(game: Uttt, s: Position, seconds: float | None = None, nodes: int | None = None
-                ) -> tuple[str | None, list[ProofAttempt], int]:
+def solve_value(game: Uttt, s: Position, seconds: float | None = None, nodes: int | None = None,
+                plain: bool = False) -> tuple[str | None, list[ProofAttempt], int]:
     """The value of `s` for the player to move, the certified proofs of it, and the nodes spent.
 
     Win: "mover wins" proved. Loss: "opponent wins" proved. Draw: both refuted, then a no-loss
@@ -72,7 +72,7 @@ def solve_value(game: Uttt, s: Position, seconds: float | None = None, nodes: in
     def run(claim: Claim) -> ProofAttempt:
         nonlocal spent
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        attempt = prove(game, claim, root, max_nodes=nodes, max_seconds=left)
+        attempt = prove(game, claim, root, max_nodes=nodes, max_seconds=left, plain=plain)
         spent += attempt.outcome.nodes
         return attempt
 
@@ -88,10 +88,10 @@ def solve_value(game: Uttt, s: Position, seconds: float | None = None, nodes: in
     return "draw", proofs, spent
 
 
-def attempt(game: Uttt, ply: int, s: Position, seconds: float) -> Attempt:
+def attempt(game: Uttt, ply: int, s: Position, seconds: float, plain: bool) -> Attempt:
     """Solve one position, and check its certificate(s) with the independent checker."""
     start = time.perf_counter()
-    value, proofs, nodes = solve_value(game, s, seconds=seconds)
+    value, proofs, nodes = solve_value(game, s, seconds=seconds, plain=plain)
     elapsed = time.perf_counter() - start
     size, check_seconds, checked = 0, 0.0, value is not None
     for proof in proofs:
@@ -110,15 +110,16 @@ def uttt_benchmark(plies: list[int], per_ply: int, seconds: float, seed: int = 2
 
     With `extend`, plies 5 earlier than the last are added while the last one solved anything.
     """
+    game = Uttt()
     todo = list(plies)
     out: list[tuple[str, Attempt]] = []
     while todo:
         ply = todo.pop(0)
         for index, s in enumerate(sample([ply], per_ply, seed + ply)[ply]):
-            for mode, game in (("critical squares", Uttt()), ("plain", Uttt(critical_squares=False))):
+            for mode, plain in (("critical squares", False), ("plain", True)):
                 if progress:
                     progress(f"ply {ply}, position {index + 1}/{per_ply}, {mode}")
-                out.append((mode, attempt(game, ply, s, seconds)))
+                out.append((mode, attempt(game, ply, s, seconds, plain)))
         if extend and not todo and ply > 5 and any(a.ply == ply and a.value for _, a in out):
             todo.append(ply - 5)
     return out

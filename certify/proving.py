@@ -22,7 +22,7 @@ from certify import __version__
 from certify.files import write_atomic
 from certify.schema import FORMAT, Proof, Provenance, StrategyCertificate, StrategyClaim
 from solver.families import game_from_rules
-from solver.game import Game
+from solver.game import Game, NoHooks
 from solver.pns import Claim, Outcome, ProofSearch, Progress
 from solver.prooftree import ProofTree, canonical_strategy
 from solver.rules import RulesError
@@ -78,11 +78,12 @@ def prove(
     command: str = "",
     timed: bool = False,
     max_seconds: float | None = None,
+    plain: bool = False,
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved."""
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    search = ProofSearch(game, claim, game.search_hooks(), progress)
+    search = ProofSearch(game, claim, NoHooks() if plain else game.search_hooks(), progress)
     outcome = search.search(state, max_nodes, max_memory_mb, max_seconds)
     if outcome.status != "proved":
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started)

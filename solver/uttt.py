@@ -20,7 +20,6 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from solver.game import NoHooks
 from solver.rules import RulesError
 
 X, O = 1, 2
@@ -119,13 +118,12 @@ class Uttt:
 
     family = "uttt"
 
-    def __init__(self, rules: UtttRules | None = None, critical_squares: bool = True) -> None:
+    def __init__(self, rules: UtttRules | None = None) -> None:
         self.rules = rules or UtttRules()
-        self.critical_squares = critical_squares
 
-    def search_hooks(self) -> CriticalSquares | NoHooks:
-        """Seed 003's critical-square pruning and ordering, or none when switched off."""
-        return CriticalSquares() if self.critical_squares else NoHooks()
+    def search_hooks(self) -> CriticalSquares:
+        """Seed 003's critical-square pruning and ordering (`certify prove --plain` goes without)."""
+        return CriticalSquares()
 
     # ---- the protocol ------------------------------------------------------------------------
 

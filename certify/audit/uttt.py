@@ -23,6 +23,7 @@ from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import ClaimError, Reading
 from certify.proving import prove
+from solver.game import NoHooks
 from solver.pns import Claim, ProofSearch
 from solver.uttt import (
     X,
@@ -37,7 +38,6 @@ from solver.uttt import (
 )
 
 GAME = Uttt()
-PLAIN = Uttt(critical_squares=False)
 
 
 def other(player: int) -> int:
@@ -291,8 +291,8 @@ class SearchReduction(UtttClaim):
         for s in sample:
             nodes = {}
             for hooks in (True, False):
-                game = GAME if hooks else PLAIN
-                outcome = ProofSearch(game, Claim(mover(s), "win"), game.search_hooks()).search(s, max_nodes=self.max_nodes)
+                search = ProofSearch(GAME, Claim(mover(s), "win"), GAME.search_hooks() if hooks else NoHooks())
+                outcome = search.search(s, max_nodes=self.max_nodes)
                 nodes[hooks] = outcome.nodes
                 totals[hooks] += outcome.nodes
                 solved[hooks] += outcome.status in ("proved", "disproved")

@@ -79,6 +79,7 @@ def prove(
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file (default: GAME.pP-CLAIM.json).")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
+    plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of text.")] = False,
 ) -> None:
@@ -97,8 +98,10 @@ def prove(
         except ValueError as err:
             raise fail(str(err)) from None
         words.append(f"--position '{position}'")
+    if plain:
+        words.append("--plain")
     with search_progress(not json_out and errors.is_terminal) as hook:
-        attempt = run_proof(game_obj, target, position, max_nodes, max_memory, hook, " ".join(words), timed)
+        attempt = run_proof(game_obj, target, position, max_nodes, max_memory, hook, " ".join(words), timed, plain=plain)
     path = None
     if attempt.certificate is not None:
         path = output or default_output(game_obj.rules.name, target)
