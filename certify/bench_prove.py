@@ -63,6 +63,6 @@ def prove_benchmarks(suite: list[tuple[str, int, str]] = PROVE_SUITE) -> list[di
             peak_rss_mb=round(outcome.peak_rss_mb, 1),
             prover_moves=len(attempt.tree.moves) if attempt.tree else 0,
             positions=attempt.tree.positions if attempt.tree else 0,
-            certificate_bytes=len(text.encode()), check_seconds=round(check_seconds, 3), verdict=verdict.split(":")[0],
+            certificate_bytes=len(text.encode()), check_seconds=round(check_seconds, 3), verdict=verdict.split()[0],
         )))
     return rows

@@ -73,7 +73,7 @@ def bench(
             table.add_row(f"{row['game']} p{row['player']} {row['claim']}", row["status"], f"{row['nodes']:,}",
                           f"{row['seconds']:.2f} s", f"{row['nodes_per_second']:,.0f}", f"{row['peak_rss_mb']:.0f} MB",
                           f"{row['prover_moves']:,}", f"{row['positions']:,}", f"{row['certificate_bytes']:,}",
-                          f"{row['check_seconds']:.2f} s ({row['verdict'].split()[0]})")
+                          f"{row['check_seconds']:.2f} s ({row['verdict']})")
         console.print(table)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
