@@ -1,7 +1,13 @@
-"""Certificates: build one from a solution, write it deterministically, read one back."""
+"""Certificates: build one from a solution, write it deterministically, read one back.
+
+Format version 2, kind `table` (docs/certificate-format.md): labels and strategy moves are stored in
+ascending code order of the states they are about, without the codes; `label_table` and
+`strategy_moves` find those states again from the rules.
+"""
 
 from __future__ import annotations
 
+import heapq
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +31,10 @@ from certify.schema import (
     unpack,
 )
 from solver.analysis import first_move_values
-from solver.engine import Game
-from solver.retrograde import Solution, solve
-from solver.rules import Rules
+from solver.engine import Game, IllegalMove, Move
+from solver.retrograde import Solution, enumerate_layers, solve
+from solver.rules import Rules, make_rules
 from solver.strategy import Strategy, root_strategies
-
 
 class CertificateError(ValueError):
     """A file that is not a well-formed certificate; the message is one line."""
@@ -52,6 +57,7 @@ def build_certificate(
     return Certificate(
         format=FORMAT,
         version=VERSION,
+        kind="table",
         rules=rules.canonical(),
         rules_sha256=rules.sha256(),
         claim=Claim(
@@ -61,9 +67,7 @@ def build_certificate(
         ),
         table=Table(
             states=len(solution),
-            codes=pack(solution.codes, "uint32"),
-            values=pack(solution.values, "int8"),
-            distances=pack(solution.distances, "uint8"),
+            labels=pack(label_bytes(solution.values, solution.distances), "uint8"),
             margins=None if margins is None else pack(margins, "int8"),
         ),
         strategies=[_strategy_table(game, s) for s in root_strategies(solution)],
@@ -73,8 +77,13 @@ def build_certificate(
     )
 
 
+def label_bytes(values: np.ndarray, distances: np.ndarray) -> np.ndarray:
+    """The label byte of each state: 64 * (value + 1) + distance."""
+    return (64 * (values.astype(np.int16) + 1) + distances).astype(np.uint8)
+
+
 def _strategy_table(game: Game, strategy: Strategy) -> StrategyTable:
-    """Pack a strategy, turning each (state, child) pair into the cell and mark played."""
+    """Pack a strategy: for each of its states (ascending codes), the byte 16 * mark + cell played."""
     placed = game.decode(strategy.children.astype(np.int64) - strategy.codes.astype(np.int64))
     cells = placed.argmax(axis=1)
     marks = placed[np.arange(len(cells)), cells]
@@ -82,9 +91,7 @@ def _strategy_table(game: Game, strategy: Strategy) -> StrategyTable:
         player=strategy.player,
         guarantees=strategy.guarantees,
         entries=len(strategy),
-        codes=pack(strategy.codes, "uint32"),
-        cells=pack(cells, "uint8"),
-        marks=pack(marks, "uint8"),
+        moves=pack(16 * marks.astype(np.int64) + cells, "uint8"),
     )
 
 
@@ -104,6 +111,13 @@ def read_certificate(path: Path) -> Certificate:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise CertificateError(f"{path}: cannot read: {err}") from None
+    try:
+        version = json.loads(text).get("version")
+    except (ValueError, AttributeError, RecursionError):
+        version = VERSION  # let the schema name what is wrong
+    if version != VERSION:
+        raise CertificateError(f"{path}: certificate format version {ascii(version)[:20]} is not readable: "
+                               f"this certify reads version {VERSION} (regenerate it with `certify solve`)")
     try:
         return Certificate.model_validate_json(text)
     except ValidationError as err:
@@ -131,15 +145,62 @@ class LabelTable:
         return row
 
 
+def certificate_rules(certificate: Certificate) -> Rules:
+    """The rules a certificate states (as the solver's Rules)."""
+    spec = certificate.rules
+    return make_rules(spec.name, spec.rows, spec.cols, spec.marks, spec.goal, lines=[list(line) for line in spec.lines])
+
+
+def reachable_codes(rules: Rules) -> np.ndarray:
+    """Every state code reachable from the empty board, ascending: the order of a table's labels."""
+    return np.sort(np.concatenate(enumerate_layers(Game(rules)))).astype(np.uint32)
+
+
 def label_table(certificate: Certificate) -> LabelTable:
     """Unpack the certificate's table; raises CertificateError on a bad array."""
     table = certificate.table
     try:
-        return LabelTable(
-            codes=unpack(table.codes, "uint32", table.states),
-            values=unpack(table.values, "int8", table.states),
-            distances=unpack(table.distances, "uint8", table.states),
-            margins=None if table.margins is None else unpack(table.margins, "int8", table.states),
-        )
+        labels = unpack(table.labels, "uint8", table.states)
+        margins = None if table.margins is None else unpack(table.margins, "int8", table.states)
     except ValueError as err:
         raise CertificateError(f"table: {err}") from None
+    codes = reachable_codes(certificate_rules(certificate))
+    if len(codes) != table.states:
+        raise CertificateError(f"table: {table.states} labels for {len(codes)} reachable states")
+    return LabelTable(codes=codes, values=(labels // 64).astype(np.int8) - 1,
+                      distances=(labels % 64).astype(np.uint8), margins=margins)
+
+
+def strategy_moves(rules: Rules, strategy: StrategyTable) -> dict[int, Move]:
+    """State code → move of a certificate's strategy for `rules`; raises CertificateError on a bad array.
+
+    Replays the strategy in ascending code order (a child's code exceeds its parent's), the order its
+    moves are stored in: the player plays the stored move, the opponent every legal move.
+    """
+    try:
+        moves = unpack(strategy.moves, "uint8", strategy.entries)
+    except ValueError as err:
+        raise CertificateError(f"strategy: {err}") from None
+    game = Game(rules)
+    chosen: dict[int, Move] = {}
+    frontier, seen = [game.initial()], {game.initial()}
+    while frontier:
+        code = heapq.heappop(frontier)
+        if game.is_terminal(code):
+            continue
+        if game.to_move(code) == strategy.player:
+            if len(chosen) == len(moves):
+                raise CertificateError(f"strategy of player {strategy.player}: too few moves")
+            mark, cell = divmod(int(moves[len(chosen)]), 16)
+            chosen[code] = Move(cell, mark)
+            try:
+                children = [game.apply(code, chosen[code])]
+            except IllegalMove as err:
+                raise CertificateError(f"strategy of player {strategy.player}: {err}") from None
+        else:
+            children = [game.apply(code, move) for move in game.legal_moves(code)]
+        for child in children:
+            if child not in seen:
+                seen.add(child)
+                heapq.heappush(frontier, child)
+    return chosen

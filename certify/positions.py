@@ -11,8 +11,8 @@ from functools import cached_property
 
 import numpy as np
 
-from certify.certificate import label_table
-from certify.schema import VALUE_WORDS, Certificate, ValueWord, unpack
+from certify.certificate import certificate_rules, label_table, strategy_moves
+from certify.schema import VALUE_WORDS, Certificate, ValueWord
 from solver.engine import Game, Move
 from solver.rules import Rules
 
@@ -46,7 +46,7 @@ class CertifiedGame:
 
     def __init__(self, certificate: Certificate) -> None:
         self.certificate = certificate
-        self.rules = Rules.model_validate(certificate.rules.model_dump())
+        self.rules = certificate_rules(certificate)
         self.game = Game(self.rules)
         self._labels = label_table(certificate)
 
@@ -97,15 +97,7 @@ class CertifiedGame:
     @cached_property
     def strategies(self) -> dict[int, dict[int, Move]]:
         """Each certified strategy: player → {state code → the move it plays there}."""
-        result = {}
-        for strategy in self.certificate.strategies:
-            codes = unpack(strategy.codes, "uint32", strategy.entries)
-            cells = unpack(strategy.cells, "uint8", strategy.entries)
-            marks = unpack(strategy.marks, "uint8", strategy.entries)
-            result[strategy.player] = {
-                int(code): Move(int(cell), int(mark)) for code, cell, mark in zip(codes, cells, marks)
-            }
-        return result
+        return {strategy.player: strategy_moves(self.rules, strategy) for strategy in self.certificate.strategies}
 
     def guarantees(self, player: int) -> str:
         """What `player`'s certified strategy guarantees: 'win' or 'no-loss'."""

@@ -164,15 +164,15 @@ def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: 
         "Each certificate is byte-for-byte what `certify solve GAME` writes; check one yourself with",
         "`python -m checker certificates/GAME.json` (standard library only) or `certify verify GAME`.",
         "",
-        "| game | claim (first player) | states | sha256 | size | checker |",
-        "|---|---|---|---|---|---|",
+        "| game | claim (first player) | states | rules sha256 | file sha256 | size | checker |",
+        "|---|---|---|---|---|---|---|",
     ]
     for cert in certificates:
         margin = "" if cert["root_margin"] is None else f", margin {cert['root_margin']:+d}"
-        verdict = cert["checker"].split(":", 1)[0]
+        verdict = cert["checker"].split(" ", 1)[0]
         lines.append(
             f"| [`{cert['game']}`]({Path(cert['file']).name}) | {cert['root_value']}{margin} | {cert['states']:,} | "
-            f"`{cert['sha256'][:16]}…` | {cert['bytes']:,} B | {verdict} |"
+            f"`{cert['rules_sha256'][:16]}…` | `{cert['sha256'][:16]}…` | {cert['bytes']:,} B | {verdict} |"
         )
     lines += [
         "",
@@ -190,7 +190,8 @@ def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: 
         )
     lines += [
         "",
-        "Full sha256 digests are in `index.json`.",
+        "Full sha256 digests are in `index.json`. The rules sha256 names the game a certificate is about",
+        "(its rules without their name; docs/trusted-base.md shows how to confirm it with the standard library).",
         "",
         "## Audits of published claims",
         "",

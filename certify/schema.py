@@ -1,4 +1,4 @@
-"""The certificate format, version 1, as pydantic models (docs/certificate-format.md)."""
+"""The certificate format, version 2, as pydantic models (docs/certificate-format.md)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,17 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 FORMAT = "certify-certificate"
-VERSION = 1
+VERSION = 2
+ZLIB_LEVEL = 6  # docs/certificate-format.md, Sizes: level 9 costs time for no gain on these arrays
 
 ValueWord = Literal["win", "draw", "loss"]
 VALUE_WORDS: dict[int, ValueWord] = {1: "win", 0: "draw", -1: "loss"}
 
 
 def pack(array: np.ndarray, dtype: str) -> str:
-    """Little-endian bytes of `array` as `dtype`, zlib level 9, base64."""
+    """Little-endian bytes of `array` as `dtype`, zlib (ZLIB_LEVEL), base64."""
     raw = np.ascontiguousarray(array, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()
-    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+    return base64.b64encode(zlib.compress(raw, ZLIB_LEVEL)).decode("ascii")
 
 
 def unpack(text: str, dtype: str, count: int) -> np.ndarray:
@@ -39,8 +40,9 @@ class _Strict(BaseModel):
 
 
 class RulesSpec(_Strict):
-    """The full rules, every line explicit."""
+    """The full rules, every line explicit (canonical: cells ascending, lines sorted)."""
 
+    family: Literal["positional"]
     name: str
     rows: int = Field(ge=1, le=4)
     cols: int = Field(ge=1, le=4)
@@ -66,24 +68,20 @@ class Claim(_Strict):
 
 
 class Table(_Strict):
-    """Every reachable state and its label, as packed arrays in code order."""
+    """The label of every reachable state, packed, in ascending code order (codes are not stored)."""
 
     states: int = Field(ge=1)
-    codes: str
-    values: str
-    distances: str
-    margins: str | None
+    labels: str  # uint8: 64 * (value + 1) + distance
+    margins: str | None  # int8, most-lines only
 
 
 class StrategyTable(_Strict):
-    """One player's strategy: the move it plays in each of its reachable turns."""
+    """One player's strategy: the move it plays in each of its reachable turns, in ascending code order."""
 
     player: Literal[1, 2]
     guarantees: Literal["win", "no-loss"]
     entries: int = Field(ge=0)
-    codes: str
-    cells: str
-    marks: str
+    moves: str  # uint8: 16 * mark + cell
 
 
 class Provenance(_Strict):
@@ -95,10 +93,11 @@ class Provenance(_Strict):
 
 
 class Certificate(_Strict):
-    """A proof certificate for the value of a positional game."""
+    """A proof certificate of kind `table` for the value of a positional game."""
 
     format: Literal["certify-certificate"]
-    version: Literal[1]
+    version: Literal[2]
+    kind: Literal["table"]
     rules: RulesSpec
     rules_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     claim: Claim

@@ -19,7 +19,7 @@ from certify.audit.run import audit_file
 from certify.certificate import CertificateError, read_certificate, write_certificate
 from certify.pipeline import default_filename, solve_and_certify
 from certify.smt.value import cross_check_root
-from checker import check_file
+from checker import Limits, check_file
 from solver.rules import Rules, resolve
 
 STEPS = ("solve", "schema", "checker", "z3", "claims")
@@ -133,7 +133,10 @@ def verify(
         return True, f"format {certificate.format} v{certificate.version}, rules sha256 {certificate.rules_sha256[:12]}…"
 
     def checker_step() -> tuple[bool, str]:
-        result = check_file(str(path))
+        # our own certificate: a budget that fits it, and it must be about these rules
+        budget = Limits(max_states=max(Limits.max_states, report.states),
+                        max_work=max(Limits.max_work, report.states * len(rules.lines) * 2))
+        result = check_file(str(path), budget, rules.sha256())
         return result.exit_code == 0, result.message
 
     def z3_step() -> tuple[bool, str]:

@@ -1,16 +1,25 @@
 """Independent minimal checker for certify's proof certificates (standard library only).
 
 `check_file(path)` returns a CheckResult: exit code 0 (VALID), 1 (INVALID: the certificate states
-something false) or 2 (ERROR: the input is not a certificate this checker can read), and the
-one-line message. It never raises for any input.
+something false) or 2 (ERROR: the input is not a certificate this checker can read, or is over the
+work budget), and the one-line verdict
+
+    VALID|INVALID <kind> <game in words> rules sha256 <16 hex> name <ascii(name)>: <summary or failure>
+
+It never raises for any input. One rules module per family, one module per kind.
 """
 
 from dataclasses import dataclass
 
-from checker.load import DEFAULT_MAX_BYTES, Invalid, NotACertificate, load_certificate, parse_json, read_bytes
-from checker.verify import verify
+from checker import positional, table
+from checker.load import DEFAULT_MAX_BYTES, Invalid, Limits, NotACertificate, load_envelope, parse_json, read_bytes
+from checker.load import rules_hash
 
-__all__ = ["DEFAULT_MAX_BYTES", "CheckResult", "check_bytes", "check_document", "check_file"]
+__all__ = ["DEFAULT_MAX_BYTES", "CheckResult", "Limits", "check_bytes", "check_document", "check_file"]
+
+FAMILIES = {"positional": positional}
+KINDS = {"table": table}
+SHA_SHOWN = 16
 
 
 @dataclass(frozen=True)
@@ -19,10 +28,6 @@ class CheckResult:
 
     exit_code: int
     message: str
-
-
-def _shown(name: str) -> str:
-    return name if name.isprintable() and len(name) <= 80 else ascii(name[:80])
 
 
 def _guarded(run) -> CheckResult:  # type: ignore[no-untyped-def]
@@ -39,24 +44,38 @@ def _guarded(run) -> CheckResult:  # type: ignore[no-untyped-def]
         return CheckResult(2, f"ERROR: internal checker failure ({type(err).__name__}: {str(err)[:200]})")
 
 
-def check_document(document: object) -> CheckResult:
-    """Check an already-parsed JSON document."""
+def check_document(document: object, limits: Limits = Limits(), rules_sha256: str | None = None,
+                   progress=None) -> CheckResult:  # type: ignore[no-untyped-def]
+    """Check an already-parsed JSON document; with rules_sha256, also that it is about that game."""
 
     def run() -> CheckResult:
+        envelope = load_envelope(document, tuple(KINDS), tuple(FAMILIES))
+        family = FAMILIES[envelope.family]
+        game = family.parse_rules(envelope.rules)
+        sha = rules_hash(envelope.rules)
+        head = (f"{envelope.kind} {family.describe(game)} rules sha256 {sha[:SHA_SHOWN]} "
+                f"name {ascii(envelope.name[:80])}")
         try:
-            summary = verify(load_certificate(document))
-        except Invalid as err:  # raised only once the rules, and so the name, have loaded
-            return CheckResult(1, f"INVALID {_shown(document['rules']['name'])}: {err}")  # type: ignore[index]
-        return CheckResult(0, f"VALID {_shown(document['rules']['name'])}: {summary}")  # type: ignore[index]
+            if envelope.rules_sha256 != sha:
+                raise Invalid(f"rules_sha256 expected {sha}, found {ascii(envelope.rules_sha256)[:80]}")
+            if rules_sha256 is not None and not sha.startswith(rules_sha256.lower()):
+                raise Invalid(f"not the game asked for: these rules have sha256 {sha}, the game asked for "
+                              f"has sha256 {ascii(rules_sha256)[:80]}")
+            summary = KINDS[envelope.kind].check(envelope, family, game, limits, progress)
+        except Invalid as err:
+            return CheckResult(1, f"INVALID {head}: {err}")
+        return CheckResult(0, f"VALID {head}: {summary}")
 
     return _guarded(run)
 
 
-def check_bytes(data: bytes) -> CheckResult:
+def check_bytes(data: bytes, limits: Limits = Limits(), rules_sha256: str | None = None,
+                progress=None) -> CheckResult:  # type: ignore[no-untyped-def]
     """Check the bytes of a certificate file."""
-    return _guarded(lambda: check_document(parse_json(data)))
+    return _guarded(lambda: check_document(parse_json(data), limits, rules_sha256, progress))
 
 
-def check_file(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> CheckResult:
-    """Check the certificate file at path, refusing files over max_bytes."""
-    return _guarded(lambda: check_bytes(read_bytes(str(path), max_bytes)))
+def check_file(path: str, limits: Limits = Limits(), rules_sha256: str | None = None,
+               progress=None) -> CheckResult:  # type: ignore[no-untyped-def]
+    """Check the certificate file at path (refusing files over limits.max_bytes)."""
+    return _guarded(lambda: check_bytes(read_bytes(str(path), limits.max_bytes), limits, rules_sha256, progress))

@@ -1,26 +1,24 @@
-"""Reading a certificate: size-limited, strict JSON parsing, shape validation, array unpacking.
+"""Reading a certificate: size limit, strict JSON, the envelope every kind shares, packed arrays.
 
-Everything that makes a document "not a certificate" (unreadable, too big, not UTF-8, not JSON,
-wrong shape or types, bad base64/zlib, wrong array lengths, unknown format or version) raises
-NotACertificate here. Whether the contents are *true* is verify.py's business.
+Everything that makes a document "not a certificate this checker can read" (unreadable, too big,
+not UTF-8, not strict JSON, wrong shape or types, bad base64/zlib, wrong array length, unknown
+format, version, family or kind, a work budget exceeded) raises NotACertificate here or in the
+family and kind modules. Whether the contents are *true* is the kind module's business (Invalid).
 """
 
 import base64
 import binascii
+import hashlib
 import json
 import math
 import os
-import sys
 import zlib
-from array import array
 from dataclasses import dataclass
 
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 MAX_INT_DIGITS = 20
 FORMAT = "certify-certificate"
-VERSIONS = (1,)
-RULES_KEYS = ("cols", "goal", "lines", "marks", "name", "rows")
-MAX_STATES = 3**16  # a 4×4 board has at most 3**16 states
+VERSION = 2
 
 
 class NotACertificate(Exception):
@@ -32,59 +30,24 @@ class Invalid(Exception):
 
 
 @dataclass(frozen=True)
-class Rules:
-    """The `rules` object, with its raw parsed form kept for hashing."""
+class Limits:
+    """The work budget: the largest file, state count and states × lines a check may take on."""
 
-    raw: dict
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_states: int = 1_000_000
+    max_work: int = 100_000_000
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """The fields every certificate has, whatever its kind."""
+
+    document: dict
+    kind: str
+    family: str
+    rules: dict
     name: str
-    rows: int
-    cols: int
-    lines: list[list[int]]
-    marks: str
-    goal: str
-
-
-@dataclass(frozen=True)
-class Claim:
-    """The `claim` object; first_moves holds (cell, mark, value word) triples in file order."""
-
-    root_value: str
-    root_margin: int | None
-    first_moves: list[tuple[int, int, str]]
-
-
-@dataclass(frozen=True)
-class Table:
-    """The unpacked label table: parallel arrays of `states` elements."""
-
-    states: int
-    codes: array
-    values: array
-    distances: array
-    margins: array | None
-
-
-@dataclass(frozen=True)
-class Strategy:
-    """One unpacked strategy: in state codes[i] the player plays marks[i] on cells[i]."""
-
-    player: int
-    guarantees: str
-    entries: int
-    codes: array
-    cells: array
-    marks: array
-
-
-@dataclass(frozen=True)
-class Certificate:
-    """Every field the checker reads (provenance is only required to be an object)."""
-
-    rules: Rules
     rules_sha256: str
-    claim: Claim
-    table: Table
-    strategies: list[Strategy]
 
 
 def read_bytes(path: str, max_bytes: int) -> bytes:
@@ -135,13 +98,8 @@ def parse_json(data: bytes) -> object:
     except UnicodeDecodeError as err:
         raise NotACertificate(f"not UTF-8 (bad byte at offset {err.start})") from None
     try:
-        return json.loads(
-            text,
-            object_pairs_hook=_no_duplicate_keys,
-            parse_constant=_reject_constant,
-            parse_int=_bounded_int,
-            parse_float=_finite_float,
-        )
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant,
+                          parse_int=_bounded_int, parse_float=_finite_float)
     except json.JSONDecodeError as err:
         raise NotACertificate(f"not JSON: {err}") from None
     except RecursionError:
@@ -166,129 +124,67 @@ def field(obj: dict, key: str, kind: type, where: str, nullable: bool = False) -
     return value
 
 
-def count_field(obj: dict, key: str, where: str, limit: int) -> int:
-    """A non-negative integer count no larger than limit."""
+def count_field(obj: dict, key: str, where: str, low: int, high: int) -> int:
+    """An integer in low..high."""
     value = field(obj, key, int, where)
-    if not 0 <= value <= limit:
-        raise NotACertificate(f"{where}.{key} = {value} is outside 0..{limit}")
+    if not low <= value <= high:
+        raise NotACertificate(f"{where}.{key} = {value} is outside {low}..{high}")
     return value
 
 
-def _uint32_code() -> str:
-    return next(code for code in "IL" if array(code).itemsize == 4)
+def word_field(obj: dict, key: str, where: str, words: tuple[str, ...]) -> str:
+    """A string that is one of `words`."""
+    value = field(obj, key, str, where)
+    if value not in words:
+        raise NotACertificate(f"{where}.{key} {ascii(value)[:40]} is not one of {', '.join(words)}")
+    return value
 
 
-def unpack(obj: dict, key: str, where: str, kind: str, count: int) -> array:
-    """Decode base64 → zlib (output capped at the expected size) → little-endian array of count items."""
+def unpack_bytes(obj: dict, key: str, where: str, count: int) -> bytes:
+    """Decode base64 → zlib (output capped at count + 1 bytes) → exactly `count` bytes."""
     text = field(obj, key, str, where)
-    typecode = {"uint32": _uint32_code(), "uint8": "B", "int8": "b"}[kind]
-    expected = count * array(typecode).itemsize
     try:
         packed = base64.b64decode(text.encode("ascii"), validate=True)
     except (UnicodeEncodeError, binascii.Error, ValueError):
         raise NotACertificate(f"{where}.{key} is not valid base64") from None
     inflater = zlib.decompressobj()
     try:
-        raw = inflater.decompress(packed, expected + 1)  # max_length 0 would mean unlimited
+        raw = inflater.decompress(packed, count + 1)  # max_length 0 would mean unlimited
     except zlib.error as err:
         raise NotACertificate(f"{where}.{key} is not valid zlib data ({err})") from None
-    if len(raw) > expected or inflater.unconsumed_tail:
-        raise NotACertificate(f"{where}.{key} holds more than {count} {kind} elements")
+    if len(raw) > count or inflater.unconsumed_tail:
+        raise NotACertificate(f"{where}.{key} holds more than {count} bytes")
     if not inflater.eof or inflater.unused_data:
         raise NotACertificate(f"{where}.{key} is a truncated or over-long zlib stream")
-    if len(raw) != expected:
-        raise NotACertificate(f"{where}.{key} holds {len(raw)} bytes, expected {count} {kind} elements")
-    result = array(typecode, raw)
-    if sys.byteorder == "big":
-        result.byteswap()
-    return result
+    if len(raw) != count:
+        raise NotACertificate(f"{where}.{key} holds {len(raw)} bytes, expected {count}")
+    return raw
 
 
-def load_rules(obj: dict) -> Rules:
-    """The rules object: exactly the six keys, with the right JSON types."""
-    rules = field(obj, "rules", dict, "certificate")
-    if sorted(rules) != list(RULES_KEYS):
-        raise NotACertificate(f"rules must have exactly the keys {', '.join(RULES_KEYS)}")
-    lines = field(rules, "lines", list, "rules")
-    for index, line in enumerate(lines):
-        if type(line) is not list or any(type(cell) is not int for cell in line):
-            raise NotACertificate(f"rules.lines[{index}] must be an array of integers")
-    return Rules(
-        raw=rules,
-        name=field(rules, "name", str, "rules"),
-        rows=field(rules, "rows", int, "rules"),
-        cols=field(rules, "cols", int, "rules"),
-        lines=lines,
-        marks=field(rules, "marks", str, "rules"),
-        goal=field(rules, "goal", str, "rules"),
-    )
+def rules_hash(rules: dict) -> str:
+    """sha256 of the canonical JSON of the rules without their name (the name is a label)."""
+    unnamed = {key: value for key, value in rules.items() if key != "name"}
+    text = json.dumps(unnamed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    except UnicodeEncodeError:
+        raise NotACertificate("rules hold a string that cannot be encoded as UTF-8") from None
 
 
-def load_claim(obj: dict) -> Claim:
-    """The claim object; each first move must be an object with integer cell, mark and string value."""
-    claim = field(obj, "claim", dict, "certificate")
-    moves = []
-    for index, move in enumerate(field(claim, "first_moves", list, "claim")):
-        where = f"claim.first_moves[{index}]"
-        if type(move) is not dict:
-            raise NotACertificate(f"{where} must be an object")
-        moves.append((field(move, "cell", int, where), field(move, "mark", int, where),
-                      field(move, "value", str, where)))
-    return Claim(field(claim, "root_value", str, "claim"),
-                 field(claim, "root_margin", int, "claim", nullable=True), moves)
-
-
-def at_most(count: int, limit: int, what: str) -> int:
-    """count, unless it exceeds the number of codes a board has: then no table can be right."""
-    if count > limit:
-        raise Invalid(f"{what} = {count} exceeds {limit}, the number of codes on the board")
-    return count
-
-
-def load_table(obj: dict, limit: int) -> Table:
-    """The table object with its arrays unpacked (margins may be null)."""
-    table = field(obj, "table", dict, "certificate")
-    states = at_most(count_field(table, "states", "table", MAX_STATES), limit, "table.states")
-    margins = None
-    if field(table, "margins", str, "table", nullable=True) is not None:
-        margins = unpack(table, "margins", "table", "int8", states)
-    return Table(states, unpack(table, "codes", "table", "uint32", states),
-                 unpack(table, "values", "table", "int8", states),
-                 unpack(table, "distances", "table", "uint8", states), margins)
-
-
-def load_strategies(obj: dict, limit: int) -> list[Strategy]:
-    """The strategies list: one or two strategy objects, arrays unpacked."""
-    strategies = field(obj, "strategies", list, "certificate")
-    if not 1 <= len(strategies) <= 2:
-        raise NotACertificate(f"certificate.strategies must hold 1 or 2 strategies, found {len(strategies)}")
-    result = []
-    for index, strategy in enumerate(strategies):
-        where = f"strategies[{index}]"
-        if type(strategy) is not dict:
-            raise NotACertificate(f"{where} must be an object")
-        entries = at_most(count_field(strategy, "entries", where, MAX_STATES), limit, f"{where}.entries")
-        result.append(Strategy(
-            field(strategy, "player", int, where), field(strategy, "guarantees", str, where), entries,
-            unpack(strategy, "codes", where, "uint32", entries),
-            unpack(strategy, "cells", where, "uint8", entries),
-            unpack(strategy, "marks", where, "uint8", entries)))
-    return result
-
-
-def load_certificate(document: object) -> Certificate:
-    """Validate the shape of a parsed document and unpack it; raises NotACertificate."""
+def load_envelope(document: object, kinds: tuple[str, ...], families: tuple[str, ...]) -> Envelope:
+    """format, version, kind, rules (family and name), rules_sha256 and provenance; raises NotACertificate."""
     if type(document) is not dict:
         raise NotACertificate(f"a certificate is a JSON object, found {_type_name(document)}")
     if document.get("format") != FORMAT:
         raise NotACertificate(f"format must be {FORMAT!r}, found {ascii(document.get('format'))[:60]}")
     version = field(document, "version", int, "certificate")
-    if version not in VERSIONS:
-        raise NotACertificate(f"unknown version {version} (this checker knows version 1)")
-    rules = load_rules(document)
+    if version != VERSION:
+        raise NotACertificate(f"certificate version {version} is not readable: this checker reads version "
+                              f"{VERSION} (regenerate the file with `certify solve`)")
+    kind = word_field(document, "kind", "certificate", kinds)
+    rules = field(document, "rules", dict, "certificate")
+    family = word_field(rules, "family", "rules", families)
+    name = field(rules, "name", str, "rules")
     sha = field(document, "rules_sha256", str, "certificate")
     field(document, "provenance", dict, "certificate")
-    claim = load_claim(document)
-    small = 1 <= rules.rows <= 4 and 1 <= rules.cols <= 4
-    limit = 3 ** (rules.rows * rules.cols) if small else MAX_STATES
-    return Certificate(rules, sha, claim, load_table(document, limit), load_strategies(document, limit))
+    return Envelope(document, kind, family, rules, name, sha)

@@ -14,7 +14,7 @@ from itertools import product
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 MarkRule = Literal["own", "either", "x-only"]
 Goal = Literal["first-line-wins", "first-line-loses", "most-lines"]
@@ -39,6 +39,12 @@ class Rules(BaseModel):
     lines: tuple[tuple[int, ...], ...]
     marks: MarkRule
     goal: Goal
+
+    @field_validator("lines")
+    @classmethod
+    def _canonical_lines(cls, lines: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        """Each line's cells ascending, the lines sorted: a line is a set, and one game has one form."""
+        return tuple(sorted(tuple(sorted(line)) for line in lines))
 
     @model_validator(mode="after")
     def _well_formed(self) -> Rules:
@@ -85,6 +91,7 @@ class Rules(BaseModel):
     def canonical(self) -> dict:
         """The rules as a plain JSON-ready dict: the form embedded in certificates."""
         return {
+            "family": "positional",
             "name": self.name,
             "rows": self.rows,
             "cols": self.cols,
@@ -94,8 +101,12 @@ class Rules(BaseModel):
         }
 
     def sha256(self) -> str:
-        """Hex sha256 of the canonical JSON (sorted keys, no spaces, UTF-8)."""
-        return hashlib.sha256(canonical_json(self.canonical()).encode()).hexdigest()
+        """Hex sha256 of the canonical JSON (sorted keys, no spaces, UTF-8) without the name.
+
+        The name is a label anyone can set; the hash is the game.
+        """
+        unnamed = {key: value for key, value in self.canonical().items() if key != "name"}
+        return hashlib.sha256(canonical_json(unnamed).encode()).hexdigest()
 
 
 def require_table_size(rules: Rules) -> None:

@@ -18,16 +18,15 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 import checker
-from certify.certificate import build_certificate, certificate_json
+from certify.certificate import build_certificate, certificate_json, reachable_codes, strategy_moves
+from certify.schema import StrategyTable
 from solver.rules import Rules, make_rules, resolve
 
 REPO = Path(__file__).resolve().parents[1]
 BUILTINS = ("tictactoe", "w3t", "misere", "notakto", "cumulative")
 MARK_RULES = ("own", "either", "x-only")
 GOALS = ("first-line-wins", "first-line-loses", "most-lines")
-FORMATS = {"uint32": "I", "uint8": "B", "int8": "b"}
-TABLE_ARRAYS = {"codes": "uint32", "values": "int8", "distances": "uint8", "margins": "int8"}
-STRATEGY_ARRAYS = {"codes": "uint32", "cells": "uint8", "marks": "uint8"}
+FORMATS = {"uint8": "B", "int8": "b"}
 # Small games beside the built-ins, for mutation tests: (name, rows, cols, marks, goal, k or lines).
 SMALL_SPECS = (
     ("2x2-k2", 2, 2, "own", "first-line-wins", 2),
@@ -41,9 +40,9 @@ SMALL_SPECS = (
 
 
 def pack(values: list[int], kind: str) -> str:
-    """Little-endian, zlib level 9, base64: the format's packed array."""
+    """Little-endian, zlib, base64: the format's packed array."""
     raw = struct.pack(f"<{len(values)}{FORMATS[kind]}", *values)
-    return b64encode(zlib.compress(raw, 9)).decode("ascii")
+    return b64encode(zlib.compress(raw)).decode("ascii")
 
 
 def unpack(text: str, kind: str) -> list[int]:
@@ -53,34 +52,54 @@ def unpack(text: str, kind: str) -> list[int]:
 
 
 def open_arrays(document: dict) -> dict:
-    """A deep copy with every packed array replaced by a list of ints."""
+    """A deep copy with the packed arrays opened into lists of ints, codes written out.
+
+    table: codes (the reachable states, ascending), values, distances, margins; each strategy:
+    codes (its player's turns, ascending), cells, marks. close_arrays packs them back in list order.
+    """
     doc = copy.deepcopy(document)
-    for key, kind in TABLE_ARRAYS.items():
-        if doc["table"][key] is not None:
-            doc["table"][key] = unpack(doc["table"][key], kind)
+    rules = make_rules(**{key: value for key, value in document["rules"].items() if key != "family"})
+    table = doc["table"]
+    labels = unpack(table.pop("labels"), "uint8")
+    table["codes"] = [int(code) for code in reachable_codes(rules)]
+    table["values"] = [label // 64 - 1 for label in labels]
+    table["distances"] = [label % 64 for label in labels]
+    if table["margins"] is not None:
+        table["margins"] = unpack(table["margins"], "int8")
     for strategy in doc["strategies"]:
-        for key, kind in STRATEGY_ARRAYS.items():
-            strategy[key] = unpack(strategy[key], kind)
+        moves = sorted(strategy_moves(rules, StrategyTable.model_validate(strategy)).items())
+        del strategy["moves"]
+        strategy["codes"] = [code for code, _ in moves]
+        strategy["cells"] = [move.cell for _, move in moves]
+        strategy["marks"] = [move.mark for _, move in moves]
     return doc
 
 
 def close_arrays(document: dict) -> dict:
-    """Inverse of open_arrays; sets table.states and each strategy's entries to the list lengths."""
+    """Inverse of open_arrays (codes dropped); sets table.states and each strategy's entries to the list lengths.
+
+    Out-of-range numbers wrap to a byte, so a mutation stays a well-formed document.
+    """
     doc = copy.deepcopy(document)
-    doc["table"]["states"] = len(doc["table"]["codes"])
-    for key, kind in TABLE_ARRAYS.items():
-        if doc["table"][key] is not None:
-            doc["table"][key] = pack(doc["table"][key], kind)
+    table = doc["table"]
+    del table["codes"]
+    table["labels"] = pack([(64 * (v + 1) + d) & 0xFF for v, d in zip(table.pop("values"), table.pop("distances"))],
+                           "uint8")
+    table["states"] = len(unpack(table["labels"], "uint8"))
+    if table["margins"] is not None:
+        table["margins"] = pack([m & 0xFF for m in table["margins"]], "uint8")
     for strategy in doc["strategies"]:
-        strategy["entries"] = len(strategy["codes"])
-        for key, kind in STRATEGY_ARRAYS.items():
-            strategy[key] = pack(strategy[key], kind)
+        del strategy["codes"]
+        moves = [(16 * mark + cell) & 0xFF for cell, mark in zip(strategy.pop("cells"), strategy.pop("marks"))]
+        strategy["entries"] = len(moves)
+        strategy["moves"] = pack(moves, "uint8")
     return doc
 
 
 def rules_sha256(rules: dict) -> str:
-    """The format's hash of a rules object."""
-    text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The format's hash of a rules object: canonical JSON without the name."""
+    unnamed = {key: value for key, value in rules.items() if key != "name"}
+    text = json.dumps(unnamed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -9,6 +9,7 @@ from hypothesis import given
 
 import checker
 from certify.certificate import build_certificate, certificate_json
+from solver.rules import resolve
 from test_checker_helpers import BUILTINS, SMALL_SPECS, builtin_document, check, document_for, published_path
 from test_checker_helpers import random_rules, rules_sha256, small_rules
 
@@ -21,15 +22,18 @@ def test_builtin_certificate_is_valid(name, tmp_path):
         path.write_text(json.dumps(builtin_document(name), sort_keys=True, indent=2) + "\n")
     result = checker.check_file(path)
     assert result.exit_code == 0, result.message
-    assert result.message.startswith(f"VALID {name}: ")
+    assert result.message.startswith("VALID table 3x3 board, 8 lines of 3, ")
+    assert f" rules sha256 {resolve(name).sha256()[:16]} name '{name}': " in result.message
     assert "\n" not in result.message
 
 
 def test_verdict_line_names_counts_and_root():
     result = check(builtin_document("tictactoe"))
-    assert result.message == "VALID tictactoe: 5478 states, 16167 edges, root draw, 2 strategies checked"
+    sha = resolve("tictactoe").sha256()[:16]
+    assert result.message == (f"VALID table 3x3 board, 8 lines of 3, marks own, first-line-wins rules sha256 {sha} "
+                              "name 'tictactoe': 5478 states, 16167 edges, root draw, 2 strategies checked")
     result = check(builtin_document("cumulative"))
-    assert result.message.startswith("VALID cumulative: ")
+    assert result.message.startswith("VALID table 3x3 board, 8 lines of 3, marks own, most-lines ")
     assert "root draw margin 0, 2 strategies checked" in result.message
 
 

@@ -85,7 +85,7 @@ def test_bad_input_exits_2_with_one_line(args):
 
 def test_a_certificate_whose_rules_do_not_match_their_hash_is_bad_input(w3t_certificate, tmp_path):
     data = json.loads(w3t_certificate.read_text())
-    data["rules"]["name"] = "renamed"
+    data["rules"]["marks"] = "own"  # the name is outside the hash; the marks are not
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps(data))
     result = run("strategy", str(forged))

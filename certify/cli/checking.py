@@ -4,36 +4,62 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 
 import checker
 from certify.certificate import read_certificate
-from certify.cli.app import EXIT_OK, app, console, errors, fail, user_errors
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, user_errors
+from certify.cli.options import GAME_HELP
+
+BUDGET = checker.Limits()
 
 
 @app.command()
 def check(
     certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve`.", show_default=False)],
-    max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = checker.DEFAULT_MAX_BYTES,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="GAME", help=f"INVALID unless the certificate is about this game. {GAME_HELP}", show_default=False)] = None,
+    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states (raise it for a 4x4 game).")] = BUDGET.max_states,
+    max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines.")] = BUDGET.max_work,
+    max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = BUDGET.max_bytes,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Validate CERTIFICATE against the schema, then re-verify it with the independent checker.
 
-    Exit 0 VALID, 1 INVALID (the certificate states something false), 2 not a certificate.
+    Exit 0 VALID, 1 INVALID (the certificate states something false, or is about another game than
+    --game), 2 not a certificate or over the work budget.
     """
     if not certificate.is_file():
         raise fail(f"{certificate}: no such file")
+    expected = None
+    if game is not None:
+        from solver.families import resolve_game
+
+        with user_errors():
+            expected = resolve_game(game).rules
     if certificate.stat().st_size <= max_bytes:
         with user_errors():
             read_certificate(certificate)  # a schema error gives the field by name, exit 2
-    result = checker.check_file(str(certificate), max_bytes=max_bytes)
-    if json_out:
-        console.print_json(json.dumps({"file": str(certificate), "exit_code": result.exit_code, "verdict": result.message}))
-    elif result.exit_code == EXIT_OK:
-        console.print(f"[bold green]✓[/] {result.message}")
+    limits = checker.Limits(max_bytes=max_bytes, max_states=max_states, max_work=max_work)
+    sha = None if expected is None else expected.sha256()
+    if json_out or not errors.is_terminal:
+        result = checker.check_file(str(certificate), limits, sha)
     else:
-        errors.print(f"[bold red]✗[/] {result.message}", soft_wrap=True)
-    raise typer.Exit(result.exit_code)
+        with errors.status("checking…") as status:
+            def progress(stage: str, states: int) -> None:
+                status.update(f"checking: {stage}, {states:,} states")
 
+            result = checker.check_file(str(certificate), limits, sha, progress)
+    asked = None if expected is None else f"--game {game}: {expected.describe()}, rules sha256 {sha}"
+    if json_out:
+        console.print_json(json.dumps({"file": str(certificate), "exit_code": result.exit_code,
+                                       "verdict": result.message, "game": asked}))
+    elif result.exit_code == EXIT_OK:
+        console.print(f"[bold green]✓[/] {escape(result.message)}", soft_wrap=True)
+    else:
+        errors.print(f"[bold red]✗[/] {escape(result.message)}", soft_wrap=True)
+        if asked and result.exit_code == EXIT_FAILED and "not the game asked for" in result.message:
+            errors.print(f"  asked for {escape(asked)}", soft_wrap=True)
+    raise typer.Exit(result.exit_code)

@@ -19,6 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from certify.certificate import certificate_rules as certified_rules
 from certify.certificate import read_certificate
 from certify.cli.app import EXIT_FAILED, GAME_HELP, app, console, fail, load_game, user_errors
 from certify.render import board_table
@@ -46,9 +47,8 @@ STATUS_STYLE = {"proved": "bold green", "refuted": "bold red", "unknown": "yello
 
 def certificate_rules(certificate: Certificate) -> Rules:
     """The rules a certificate states; exits 2 if they are not a game or do not match their hash."""
-    spec = certificate.rules
     with user_errors():
-        rules = make_rules(spec.name, spec.rows, spec.cols, spec.marks, spec.goal, lines=spec.lines)
+        rules = certified_rules(certificate)
     if rules.sha256() != certificate.rules_sha256:
         raise fail("certificate: rules_sha256 does not match its rules")
     return rules

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-import numpy as np
 import z3
 
-from certify.schema import Certificate, StrategyTable, unpack
+from certify.certificate import certificate_rules, strategy_moves
+from certify.schema import Certificate
 from certify.smt.graph import complete_lines
 from certify.smt.result import Deadline, PlayedMove, SmtResult
 from solver.engine import Game, Move
@@ -214,19 +214,15 @@ class TableStrategy:
 
 def certificate_strategies(certificate: Certificate) -> list[TableStrategy]:
     """Decode every strategy table of a certificate; raises ValueError on a bad array."""
-    cells = certificate.rules.rows * certificate.rules.cols
-    return [_decode_strategy(table, cells) for table in certificate.strategies]
-
-
-def _decode_strategy(table: StrategyTable, cells: int) -> TableStrategy:
-    codes = unpack(table.codes, "uint32", table.entries).astype(np.int64)
-    played = unpack(table.cells, "uint8", table.entries)
-    marks = unpack(table.marks, "uint8", table.entries)
-    moves = {
-        tuple(int(code) // 3**i % 3 for i in range(cells)): Move(int(cell), int(mark))
-        for code, cell, mark in zip(codes, played, marks)
-    }
-    return TableStrategy(table.player, table.guarantees, moves)
+    rules = certificate_rules(certificate)
+    strategies = []
+    for table in certificate.strategies:
+        moves = {
+            tuple(code // 3**i % 3 for i in range(rules.cells)): move
+            for code, move in strategy_moves(rules, table).items()
+        }
+        strategies.append(TableStrategy(table.player, table.guarantees, moves))
+    return strategies
 
 
 def check_side(rules: Rules, rule: SideRule, claim: Property, timeout: float = 60.0) -> SmtResult:

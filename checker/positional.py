@@ -1,0 +1,130 @@
+"""The positional family's rules, re-implemented plainly from docs/certificate-format.md.
+
+A board is a tuple of marks (0 empty, 1 X, 2 O), cells numbered row-major; a move is a
+(cell, mark) pair. Nothing here comes from the solver, and nothing depends on the board size:
+the table kind (≤ 16 cells) and the strategy kind (larger boards) read the same rules.
+"""
+
+from dataclasses import dataclass
+
+from checker.load import NotACertificate, field, word_field
+
+EMPTY, X, O = 0, 1, 2
+MARK_RULES = ("own", "either", "x-only")
+GOALS = ("first-line-wins", "first-line-loses", "most-lines")
+RULES_KEYS = ("cols", "family", "goal", "lines", "marks", "name", "rows")
+MAX_SIDE = 16
+
+Board = tuple[int, ...]
+Move = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the family: an R×C board, its lines, who places which mark, the goal."""
+
+    rows: int
+    cols: int
+    lines: tuple[tuple[int, ...], ...]
+    marks: str
+    goal: str
+
+    @property
+    def cells(self) -> int:
+        """Number of cells on the board."""
+        return self.rows * self.cols
+
+
+def parse_rules(raw: dict) -> Game:
+    """The game a rules object states; raises NotACertificate unless it is well formed and canonical."""
+    if sorted(raw) != list(RULES_KEYS):
+        raise NotACertificate(f"rules must have exactly the keys {', '.join(RULES_KEYS)}")
+    rows, cols = field(raw, "rows", int, "rules"), field(raw, "cols", int, "rules")
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise NotACertificate(f"rules: board {rows}x{cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+    marks = word_field(raw, "marks", "rules", MARK_RULES)
+    goal = word_field(raw, "goal", "rules", GOALS)
+    if goal == "most-lines" and marks != "own":
+        raise NotACertificate("rules: goal most-lines needs marks 'own' (a line must belong to a player)")
+    lines = field(raw, "lines", list, "rules")
+    if not lines:
+        raise NotACertificate("rules.lines is empty")
+    for index, line in enumerate(lines):
+        if type(line) is not list or not line or any(type(cell) is not int for cell in line):
+            raise NotACertificate(f"rules.lines[{index}] must be a non-empty array of integers")
+        if not all(0 <= cell < rows * cols for cell in line):
+            raise NotACertificate(f"rules.lines[{index}] has a cell outside 0..{rows * cols - 1}")
+        if any(a >= b for a, b in zip(line, line[1:])):
+            raise NotACertificate(f"rules.lines[{index}] is not strictly ascending (rules must be canonical)")
+        if index and lines[index - 1] >= line:
+            raise NotACertificate(f"rules.lines[{index}] does not follow rules.lines[{index - 1}] in sorted "
+                                  "order without repeats (rules must be canonical)")
+    return Game(rows, cols, tuple(tuple(line) for line in lines), marks, goal)
+
+
+def describe(game: Game) -> str:
+    """The game in words: board, number and length of lines, marks, goal."""
+    lengths = sorted({len(line) for line in game.lines})
+    length = str(lengths[0]) if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
+    return (f"{game.rows}x{game.cols} board, {len(game.lines)} lines of {length}, "
+            f"marks {game.marks}, {game.goal}")
+
+
+def initial(game: Game) -> Board:
+    """The empty board."""
+    return (EMPTY,) * game.cells
+
+
+def to_move(game: Game, board: Board) -> int:
+    """Player 1 when the board holds an even number of marks, else player 2."""
+    return 1 if (game.cells - board.count(EMPTY)) % 2 == 0 else 2
+
+
+def placeable(game: Game, player: int) -> tuple[int, ...]:
+    """The marks `player` may place under the mark rule."""
+    if game.marks == "either":
+        return (X, O)
+    if game.marks == "x-only":
+        return (X,)
+    return (X,) if player == 1 else (O,)
+
+
+def completed(game: Game, board: Board) -> tuple[int, int]:
+    """How many lines are complete in X and in O."""
+    marks = [board[line[0]] for line in game.lines if all(board[cell] == board[line[0]] for cell in line)]
+    return marks.count(X), marks.count(O)
+
+
+def winner(game: Game, mover: int, x_lines: int, o_lines: int, full: bool) -> int | None:
+    """The game's result once `mover` is to move: None while play goes on, else 1 or 2, or 0 (draw).
+
+    First-line goals end at the first complete line, which the previous mover completed; most-lines
+    ends on the full board, player 1 owning X's lines and player 2 O's.
+    """
+    if game.goal == "most-lines":
+        if not full:
+            return None
+        return 1 if x_lines > o_lines else 2 if o_lines > x_lines else 0
+    if x_lines or o_lines:
+        return 3 - mover if game.goal == "first-line-wins" else mover
+    return 0 if full else None
+
+
+def result(game: Game, board: Board) -> int | None:
+    """None if play goes on, else the winner 1 or 2, or 0 for a draw."""
+    return winner(game, to_move(game, board), *completed(game, board), EMPTY not in board)
+
+
+def moves(game: Game, board: Board) -> list[tuple[Move, Board]]:
+    """Every legal (cell, mark) move and the board it gives, by cell then mark; empty iff terminal."""
+    if result(game, board) is not None:
+        return []
+    marks = placeable(game, to_move(game, board))
+    return [((cell, mark), board[:cell] + (mark,) + board[cell + 1:])
+            for cell in range(game.cells) if board[cell] == EMPTY for mark in marks]
+
+
+def draw_board(game: Game, board: Board) -> str:
+    """The board as rows of X, O and '.', separated by ' / ' (e.g. 'X O . / . X . / O . .')."""
+    rows = [board[start:start + game.cols] for start in range(0, game.cells, game.cols)]
+    return " / ".join(" ".join(".XO"[mark] for mark in row) for row in rows)
