@@ -6,20 +6,32 @@ lists the files on disk that differ. Nothing generated depends on time or timing
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+import checker
 from certify.audit.facts import Bench
 from certify.audit.report import audit_markdown, verdict_counts
 from certify.audit.run import FileAudit, audit_file
 from certify.files import write_atomic
 from certify.policy.audit import write_search_audits
 from certify.policy.td import write_seed_policy_audits
+from certify.proving import prove
+from solver.families import resolve_game
+from solver.pns import Claim
 
 PUBLISHED_GAMES = ("tictactoe", "w3t", "misere", "notakto", "cumulative")
+PUBLISHED_PROOFS = (  # (game, player, claim): strategy certificates by proof search (docs/findings.md)
+    ("mnk:4,4,3", 1, "win"),
+    ("mnk:3,3,3,misere", 1, "no-loss"),
+    ("mnk:3,3,3,misere", 2, "no-loss"),
+    ("mnk:3,4,3,misere", 2, "win"),
+    ("mnk:5,5,3", 1, "win"),
+)
 ProgressHook = Callable[[str], None]
 
 
@@ -71,6 +83,13 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
                 "command": f"certify solve {game} -o {path.as_posix()}",
             }
         )
+    proofs = []
+    for game, player, result in PUBLISHED_PROOFS:
+        if progress:
+            progress(f"proof: {game} player {player} {result}")
+        path, entry, text = published_proof(game, player, result)
+        files[path] = text
+        proofs.append(entry)
     audits: list[FileAudit] = []
     for claims_path in sorted((published / "claims").glob("*.toml")):
         relative = claims_path.relative_to(root)
@@ -88,6 +107,7 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
     )
     index = {
         "certificates": certificates,
+        "proofs": proofs,
         "audits": [
             {
                 "source": a.claims.source,
@@ -102,8 +122,32 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
         "policy_audits": [f"certificates/audits/{name}" for name in policy_pages],
     }
     files[Path("certificates/index.json")] = json.dumps(index, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    files[Path("certificates/README.md")] = readme(certificates, audits, policy_pages)
+    files[Path("certificates/README.md")] = readme(certificates, audits, policy_pages, proofs)
     return Generated(files)
+
+
+def published_proof(game: str, player: int, result: str) -> tuple[Path, dict, str]:
+    """Prove one claim; its file path, index entry and text (the checker's verdict included)."""
+    stem = "".join(ch if ch.isalnum() else "_" for ch in game)
+    path = Path("certificates") / "proofs" / f"{stem}.p{player}-{result}.json"
+    attempt = prove(resolve_game(game), Claim(player, result), command=f"certify prove {game} --claim {result} --player {player} -o {path.as_posix()}")
+    if attempt.text is None or attempt.tree is None:
+        raise RuntimeError(f"{game}: player {player} {result} was not proved ({attempt.outcome.status})")
+    entry = {
+        "game": game,
+        "file": path.as_posix(),
+        "rules_sha256": resolve_game(game).rules.sha256(),
+        "player": player,
+        "claim": result,
+        "prover_moves": len(attempt.tree.moves),
+        "positions": attempt.tree.positions,
+        "nodes": attempt.outcome.nodes,
+        "sha256": hashlib.sha256(attempt.text.encode()).hexdigest(),
+        "bytes": len(attempt.text.encode()),
+        "checker": checker.check_document(json.loads(attempt.text)).message,
+        "command": attempt.certificate.provenance.command if attempt.certificate else "",
+    }
+    return path, entry, attempt.text
 
 
 def audit_command(claims_file: Path) -> str:
@@ -111,7 +155,7 @@ def audit_command(claims_file: Path) -> str:
     return f"certify audit {claims_file.as_posix()}"
 
 
-def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: list[str]) -> str:
+def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: list[str], proofs: list[dict]) -> str:
     """certificates/README.md: what is published, with hashes, sizes and checker verdicts."""
     lines = [
         "# Published certificates and audits",
@@ -129,6 +173,20 @@ def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: 
         lines.append(
             f"| [`{cert['game']}`]({Path(cert['file']).name}) | {cert['root_value']}{margin} | {cert['states']:,} | "
             f"`{cert['rules_sha256'][:16]}…` | `{cert['sha256'][:16]}…` | {cert['bytes']:,} B | {verdict} |"
+        )
+    lines += [
+        "",
+        "## Proof trees (kind `strategy`, `certify prove`)",
+        "",
+        "| game | claim | prover moves | positions | search nodes | sha256 | size | checker |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for proof in proofs:
+        claimed = "wins" if proof["claim"] == "win" else "does not lose"
+        lines.append(
+            f"| `{proof['game']}` | [player {proof['player']} {claimed}](proofs/{Path(proof['file']).name}) | "
+            f"{proof['prover_moves']:,} | {proof['positions']:,} | {proof['nodes']:,} | `{proof['sha256'][:16]}…` | "
+            f"{proof['bytes']:,} B | {proof['checker'].split()[0]} |"
         )
     lines += [
         "",

@@ -17,7 +17,7 @@ PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (
 
 @app.command()
 def bench(
-    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), all, or uttt (proof reach; not in all).")] = "solver",
+    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), prove (proof search and strategy certificates), all, or uttt (proof reach; not in all).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
     plies: Annotated[str, typer.Option("--plies", help="uttt: plies to sample positions at, latest first; earlier plies follow while any is solved.")] = "50,45,40,35,30",
@@ -26,14 +26,15 @@ def bench(
     extend: Annotated[bool, typer.Option("--extend/--no-extend", help="uttt: go on to earlier plies (5 at a time) while any position is solved.")] = True,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, players, and uttt proofs."""
-    if suite not in ("solver", "z3", "players", "all", "uttt"):
-        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, all, uttt)", param_hint="--suite")
+    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, players, proofs, uttt reach."""
+    if suite not in ("solver", "z3", "players", "prove", "all", "uttt"):
+        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, prove, all, uttt)", param_hint="--suite")
     if suite == "uttt":
         bench_uttt(plies, positions, seconds, extend, json_out)
         return
     timings: list[Timing] = []
     players: list[dict] = []
+    proofs: list[dict] = []
     with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext():
         if suite in ("solver", "all"):
             timings += solver_benchmarks(repeat)
@@ -41,6 +42,10 @@ def bench(
             timings += z3_benchmarks(max(1, repeat // 5))
         if suite in ("players", "all"):
             players = policy_benchmark(games=games)
+        if suite in ("prove", "all"):
+            from certify.bench_prove import prove_benchmarks
+
+            proofs = prove_benchmarks()
     by_name = {t.name: t for t in timings}
     ratio = by_name[PEER].median / by_name[OURS].median if PEER in by_name and OURS in by_name else None
     if json_out:
@@ -49,6 +54,7 @@ def bench(
             "timings": [{"name": t.name, "runs": len(t.runs), "median_s": t.median, "best_s": t.best} for t in timings],
             "openspiel_over_certify": ratio,
             "players": players,
+            "proofs": proofs,
         }))
         return
     if timings:
@@ -66,6 +72,15 @@ def bench(
         for row in players:
             tpm = [f"{t:.3g}" for t in row["tpm_ns"][:3]]
             table.add_row(row["policy"], f"{row['setup_s'] * 1000:.1f} ms", *tpm, f"{row['tpg_ns']:.3g}")
+        console.print(table)
+    if proofs:
+        table = Table("claim", "status", "nodes", "search", "nodes/s", "peak RSS", "moves", "positions", "bytes", "check",
+                      title="proof search and strategy certificates")
+        for row in proofs:
+            table.add_row(f"{row['game']} p{row['player']} {row['claim']}", row["status"], f"{row['nodes']:,}",
+                          f"{row['seconds']:.2f} s", f"{row['nodes_per_second']:,.0f}", f"{row['peak_rss_mb']:.0f} MB",
+                          f"{row['prover_moves']:,}", f"{row['positions']:,}", f"{row['certificate_bytes']:,}",
+                          f"{row['check_seconds']:.2f} s ({row['verdict']})")
         console.print(table)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")

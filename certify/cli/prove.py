@@ -14,7 +14,8 @@ from rich.markup import escape
 from rich.progress import Progress as Bar
 from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from certify.cli.app import EXIT_FAILED, GAME_HELP, app, console, errors, fail, user_errors
+from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
+from certify.cli.options import GameArg, JsonOpt
 from certify.proving import Attempt, prove as run_proof, write_proof
 from solver.families import resolve_game
 from solver.pns import INF, Claim, Progress
@@ -72,7 +73,7 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
 
 @app.command()
 def prove(
-    game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)],
+    game: GameArg,
     claim: Annotated[Literal["win", "no-loss"], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws.")],
     player: Annotated[Literal["1", "2"], typer.Option("--player", help="The side: 1 moves first, 2 second.")],
     position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
@@ -81,7 +82,7 @@ def prove(
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of text.")] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Prove that a player wins or does not lose GAME by proof-number search; write the proof tree.
 
