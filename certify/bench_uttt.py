@@ -144,6 +144,34 @@ def summary(results: list[tuple[str, Attempt]], seconds: float) -> list[dict]:
             "median_nodes": statistics.median(a.nodes for a in solved) if solved else None,
             "median_certificate_bytes": statistics.median(a.certificate_bytes for a in solved) if solved else None,
             "median_check_s": statistics.median(a.check_seconds for a in solved) if solved else None,
-            "all_checked": all(a.checked for a in solved),
+            "all_checked": all(a.checked for a in solved) if solved else None,
         })
     return rows
+
+
+def playout_speed(games: int, seed: int = 2026) -> dict[str, float]:
+    """Random playouts per second: certify's engine and, when installed, OpenSpiel's (same run).
+
+    Both pick uniformly among legal moves with their own generator; OpenSpiel's free move is its
+    two actions (board, then cell), so its games are not the same games, only the same work.
+    """
+    game = Uttt()
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for _ in range(games):
+        s = game.initial()
+        while not game.is_terminal(s):
+            s = play(s, rng.choice(game.legal_moves(s)))
+    rates = {"certify": games / (time.perf_counter() - start)}
+    try:
+        import pyspiel
+    except ImportError:
+        return rates
+    spiel = pyspiel.load_game("ultimate_tic_tac_toe")
+    start = time.perf_counter()
+    for _ in range(games):
+        state = spiel.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+    rates["openspiel"] = games / (time.perf_counter() - start)
+    return rates

@@ -34,6 +34,9 @@ COMPLETERS = tuple(
 )
 # The 81 cells of every set of boards (a 9-bit board mask), and each board's chunk mask.
 BOARD_CELLS = tuple(sum(FULL9 << 9 * b for b in range(9) if m >> b & 1) for m in range(512))
+# MOVES[b][m]: the global moves on the cells of board b in the 9-bit set m, ascending.
+SET_BITS = tuple(tuple(c for c in range(9) if m >> c & 1) for m in range(512))
+MOVES = tuple(tuple(tuple(9 * b + c for c in SET_BITS[m]) for m in range(512)) for b in range(9))
 
 
 class UtttRules(BaseModel):
@@ -155,7 +158,15 @@ class Uttt:
 
     def legal_moves(self, s: Position) -> list[int]:
         """Every legal move, as global cell indices ascending; empty iff terminal."""
-        return bits(self.playable(s))
+        if WON[s.xw] or WON[s.ow]:
+            return []
+        empty = ~(s.x | s.o)
+        if s.sent >= 0:
+            return list(MOVES[s.sent][empty >> 9 * s.sent & FULL9])
+        out: list[int] = []
+        for board in SET_BITS[FULL9 & ~s.closed]:
+            out += MOVES[board][empty >> 9 * board & FULL9]
+        return out
 
     def apply(self, s: Position, move: int) -> Position:
         """The position after `move`; raises IllegalMove if it is not legal."""

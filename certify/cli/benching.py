@@ -112,7 +112,7 @@ def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, js
                       f"{values['win']}/{values['draw']}/{values['loss']}", _num(row["median_s"], ".2f"),
                       f"{row['nodes_per_s']:,.0f}", _num(row["median_nodes"], ",.0f"),
                       _num(row["median_certificate_bytes"], ",.0f"), _num(row["median_check_s"], ".2f"),
-                      "VALID" if row["all_checked"] else "NOT ALL")
+                      {True: "VALID", False: "NOT ALL", None: "—"}[row["all_checked"]])
     console.print(table)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}")
