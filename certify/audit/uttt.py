@@ -13,7 +13,7 @@ import hashlib
 import random
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
@@ -22,6 +22,7 @@ import checker
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import ClaimError, Reading
+from certify.bench_uttt import sample as bench_sample
 from certify.proving import prove
 from solver.game import NoHooks
 from solver.pns import Claim, ProofSearch
@@ -82,11 +83,8 @@ class Tally:
     examined: int = 0
     immediate: int = 0  # confirmed by an immediate win of the side the claim favours
     deeper: int = 0  # confirmed by proof search
-    counter: list[tuple[Position, int | None]] = None  # type: ignore[assignment]
+    counter: list[tuple[Position, int | None]] = field(default_factory=list)
     undecided: int = 0
-
-    def __post_init__(self) -> None:
-        self.counter = []
 
 
 def witness(s: Position, move: int | None, player: int, result: Literal["win", "no-loss"], max_nodes: int) -> str:
@@ -267,45 +265,27 @@ class SearchReduction(UtttClaim):
     def says(self) -> str:
         return "far fewer nodes with the analysis than without"
 
-    def sample(self) -> list[Position]:
-        """`positions` positions at each ply, from seeded random games that last that long."""
-        rng = random.Random(self.seed)
-        out = []
-        for ply in self.plies:
-            found = 0
-            while found < self.positions:
-                s = GAME.initial()
-                for _ in range(ply):
-                    if GAME.is_terminal(s):
-                        break
-                    s = play(s, rng.choice(GAME.legal_moves(s)))
-                if not GAME.is_terminal(s):
-                    out.append(s)
-                    found += 1
-        return out
-
     def measure(self) -> list[Reading]:
-        both, solved = [], {True: 0, False: 0}
-        totals = {True: 0, False: 0}
-        sample = self.sample()
+        sample = [s for positions in bench_sample(self.plies, self.positions, self.seed).values() for s in positions]
+        runs = []  # per position: {hooks on: (settled, nodes)}
         for s in sample:
-            nodes = {}
+            run = {}
             for hooks in (True, False):
                 search = ProofSearch(GAME, Claim(mover(s), "win"), GAME.search_hooks() if hooks else NoHooks())
                 outcome = search.search(s, max_nodes=self.max_nodes)
-                nodes[hooks] = outcome.nodes
-                totals[hooks] += outcome.nodes
-                solved[hooks] += outcome.status in ("proved", "disproved")
-            both.append(nodes)
-        ratios = [n[False] / n[True] for n in both if n[True] < self.max_nodes and n[False] < self.max_nodes]
-        common = [n for n in both if n[True] < self.max_nodes and n[False] < self.max_nodes]
-        total_ratio = sum(n[False] for n in common) / max(1, sum(n[True] for n in common))
+                run[hooks] = (outcome.status in ("proved", "disproved"), outcome.nodes)
+            runs.append(run)
+        settled = {hooks: sum(run[hooks][0] for run in runs) for hooks in (True, False)}
+        totals = {hooks: sum(run[hooks][1] for run in runs) for hooks in (True, False)}
+        common = [run for run in runs if run[True][0] and run[False][0]]
+        total_ratio = sum(run[False][1] for run in common) / max(1, sum(run[True][1] for run in common))
+        ratios = [run[False][1] / run[True][1] for run in common]
         measured = (
-            f"{len(sample)} positions ({self.positions} at each of plies {', '.join(map(str, self.plies))}, seed "
-            f"{self.seed}), question 'does the player to move win', {self.budget()} each: with critical squares "
-            f"{solved[True]} settled, {totals[True]:,} nodes in all; without {solved[False]} settled, "
-            f"{totals[False]:,} nodes; on the {len(common)} settled by both, {total_ratio:.2f}x fewer nodes in total, "
-            f"median {statistics.median(ratios) if ratios else float('nan'):.2f}x per position"
+            f"{len(sample)} positions ({self.positions} at each of plies {', '.join(map(str, self.plies))}, the "
+            f"benchmark's sampler, seed {self.seed}), question 'does the player to move win', {self.budget()} each: "
+            f"with critical squares {settled[True]} settled, {totals[True]:,} nodes in all; without {settled[False]} "
+            f"settled, {totals[False]:,} nodes; on the {len(common)} settled by both, {total_ratio:.2f}x fewer nodes "
+            f"in total, median {statistics.median(ratios) if ratios else float('nan'):.2f}x per position"
         )
         return [Reading(f"'drastically' as at least {factor:g}x fewer nodes", measured, total_ratio >= factor)
                 for factor in self.factors]
