@@ -122,6 +122,11 @@ class UtttClaim(ClaimBase):
     def evaluate(self, facts: Any, bench: Bench) -> list[Reading]:  # noqa: ARG002 (no table to solve)
         return self.measure()
 
+    def extra_evidence(self, facts: Any) -> list[str]:  # noqa: ARG002
+        return [f"rules {GAME.rules.describe()} (rules sha256 {GAME.rules.sha256()[:16]}; tests/test_uttt.py "
+                "compares them with OpenSpiel's ultimate_tic_tac_toe); values by df-pn proof search; each "
+                "certificate named above re-checked by the independent checker (checker/uttt.py)"]
+
     def measure(self) -> list[Reading]:
         """The readings, measured on the sample."""
         raise NotImplementedError
