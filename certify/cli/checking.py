@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 
 import checker
-from certify.certificate import read_certificate
+from certify.certificate import read_any_certificate
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP
 
@@ -19,9 +19,9 @@ BUDGET = checker.Limits()
 
 @app.command()
 def check(
-    certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve`.", show_default=False)],
+    certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve` (kind table) or `certify prove` (kind strategy).", show_default=False)],
     game: Annotated[Optional[str], typer.Option("--game", metavar="GAME", help=f"INVALID unless the certificate is about this game. {GAME_HELP}", show_default=False)] = None,
-    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states (raise it for a 4x4 game).")] = BUDGET.max_states,
+    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states, or proofs of more positions (raise it for a 4x4 game).")] = BUDGET.max_states,
     max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines.")] = BUDGET.max_work,
     max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = BUDGET.max_bytes,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -41,7 +41,7 @@ def check(
             expected = resolve_game(game).rules
     if certificate.stat().st_size <= max_bytes:
         with user_errors():
-            read_certificate(certificate)  # a schema error gives the field by name, exit 2
+            read_any_certificate(certificate)  # a schema error gives the field by name, exit 2
     limits = checker.Limits(max_bytes=max_bytes, max_states=max_states, max_work=max_work)
     sha = None if expected is None else expected.sha256()
     if json_out or not errors.is_terminal:
