@@ -135,7 +135,7 @@ def read_any_certificate(path: Path) -> Certificate | StrategyCertificate:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "document"
         raise CertificateError(
-            f"{path}: not a valid certificate: {where}: {first['msg']} ({err.error_count()} error(s))"
+            f"{path}: not a valid certificate: {where}: {first['msg']} ({err.error_count()} {'error' if err.error_count() == 1 else 'errors'})"
         ) from None
 
 

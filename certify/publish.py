@@ -240,5 +240,7 @@ def publish(root: Path, generated: Generated) -> list[Path]:
     """Write every generated file that changed; returns those written."""
     changed = stale(root, generated)
     for relative in changed:
-        write_atomic(Path(root) / relative, generated.files[relative])
+        target = Path(root) / relative
+        target.parent.mkdir(parents=True, exist_ok=True)  # publish owns the certificates/ tree
+        write_atomic(target, generated.files[relative])
     return changed

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_table_game, user_errors
+from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, app, console, errors, fail, load_table_game, user_errors
 from certify.cli.options import ForceOpt, JsonOpt
 
 EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
@@ -91,8 +91,8 @@ def explore(
         errors.print(f"[bold red]checker:[/] {verdict}")
     if serve:
         serve_page(html, port)
-    if verdict is not None and not verdict.startswith("VALID"):
-        raise typer.Exit(EXIT_FAILED)
+    if verdict is not None and not verdict.startswith("VALID"):  # INVALID: the answer is no; ERROR: unreadable
+        raise typer.Exit(EXIT_FAILED if verdict.startswith("INVALID") else EXIT_BAD_INPUT)
 
 
 def write_page(path: Path, html: str, force: bool) -> None:

@@ -359,7 +359,7 @@ def search_pairings(
     candidate that allows it. UNSAT of the candidate solver proves no pairing exists.
     """
     if role == "both" and opening is not None:
-        raise ValueError("--opening does not apply to --role both")
+        raise ValueError("--opening does not apply to --player both")
     deadline = Deadline(timeout)
     n = rules.cells
     partner = [z3.Int(f"partner_{v}") for v in range(n)]
