@@ -87,6 +87,8 @@ def prove(
 
     Exit 0 proved (certificate written), 1 disproved or out of budget (nothing written), 2 bad input,
     130 interrupted (nothing written).
+
+    Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
     """
     with user_errors():
         game_obj = resolve_game(game)
