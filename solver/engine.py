@@ -17,7 +17,7 @@ import numpy as np
 
 from solver.rules import Rules, require_table_size
 
-_MEMO_LIMIT = 1 << 20
+_MEMO_LIMIT = 1 << 16  # states whose labels and moves a game remembers before starting over (bounds memory)
 _CHUNK_CELLS = 8  # boards decode 8 trits at a time from a table of every 8-cell pattern
 _CHUNK = 3**_CHUNK_CELLS
 _PATTERNS = [tuple((value // 3**i) % 3 for i in range(_CHUNK_CELLS)) for value in range(_CHUNK)]  # remembered labels / move lists per game before the memo starts over
