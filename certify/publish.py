@@ -70,6 +70,7 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             progress(f"certificate: {game}")
         facts = bench.facts(game)
         path = Path("certificates") / f"{game}.json"
+        facts.published_as = path  # the audits below say so, as `certify audit` does once it is written
         files[path] = facts.solved.text
         claim = facts.solved.certificate.claim
         certificates.append(

@@ -183,18 +183,22 @@ def solve(rules: Rules, progress: ProgressHook | None = None) -> Solution:
     # Padded so that `code + mark * 3**cell` stays in range for any code: the solver looks such
     # sums up before masking out occupied cells. Entries are written before they are read.
     table = np.empty(3**game.cells + 2 * 3 ** (game.cells - 1), dtype=order.dtype)
-    bitmap = new_bitmap(3**game.cells)
+    bitmap = np.zeros(3**game.cells, dtype=bool)
     layers, edges = _enumerate(game, table, bitmap, order, progress)
+    del bitmap
     moves = np.full(3**game.cells, NO_MOVE, dtype=np.uint8)
-    states = sum(len(layer) for layer in layers)
-    while layers:
+    codes = np.empty(sum(len(layer) for layer in layers), dtype=CODE_DTYPE)
+    end = len(codes)
+    while layers:  # the deepest first; each layer's codes move into `codes` once labelled
         depth = len(layers) - 1
         if progress:
             progress("label", depth, len(layers[depth]))
         label_layer(game, table, moves, order, depth, layers[depth])
-        for chunk in _chunks(layers.pop()):
-            bitmap[chunk] = True
-    codes = drain(bitmap)
+        layer = layers.pop()
+        codes[end - len(layer) : end] = layer
+        end -= len(layer)
+    codes.sort(kind="stable")  # merges the sorted layers (timsort finds the runs)
+    states = len(codes)
     keys = np.empty(states, dtype=order.dtype)
     for start in range(0, states, _CHUNK):
         keys[start : start + _CHUNK] = table[codes[start : start + _CHUNK].astype(np.int64)]
@@ -216,7 +220,7 @@ def enumerate_layers(game: Game, progress: ProgressHook | None = None) -> list[n
     """The reachable states, one sorted uint32 code array per number of marks."""
     order = _order(game.rules)
     table = np.empty(3**game.cells, dtype=order.dtype)
-    return _enumerate(game, table, new_bitmap(3**game.cells), order, progress)[0]
+    return _enumerate(game, table, np.zeros(3**game.cells, dtype=bool), order, progress)[0]
 
 
 def _enumerate(
@@ -308,22 +312,13 @@ def mark_children(game: Game, bitmap: np.ndarray, codes: np.ndarray, marks: tupl
 
 
 def drain(bitmap: np.ndarray) -> np.ndarray:
-    """The codes set in `bitmap` (bool, length a multiple of 8), ascending (uint32), clearing it.
-
-    Scans 8 codes per uint64 word, so the sparse first and last layers cost little.
-    """
-    words = bitmap.view(np.uint64)
+    """The codes set in `bitmap` (one bool per code), ascending (uint32), clearing it."""
     parts = [np.zeros(0, dtype=CODE_DTYPE)]
-    for start in range(0, len(words), _CHUNK * 8):
-        window = words[start : start + _CHUNK * 8]
-        hits = np.flatnonzero(window)
-        if len(hits):
-            rows, columns = np.nonzero(window[hits].view(np.uint8).reshape(-1, 8))
-            parts.append(((hits[rows] + start) * 8 + columns).astype(CODE_DTYPE))
-            window[hits] = 0
+    step = _CHUNK * 64
+    for start in range(0, len(bitmap), step):
+        window = bitmap[start : start + step]
+        found = np.flatnonzero(window)
+        if len(found):
+            parts.append(found.astype(CODE_DTYPE) + CODE_DTYPE(start))
+            window.fill(False)
     return np.concatenate(parts)
-
-
-def new_bitmap(size: int) -> np.ndarray:
-    """All-False bools for codes below `size`, padded to whole uint64 words for `drain`."""
-    return np.zeros(-(-size // 8) * 8, dtype=bool)

@@ -7,7 +7,7 @@ from typing import Literal
 
 import numpy as np
 
-from solver.retrograde import NO_MOVE, Solution, drain, mark_children, new_bitmap
+from solver.retrograde import NO_MOVE, Solution, drain, mark_children
 
 Guarantee = Literal["win", "no-loss"]
 
@@ -34,7 +34,7 @@ def follow(solution: Solution, player: int, moves: np.ndarray | None = None) -> 
     """
     game = solution.game
     moves = solution.move_table() if moves is None else moves
-    reached = new_bitmap(3**game.cells)
+    reached = np.zeros(3**game.cells, dtype=bool)
     frontier = np.zeros(1, dtype=np.int64)  # the empty board
     turns = []
     for depth in range(game.cells + 1):

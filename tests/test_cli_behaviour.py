@@ -41,6 +41,7 @@ def first_error(result) -> str:
         (["show", "tictactoe", "--moves", "X4,,O0"], "error: --moves: move 2 of 'X4,,O0' is empty"),
         (["show", "w3t", "--moves", "4"], "error: --moves: move 1, 4: say which mark, X4 or O4"),
         (["solve", "tic_tac_toe"], "error: unknown game 'tic_tac_toe'; did you mean 'tictactoe'?"),
+        (["tree", "uttt"], "error: uttt: this command takes positional games"),
         (["z3", "value", "w3t", "--timeout", "0"], "error: certify z3 value: --timeout 0.0: must be at least 0.1"),
     ],
 )
@@ -213,3 +214,52 @@ def test_verify_goes_on_when_z3_runs_out_of_time(tmp_path):
     steps = {s["name"]: s for s in json.loads(result.stdout)["steps"]}
     assert steps["z3"]["ok"] is None and steps["z3"]["detail"].startswith("unknown (timeout")
     assert steps["checker"]["ok"] is True and "claims" in steps
+
+
+def test_bench_startup_times_whole_processes_beside_python():
+    result = run("bench", "--suite", "startup", "--repeat", "1", "--json")
+    assert result.exit_code == 0
+    rows = {row["command"]: row for row in json.loads(result.stdout)["startup"]}
+    assert list(rows) == ["python -c pass", "certify --help", "certify solve w3t -o FILE"]
+    assert rows["certify --help"]["target_s"] == 0.30 and all(row["peak_rss_mb"] > 0 for row in rows.values())
+
+
+def test_bench_names_the_missing_package_and_keeps_the_extra_visible(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_cvxpy(name, *args, **kwargs):
+        if name.startswith("open_spiel.python.algorithms"):
+            raise ImportError("No module named 'cvxpy'", name="cvxpy")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_cvxpy)
+    from certify.bench import missing_peer_module
+
+    assert missing_peer_module() == "cvxpy"
+    result = run("bench", "--suite", "solver", "--repeat", "1")
+    assert result.exit_code == 0
+    assert "cvxpy is not installed (pip install -e '.[bench]')" in " ".join(result.stderr.split())
+
+
+def test_sigterm_unwinds_like_an_exception_so_writes_clean_up():
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal\n"
+        "from certify.cli.app import stop_on_sigterm\n"
+        "stop_on_sigterm()\n"
+        "try:\n    os.kill(os.getpid(), signal.SIGTERM)\n    signal.pause()\n"
+        "except SystemExit as stop:\n    print('unwound', stop.code)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60).stdout
+    assert out.strip() == "unwound 143"
+
+
+def test_tables_wrap_on_a_narrow_terminal_instead_of_cutting(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    result = run("audit", "certificates/claims/001.toml")
+    assert result.exit_code == 0
+    assert "…" not in result.stdout and max(len(line) for line in result.stdout.splitlines()) <= 60

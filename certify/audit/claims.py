@@ -13,20 +13,23 @@ from typing import Annotated, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from certify.audit.atlas import AtlasNodes
 from certify.audit.boards import SequenceFormula, WinTest
+from certify.audit.learning import TdSelfPlay
 from certify.audit.counts import Count, MoveBetween, Ratio, UpperBound
 from certify.audit.pairings import PairingStrategy, UniversalPairing
-from certify.audit.policies import PolicyCase, PolicyNeverLoses
+from certify.audit.policies import FastestWin, PolicyCase, PolicyNeverLoses
 from certify.audit.scores import EvaluationRange, FinalScores, ScoreBounds
 from certify.audit.values import AtlasDump, FirstMoves, PositionValue, RootValue
 
 KINDS = (
-    RootValue, FirstMoves, PositionValue, AtlasDump,
+    RootValue, FirstMoves, PositionValue, AtlasDump, AtlasNodes,
     Count, UpperBound, Ratio, MoveBetween,
     WinTest, SequenceFormula,
     FinalScores, ScoreBounds, EvaluationRange,
     PairingStrategy, UniversalPairing,
-    PolicyNeverLoses, PolicyCase,
+    PolicyNeverLoses, PolicyCase, FastestWin,
+    TdSelfPlay,
 )  # fmt: skip
 AnyClaim = Annotated[Union[KINDS], Field(discriminator="kind")]  # type: ignore[valid-type]
 

@@ -68,21 +68,25 @@ def user_errors() -> Iterator[None]:
 
 
 def load_game(game: str) -> Rules:
-    """Resolve a GAME argument or exit 2 with the reason."""
+    """Resolve a positional GAME argument or exit 2 with the reason (another family is named as such)."""
+    from solver.families import FAMILIES
     from solver.rules import resolve
 
+    family = game.split(":", 1)[0]
+    if family in FAMILIES:
+        raise fail(f"{game}: this command takes positional games (m,n,k boards and spec files); {family} works with `certify show` and `certify prove`")
     with user_errors():
         return resolve(game)
 
 
 def load_table_game(game: str) -> Rules:
     """Resolve a GAME argument the table solver can take (at most 4x4), or exit 2 saying why."""
-    from solver.rules import require_table_size, resolve
+    from solver.rules import require_table_size
 
+    rules = load_game(game)
     with user_errors():
-        rules = resolve(game)
         require_table_size(rules)
-        return rules
+    return rules
 
 
 def usage_line(err: click_errors.UsageError) -> str:
@@ -104,10 +108,19 @@ def stop_on_sigterm() -> None:
 
 
 def conventional(command: click.Command) -> click.Command:
-    """Apply the help conventions to a command and its subcommands: arguments shown as NAME."""
+    """Apply the help conventions to a command and its subcommands: values shown as NAME, choices listed.
+
+    An argument or an option without a metavar is shown by its name in capitals (`--port PORT`,
+    not `<int range>`); flags show nothing; closed sets keep their listed choices (`<1|2>`).
+    """
     for param in command.params:
-        if param.param_type_name == "argument" and param.metavar is None and param.name:
-            param.metavar = param.name.upper()
+        if param.metavar is None and param.name and not getattr(param, "is_flag", False):
+            if param.param_type_name == "argument" or getattr(getattr(param, "type", None), "name", "") != "choice":
+                param.metavar = param.name.upper()
+        if param.param_type_name == "argument" and param.metavar:  # usage `certify solve GAME`, not typer's `{GAME}`
+            shown = param.metavar + ("..." if param.nargs != 1 else "")
+            shown = shown if param.required else f"[{shown}]"
+            param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign]
     for sub in getattr(command, "commands", {}).values():
         conventional(sub)
     return command
@@ -157,8 +170,8 @@ class CertifyGroup(TyperGroup):
             importlib.import_module(module)
             built = typer.main.get_command(app)
             assert isinstance(built, TyperGroup), f"{module} defines no command"
-            self.commands[cmd_name] = conventional(built.commands[cmd_name])
-        return self.commands[cmd_name]
+            self.commands[cmd_name] = built.commands[cmd_name]
+        return conventional(self.commands[cmd_name])  # idempotent: also for commands registered before
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self.listing = True

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
+from rich import box
 from rich.markup import escape
 from rich.table import Table
 
@@ -107,9 +108,9 @@ def startup(repeat: int, json_out: bool) -> None:
     if json_out:
         console.print_json(json.dumps({"machine": machine(), "startup": rows}))
         return
-    table = Table(title="certify bench --suite startup: whole processes, in turn")
-    table.add_column("command", no_wrap=True)
-    for heading in ("runs", "median", "best", "over python", "peak RSS", "target"):
+    table = Table(title="certify bench --suite startup: whole processes, in turn", box=box.SIMPLE)
+    table.add_column("command")  # the one column that wraps when the terminal is narrow
+    for heading in ("runs", "median", "best", "−python", "peak RSS", "target"):
         table.add_column(heading, justify="right", no_wrap=True)
     for row in rows:
         target = "" if row["target_s"] is None else f"≤ {row['target_s']:.2f} s"

@@ -53,10 +53,6 @@ def explore(
         run_check = check and certified.states <= FULL_TABLE_LIMIT
         verdict = checker.check_file(source).message if run_check else None
     else:
-        from solver.families import FAMILIES
-
-        if source.split(":", 1)[0] in FAMILIES:
-            raise fail(f"{source}: explore draws table certificates of positional games; this family has none")
         rules = load_table_game(source)
         from certify.cli.solving import solving_progress
 

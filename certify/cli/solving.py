@@ -69,6 +69,10 @@ def games(json_out: JsonOpt = False) -> None:
         table.add_row(f"[bold]{name}[/]", text)
     table.add_row("mnk:R,C,K[,wild][,misere]", "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses")
     table.add_row("FILE.json / FILE.toml", "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)")
+    from solver.families import FAMILIES, resolve_game
+
+    for family in FAMILIES:  # other families: positions and proofs, no tables
+        table.add_row(f"[bold]{family}[/]", f"{resolve_game(family).rules.describe()} (certify show, certify prove)")
     console.print(table)
 
 
