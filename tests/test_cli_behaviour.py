@@ -66,7 +66,7 @@ def test_input_files_directory_empty_and_wrong_suffix(tmp_path):
         (["solve", str(tmp_path)], f"error: {tmp_path}: is a directory"),
         (["solve", str(empty)], f"error: {empty}: is empty"),
         (["solve", str(spec_txt)], f"error: {spec_txt}: a spec file must end in .json or .toml"),
-        (["check", str(tmp_path)], f"error: {tmp_path}: is a directory"),
+        (["check", str(tmp_path / "none")], f"error: {tmp_path / 'none'}: no such file"),
         (["check", str(empty)], f"error: {empty}: is empty"),
         (["z3", "strategy", str(empty)], f"error: {empty}: is empty"),
         (["audit", str(tmp_path / "none.toml")], f"error: {tmp_path / 'none.toml'}: no such file"),

@@ -20,7 +20,7 @@ PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (
 
 @app.command()
 def bench(
-    suite: Annotated[Literal["solver", "z3", "players", "prove", "all", "startup", "scale"], typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), prove (proof search and strategy certificates), all of those, startup (whole-process times of small commands), or scale (the 4x4 boards beside the C peer mnk.c).")] = "solver",
+    suite: Annotated[Literal["solver", "z3", "players", "prove", "all", "startup", "scale", "parallel"], typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), prove (proof search and strategy certificates), all of those, startup (whole-process times of small commands), scale (the 4x4 boards beside the C peer mnk.c), or parallel (1 vs 2 workers, process pool and Ray; docs/scaling.md).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
     board: Annotated[list[str] | None, typer.Option("--board", help="scale: a board to run (repeatable; default the eight 4x4 boards).")] = None,
@@ -36,6 +36,9 @@ def bench(
     `certify solve BOARD -o FILE` as whole processes on each 4x4 board, one after the other, and
     prints their wall and CPU times, peak memory and ratios, measured in the same run.
 
+    --suite parallel proves Ultimate tic-tac-toe positions serially, then with 1 and 2 workers on
+    the process pool and on Ray (if installed): speedup and overhead per job (docs/scaling.md).
+
     Example: certify bench --suite startup --repeat 20
     """
     if suite == "startup":
@@ -43,6 +46,11 @@ def bench(
         return
     if suite == "scale":
         scale(board or [], peer_source, json_out)
+        return
+    if suite == "parallel":  # not part of `all`: it needs minutes and, for Ray, the optional extra
+        from certify.cli.parallel import bench_parallel
+
+        bench_parallel(json_out)
         return
     timings: list[Timing] = []
     players: list[dict] = []

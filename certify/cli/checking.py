@@ -40,7 +40,7 @@ def checking_status(path: Path, enabled: bool) -> Iterator[CheckProgress | None]
 
 @app.command()
 def check(
-    certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve` (kind table) or `certify prove` (kind strategy).", show_default=False)],
+    certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve` (kind table) or `certify prove` (kind strategy), or a folder of them (`certify prove --batch`).", show_default=False)],
     game: Annotated[Optional[str], typer.Option("--game", metavar="GAME", help=f"INVALID unless the certificate is about this game. {GAME_HELP}", show_default=False)] = None,
     max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states, or proofs of more positions (raise it for a 4x4 game).")] = BUDGET.max_states,
     max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines.")] = BUDGET.max_work,
@@ -52,8 +52,15 @@ def check(
     Exit 0 VALID, 1 INVALID (the certificate states something false, or is about another game than
     --game), 2 not a certificate or over the work budget.
 
+    A folder: every *.json file in it, one verdict line each; exit 0 if all are VALID, 1 if any
+    is INVALID, else 2 if any is not a certificate.
+
     Example: certify check certificates/w3t.json --game w3t
     """
+    if certificate.is_dir():
+        from certify.cli.parallel import check_folder
+
+        check_folder(certificate, max_bytes, json_out)
     with user_errors():
         readable_file(certificate, "certificate")
     expected = None
