@@ -102,12 +102,22 @@ def z3_benchmarks(repeat: int) -> list[Timing]:
     ]
 
 
-def openspiel_value_iteration() -> Callable[[], object] | None:
-    """OpenSpiel's value iteration on its tic_tac_toe, or None when open_spiel is not installed."""
+def missing_peer_module() -> str | None:
+    """The module the OpenSpiel peer needs but cannot import (open_spiel itself, or cvxpy), else None."""
     try:
-        import pyspiel
-        from open_spiel.python.algorithms import value_iteration
-    except ImportError:
+        import pyspiel  # noqa: F401
+        from open_spiel.python.algorithms import value_iteration  # noqa: F401
+    except ImportError as err:
+        return err.name or str(err)
+    return None
+
+
+def openspiel_value_iteration() -> Callable[[], object] | None:
+    """OpenSpiel's value iteration on its tic_tac_toe, or None when it cannot be imported."""
+    if missing_peer_module() is not None:
         return None
+    import pyspiel
+    from open_spiel.python.algorithms import value_iteration
+
     game = pyspiel.load_game("tic_tac_toe")
     return lambda: value_iteration.value_iteration(game, depth_limit=-1, threshold=0.01)

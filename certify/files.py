@@ -1,24 +1,120 @@
-"""Atomic file output: a reader never sees a half-written file, and a failed write loses nothing."""
+"""Safe file output and careful file input: one-line errors, atomic writes, nothing lost (docs/cli.md).
+
+Writes go to a temporary file in the target's folder, then a rename: a reader never sees a
+half-written file, and an interrupted or failed write (Ctrl-C, SIGTERM, a full disk) leaves the old
+file as it was and no temporary file behind. An existing file keeps its mode, and a symlink keeps
+pointing where it did (its target is replaced). A missing folder is an error, never created silently.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import stat
+import sys
 import tempfile
 from pathlib import Path
 
+STDOUT = Path("-")
+HEAD_BYTES = 65536
+CERTIFICATE_MARK = re.compile(rb'"format"\s*:\s*"certify-certificate"')
+AUDIT_MARK = re.compile(rb"^# Audit of source ")
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` (UTF-8) to `path` through a temporary file in the same directory and a rename."""
+
+class FileProblem(ValueError):
+    """A file that cannot be read or written as asked; the message is one line naming the file."""
+
+
+def is_stdout(path: Path | str | None) -> bool:
+    """Whether an output path is `-`, meaning standard output."""
+    return path is not None and str(path) == "-"
+
+
+def readable_file(path: Path | str, what: str = "file") -> Path:
+    """`path` if it is a non-empty regular file; else FileProblem with the same words everywhere."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    if path.is_dir():
+        raise FileProblem(f"{path}: is a directory, not a {what}")
+    if not path.exists():
+        raise FileProblem(f"{path}: no such file")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        size = path.stat().st_size
+    except OSError as err:
+        raise FileProblem(f"{path}: cannot read: {err.strerror or err}") from None
+    if size == 0:
+        raise FileProblem(f"{path}: is empty")
+    if not os.access(path, os.R_OK):
+        raise FileProblem(f"{path}: cannot read: permission denied")
+    return path
+
+
+def target_of(path: Path) -> Path:
+    """The file a write to `path` replaces: a symlink's final target, else `path` itself."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def check_output(path: Path, mark: re.Pattern[bytes] | None = None, force: bool = False) -> None:
+    """Refuse, before any work, a write that would fail or clobber a file that is not ours.
+
+    `mark` recognises a certify output of this kind (its first 64 KB); an existing file without it
+    is replaced only with `force`. Raises FileProblem with one line.
+    """
+    if is_stdout(path):
+        return
+    target = target_of(Path(path))
+    folder = target.parent
+    if target.is_dir():
+        raise FileProblem(f"{path}: cannot write: is a directory")
+    if not folder.is_dir():
+        raise FileProblem(f"{path}: cannot write: no such folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileProblem(f"{path}: cannot write: folder {folder} is not writable")
+    if target.exists() and not force and mark is not None:
+        try:
+            with open(target, "rb") as handle:
+                head = handle.read(HEAD_BYTES)
+        except OSError as err:
+            raise FileProblem(f"{path}: cannot write: {err.strerror or err}") from None
+        if not mark.search(head):
+            raise FileProblem(f"{path}: exists and is not a certify output of this kind; use --force to overwrite it")
+
+
+def write_atomic(path: Path, text: str | bytes, mark: re.Pattern[bytes] | None = None, force: bool = True) -> None:
+    """Write `text` (UTF-8) to `path` atomically, or to stdout when `path` is `-`.
+
+    With `mark` and not `force`, an existing file must be a certify output of the same kind.
+    Raises FileProblem (one line) when the file cannot be written.
+    """
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    if is_stdout(path):
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    path = Path(path)
+    check_output(path, mark, force)
+    target = target_of(path)
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o666 & ~_umask()
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as err:
+        raise FileProblem(f"{path}: cannot write: {err.strerror or err}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise FileProblem(f"{path}: cannot write: {err.strerror or err}") from None
+    except BaseException:  # Ctrl-C, SIGTERM (the CLI turns it into SystemExit): leave nothing behind
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -40,6 +40,8 @@ def solve_and_certify(
     """Solve `rules` and build the certificate (wall time recorded only when `timed`)."""
     start = time.perf_counter()
     solution = solve(rules, progress)
+    if progress is not None:
+        progress("build the certificate", -1, len(solution))
     certificate = build_certificate(rules, solution, command=solve_command(game))
     elapsed = time.perf_counter() - start
     if timed:

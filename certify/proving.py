@@ -87,7 +87,23 @@ def prove(
     outcome = search.search(state, max_nodes, max_memory_mb, max_seconds)
     if outcome.status != "proved":
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started)
-    tree = canonical_strategy(game, state, claim.player, search.proved_move)
+    tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed)
+    return Attempt(claim, root, outcome, tree, certificate, seconds)
+
+
+def strategy_certificate(
+    game: Game[Any, Any],
+    claim: Claim,
+    root: str | None,
+    state: Any,
+    choose: Callable[[Any], Any],
+    command: str,
+    started: float,
+    timed: bool,
+) -> tuple[ProofTree, StrategyCertificate, float]:
+    """The certificate of a proved claim whose prover plays `choose(position)`; (tree, certificate,
+    seconds since `started`). Any search that found the strategy writes the same file through here."""
+    tree = canonical_strategy(game, state, claim.player, choose)
     seconds = time.perf_counter() - started
     certificate = StrategyCertificate(
         format=FORMAT,
@@ -99,7 +115,7 @@ def prove(
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves)),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
-    return Attempt(claim, root, outcome, tree, certificate, seconds)
+    return tree, certificate, seconds
 
 
 def certificate_text(certificate: StrategyCertificate) -> str:

@@ -36,3 +36,17 @@ def board_line(board: tuple[int, ...], cols: int) -> str:
 def value_text(word: str) -> Text:
     """A value word in its colour."""
     return Text(word, style=VALUE_STYLE.get(word, ""))
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """`1 state`, `5,478 states`, `1 strategy entry`, `97 strategy entries`: a count with its noun."""
+    noun = singular if count == 1 else (plural_form or _plural(singular))
+    return f"{count:,} {noun}"
+
+
+def _plural(noun: str) -> str:
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    return noun + "s"

@@ -17,7 +17,10 @@ from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimResult
 from certify.audit.run import audit_file
 from certify.certificate import CertificateError, read_certificate, write_certificate
+from certify.files import FileProblem
+from certify.limits import TimedOut, run_bounded
 from certify.pipeline import default_filename, solve_and_certify
+from certify.render import plural
 from certify.smt.value import cross_check_root
 from checker import Limits, check_file
 from solver.rules import Rules, resolve
@@ -59,8 +62,12 @@ class Verification:
 
     @property
     def ok(self) -> bool:
-        """Solving, schema, checker and Z3 agree (claims are findings, not part of the verdict)."""
-        return all(s.ok for s in self.steps if s.name != "claims") and len(self.steps) >= 4
+        """Solving, schema and checker pass and Z3 does not disagree (unknown is not a disagreement).
+
+        Claims are findings, not part of the verdict.
+        """
+        passed = {s.name: s.ok for s in self.steps}
+        return all(passed.get(name) for name in ("solve", "schema", "checker")) and passed.get("z3", False) is not False
 
     def as_dict(self) -> dict:
         """JSON-ready form."""
@@ -101,7 +108,7 @@ def verify(
     report = Verification(game, rules, path)
     bench = Bench(smt_timeout=smt_timeout)
 
-    def run(name: str, action: Callable[[], tuple[bool, str]]) -> bool:
+    def run(name: str, action: Callable[[], tuple[bool | None, str]]) -> bool | None:
         if hook:
             hook(name, None)
         start = time.perf_counter()
@@ -121,8 +128,8 @@ def verify(
         report.sha256 = facts.sha256
         try:
             write_certificate(solved.certificate, path)
-        except OSError as err:
-            return False, f"cannot write {path}: {err.strerror or err}"
+        except FileProblem as err:
+            return False, str(err)
         return True, f"{len(solved.solution):,} states, root {claim.root_value}; wrote {path} ({len(solved.text.encode()):,} bytes)"
 
     def schema_step() -> tuple[bool, str]:
@@ -139,8 +146,15 @@ def verify(
         result = check_file(str(path), budget, rules.sha256())
         return result.exit_code == 0, result.message
 
-    def z3_step() -> tuple[bool, str]:
-        result = cross_check_root(rules, report.root_value, smt_timeout)
+    def z3_step() -> tuple[bool | None, str]:
+        try:  # in a child process killed at the time limit: the limit holds whatever Z3 is doing
+            result = run_bounded(smt_timeout, cross_check_root, rules, report.root_value, smt_timeout)
+        except TimedOut:
+            return None, f"unknown (timeout after {smt_timeout:g} s)"
+        except MemoryError:
+            return None, "unknown (out of memory)"
+        if result.status == "unknown":
+            return None, f"{result.check}: unknown (timeout after {smt_timeout:g} s)"
         return result.status == "proved", f"{result.check}: {result.status}"
 
     def claims_step() -> tuple[bool, str]:
@@ -154,7 +168,7 @@ def verify(
         report.claims_files = files
         if not files:
             return True, "no claims file is about this game"
-        return True, f"{len(report.claims)} claim(s) from {', '.join(p.name for p in files)}"
+        return True, f"{plural(len(report.claims), 'claim')} from {', '.join(p.name for p in files)}"
 
     if run("solve", solve_step) and run("schema", schema_step) and run("checker", checker_step):
         run("z3", z3_step)

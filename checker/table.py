@@ -152,7 +152,7 @@ def explore(game: Game, h: Halves, table: Table, progress) -> tuple[bytearray, b
         winner = positional.winner(game, mover, x_lines, o_lines, filled == game.cells)
         if winner is None:
             if table.labels[rank] % 64 == 0:  # cheap, and it stops a table of zeros at the root
-                raise Invalid(f"non-terminal {state(game, code)}: distance 0, which only terminal states have")
+                raise Invalid(f"non-terminal {state(game, code)}: distance expected at least 1, found 0")
             deltas = h.deltas[mover][0][low] + h.deltas[mover][1][high]
             for child in map(code.__add__, deltas):
                 reach[child] = REACHED

@@ -7,8 +7,10 @@ Marks: 1 = X, 2 = O, 0 = empty. Player 1 moves first.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+import re
 import tomllib
 from itertools import product
 from pathlib import Path
@@ -216,10 +218,18 @@ def parse_mnk(text: str) -> Rules:
 
 def load_spec_file(path: Path) -> Rules:
     """Rules from a JSON or TOML spec file; raises RulesError naming the file."""
+    if path.is_dir():
+        raise RulesError(f"{path}: is a directory, not a spec file")
+    if path.suffix not in (".json", ".toml"):
+        raise RulesError(f"{path}: a spec file must end in .json or .toml (docs/rules.md)")
+    if not path.exists():
+        raise RulesError(f"{path}: no such file")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        raise RulesError(f"{path}: cannot read ({err.strerror})") from None
+        raise RulesError(f"{path}: cannot read: {err.strerror}") from None
+    if not text.strip():
+        raise RulesError(f"{path}: is empty")
     try:
         data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError) as err:
@@ -266,4 +276,7 @@ def resolve(game: str) -> Rules:
     if path.suffix in (".json", ".toml") or path.exists():
         return load_spec_file(path)
     names = ", ".join(_BUILTIN_PARTS)
-    raise RulesError(f"unknown game '{game}' (built-ins: {names}; or mnk:R,C,K[,wild][,misere]; or a .json/.toml spec)")
+    folded = {re.sub(r"[\W_]+", "", name.lower()): name for name in _BUILTIN_PARTS}
+    close = folded.get(re.sub(r"[\W_]+", "", game.lower())) or next(iter(difflib.get_close_matches(game, _BUILTIN_PARTS, n=1)), None)
+    hint = f"; did you mean '{close}'?" if close else ""
+    raise RulesError(f"unknown game '{game}'{hint} (built-ins: {names}; or mnk:R,C,K[,wild][,misere]; or a .json/.toml spec)")

@@ -7,7 +7,7 @@ from typing import Literal
 
 import numpy as np
 
-from solver.retrograde import Solution
+from solver.retrograde import NO_MOVE, Solution, drain, mark_children
 
 Guarantee = Literal["win", "no-loss"]
 
@@ -25,34 +25,42 @@ class Strategy:
         return len(self.codes)
 
 
-def follow(solution: Solution, player: int) -> np.ndarray:
-    """Indices of the states `player` must answer when it always plays the best move.
+def follow(solution: Solution, player: int, moves: np.ndarray | None = None) -> np.ndarray:
+    """Codes (uint32, ascending) of the states `player` must answer when it always plays the best move.
 
     The opponent plays every legal move; these are `player`'s non-terminal turns reachable so.
+    `moves` is `solution.move_table()`, computed here if not given. The walk goes layer by
+    layer over a bitmap of codes, so no per-state matrix of children is ever built.
     """
+    game = solution.game
+    moves = solution.move_table() if moves is None else moves
+    reached = np.zeros(3**game.cells, dtype=bool)
     frontier = np.zeros(1, dtype=np.int64)  # the empty board
     turns = []
-    mover = 1
-    while len(frontier):
-        live = frontier[~solution.terminal[frontier]]
+    for depth in range(game.cells + 1):
+        live = frontier[moves[frontier] != NO_MOVE]
+        if not len(live):
+            break
+        mover = 1 + depth % 2
         if mover == player:
             turns.append(live)
-            frontier = np.unique(solution.best[live])
+            reached[live + game.move_offsets[moves[live]]] = True
         else:
-            children = solution.children(live)
-            frontier = np.unique(children[children >= 0])
-        mover = 3 - mover
-    return np.sort(np.concatenate(turns)) if turns else np.zeros(0, dtype=np.int64)
+            mark_children(game, reached, live, game.rules.marks_for(mover))
+        frontier = drain(reached).astype(np.int64)
+    return np.sort(np.concatenate(turns)).astype(np.uint32) if turns else np.zeros(0, dtype=np.uint32)
 
 
 def strategy_for(solution: Solution, player: int, guarantees: Guarantee) -> Strategy:
     """The best-move strategy of `player`, which keeps whatever the root value gives it."""
-    turns = follow(solution, player)
+    moves = solution.move_table()
+    codes = follow(solution, player, moves)
+    offsets = solution.game.move_offsets[moves[codes]]
     return Strategy(
         player=player,
         guarantees=guarantees,
-        codes=solution.codes[turns],
-        children=solution.codes[solution.best[turns]],
+        codes=codes,
+        children=(codes + offsets).astype(np.uint32),
     )
 
 

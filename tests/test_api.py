@@ -58,3 +58,16 @@ def test_strategy_moves_reach_only_its_guarantee():
     for code, move in strategy.items():
         after = [m for m in certify.Position(w3t, code).moves if m.move == move]
         assert after and after[0].value == "win"
+
+
+def test_svg_board_is_well_formed_and_shows_every_move():
+    import xml.etree.ElementTree as ET
+
+    from certify.svg import short_value
+
+    start = certify.load(ROOT / "certificates" / "w3t.json").position()
+    root = ET.fromstring(start._repr_svg_())
+    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    for move in start.moves:
+        assert f"{'XO'[move.move.mark - 1]} {short_value(move)}" in texts
+    assert sum("★" in t for t in texts) == len(start.best_moves) > 0

@@ -111,10 +111,58 @@ def test_win_test_witnesses_are_real(tmp_path: Path) -> None:
 
 def test_sequence_formula_counterexample(tmp_path: Path) -> None:
     result = audit(tmp_path, claim("f", "tictactoe", "sequence_formula", formula="mark_count_factorials"))["f"]
-    assert result.verdict == "refuted"
+    # as games (which stop at the first line) the formula fails; as placement orders it holds
+    assert result.verdict == "ambiguous"
     witness = result.readings[0].witness
     stated, measured = (int(x.replace(",", "")) for x in (witness.split("= ")[1].split(" ")[0], witness.split("but ")[1].split(" ")[0]))
     assert stated != measured
+    assert [r.holds for r in result.readings] == [False, False, True]
+
+
+def test_placement_orders_count_by_hand(domino: str) -> None:
+    # 1×2 board: "X O" and "O X" are each reached by one order; "X ." by one; "X X" by none
+    from certify.audit.boards import placement_orders
+
+    game = Game(solve(make_rules("domino", 1, 2, "own", "first-line-wins", k=2)).rules)
+    orders = placement_orders(game)
+    assert [int(orders[c]) for c in (0, 1, 3, 1 + 2 * 3, 2 + 1 * 3, 1 + 1 * 3)] == [1, 1, 1, 1, 1, 0]
+
+
+def test_atlas_nodes_compare_sets(tmp_path: Path, domino: str) -> None:
+    # the domino's Atlas visits . . / X . / . X / X O / O X and references all but the empty board
+    result = audit(tmp_path, claim("atlas", domino, "atlas_nodes", value=4, codes=[1, 3, 8]))["atlas"]
+    assert result.verdict == "holds"
+    assert [r.measured.split(",")[0] for r in result.readings] == ["5 nodes", "4 nodes"]
+    assert "not reachable: 8" in result.reasons[0]  # 8 = O O, never reached
+
+
+def test_atlas_dump_is_shown_beside_the_source(tmp_path: Path, domino: str) -> None:
+    body = claim("dump", domino, "atlas_dump", board=0) + 'entries = [{ move = "X0", child = 1, label = "win" }]\n'
+    body += '[[claim.reading]]\nname = "win = wins"\nproperty = "move_value"\nlabels = { win = ["win"] }\n'
+    result = audit(tmp_path, body)["dump"]
+    (table,) = result.exhibits
+    assert [row[0] for row in table.rows] == ["X0", "X1"]  # every legal move, the unlisted one too
+    assert table.rows[1][1] == "not listed"
+
+
+def test_search_players_slower_and_fastest_wins(tmp_path: Path) -> None:
+    result = audit(
+        tmp_path,
+        claim("fast", "tictactoe", "fastest_win", slower=["alphabeta"], fastest=["alphabeta-depth"], board=2371)
+        + claim("wrong", "tictactoe", "fastest_win", slower=["alphabeta-depth"], fastest=["alphabeta"]),
+    )
+    assert result["fast"].verdict == "holds"
+    assert result["wrong"].verdict == "refuted"
+
+
+def test_a_policy_case_read_for_optimal_play_only_says_why(tmp_path: Path) -> None:
+    result = audit(
+        tmp_path,
+        claim("case", "tictactoe", "policy_case", bot_first="edge", opponent_first="centre", outcomes=["draw"], opponents=["optimal"]),
+    )["case"]
+    assert result.verdict == "holds"
+    assert all("optimally" in r.name for r in result.readings)
+    assert any("for optimal play" in reason for reason in result.reasons)
 
 
 def test_final_scores_and_bounds(tmp_path: Path) -> None:

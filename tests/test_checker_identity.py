@@ -133,7 +133,7 @@ def test_a_small_file_within_the_budget_is_refused_as_soon_as_it_is_wrong(tmp_pa
     path.write_text(json.dumps(hostile(rules, checker.Limits().max_states)))
     completed = run_cli(str(path))
     assert completed.returncode == 1 and completed.stdout.count("\n") == 1, completed.stdout
-    assert "non-terminal state 0 (" in completed.stdout and "distance 0" in completed.stdout
+    assert "non-terminal state 0 (" in completed.stdout and "found 0" in completed.stdout
 
 
 def test_tens_of_thousands_of_lines_are_refused_by_the_budget(tmp_path):
@@ -160,3 +160,12 @@ def test_hostile_names_are_printed_inert(name, tmp_path):
     result = runner.invoke(app, ["check", str(path)])
     assert result.exit_code == 0, result.output
     assert result.stdout.count("\n") == 1 and f" name {ascii(name[:80])}: " in result.stdout
+
+
+def test_version_1_files_are_refused_naming_the_version(tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"format": "certify-certificate", "version": 1, "rules": {}}))
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 2 and "version 1 is not readable" in result.output
+    completed = run_cli(str(path))
+    assert completed.returncode == 2 and "version 1 is not readable" in completed.stdout

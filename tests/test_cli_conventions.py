@@ -65,7 +65,7 @@ def test_help_lists_every_command_and_the_readme_table_matches_it():
     [
         (["solve"], "error: certify solve: missing argument GAME (see 'certify solve --help')"),
         (["solve", "w3t", "--bogus"], "error: certify solve: no such option: --bogus"),
-        (["tree", "w3t", "--depth", "99"], "error: certify tree: invalid value for '--depth'"),
+        (["tree", "w3t", "--depth", "99"], "error: certify tree: --depth 99: must be in 1..8"),
         (["sovle", "w3t"], "error: certify: no such command 'sovle'; did you mean 'solve'?"),
     ],
 )
@@ -94,3 +94,35 @@ def test_an_internal_error_is_one_line_with_exit_3(monkeypatch):
     result = run("stats", "tictactoe", "--json")
     assert result.exit_code == 3
     assert result.stderr.strip().splitlines() == ["internal error: RuntimeError: boom (rerun with CERTIFY_DEBUG=1)"]
+
+
+def leaf_commands() -> dict[str, object]:
+    """Every runnable command by its full name (`z3 value`, `policy list`, `solve`, ...)."""
+    leaves = {}
+    for name, command in loaded_commands().items():
+        for sub_name, sub in getattr(command, "commands", {}).items():
+            leaves[f"{name} {sub_name}"] = sub
+        if not hasattr(command, "commands"):
+            leaves[name] = command
+    return leaves
+
+
+FAST_EXAMPLES = ("games", "show", "tree", "stats", "schema", "policy list", "z3 value", "prove")
+
+
+def test_every_command_has_one_example_and_the_quick_ones_work(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, command in leaf_commands().items():
+        examples = re.findall(r"^\s*Example: certify (.+)$", command.help or "", flags=re.M)
+        assert len(examples) == 1, name
+        assert (examples[0] + " ").startswith(name + " "), (name, examples[0])
+        if name in FAST_EXAMPLES:
+            args = examples[0].split(">")[0].split()
+            assert run(*args).exit_code == 0, examples[0]
+
+
+def test_help_shows_choices_and_names_never_bare_types():
+    assert "--player <1|2>" in run("tree", "--help").stdout
+    for name in leaf_commands():
+        shown = run(*name.split(), "--help").stdout
+        assert not re.search(r"<(bool|str|int|float|path|int range|float range)>|BOOLEAN|TEXT|INTEGER", shown), (name, shown)

@@ -74,9 +74,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     result = run("explore", "nosuchgame")
     assert result.exit_code == 2 and "unknown game" in result.output
     broken = tmp_path / "broken.json"
-    broken.write_text('{"format": "certify-certificate", "version": 1}')
+    broken.write_text('{"format": "certify-certificate", "version": 2}')
     result = run("explore", str(broken))
-    assert result.exit_code == 2 and "not a valid certificate" in result.output
+    assert result.exit_code == 2 and str(broken) in result.output and result.output.count("\n") == 1
     assert not (tmp_path / "broken.html").exists()
 
 
@@ -119,3 +119,14 @@ def test_output_conventions(tmp_path):
     assert result.exit_code == 0 and embedded(result.stdout)["game"]["name"] == "w3t"
     result = run("explore", "uttt")  # no table certificate: one line, exit 2
     assert result.exit_code == 2 and result.output.count("\n") == 1 and "uttt" in result.output
+
+
+def test_a_false_certificate_gives_the_checker_verdict_and_exit_1(tmp_path):
+    document = json.loads(W3T.read_text())
+    document["claim"]["root_value"] = "draw"  # w3t's start is labelled a win: the claim no longer matches
+    false = tmp_path / "false.json"
+    false.write_text(json.dumps(document))
+    out = tmp_path / "false.html"
+    result = run("explore", str(false), "-o", str(out))
+    assert result.exit_code == 1 and "INVALID" in result.output
+    assert "INVALID" in embedded(out.read_text())["verdict"]  # the page is written and says so

@@ -87,6 +87,14 @@ def load(driver, page: Path, fragment: str = "") -> None:
     raise AssertionError("the page never became ready")
 
 
+def wait_for(driver, css: str, within=None):
+    """The elements matching `css` once there are some (the tree builds a branch after its toggle event)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    scope = within or driver
+    return WebDriverWait(driver, 10).until(lambda _: scope.find_elements("css selector", css))
+
+
 def shown_moves(driver) -> dict[str, tuple[str, str]]:
     """The moves table: move → (value word, plies)."""
     rows = driver.find_elements("css selector", "#moves tbody tr.move")
@@ -143,24 +151,21 @@ def test_play_winning_and_drawing_first_moves(driver, w3t_page):
 
 def test_strategy_move_is_highlighted(driver, w3t_page):
     load(driver, w3t_page)
-    strategy = read_certificate(W3T).strategies[0]
-    from certify.schema import unpack
-
-    codes = unpack(strategy.codes, "uint32", strategy.entries)
-    row = int(list(codes).index(0))
-    cell = int(unpack(strategy.cells, "uint8", strategy.entries)[row])
-    mark = int(unpack(strategy.marks, "uint8", strategy.entries)[row])
+    first = CertifiedGame(read_certificate(W3T)).strategies[1][0]  # player 1's move on the empty board
     highlighted = driver.find_elements("css selector", "#moves tr.move.strategy")
-    assert [r.get_attribute("data-move") for r in highlighted] == [f"{'XO'[mark - 1]}{cell}"]
+    assert [r.get_attribute("data-move") for r in highlighted] == [str(first)]
 
 
 def test_walk_the_strategy_tree_to_a_leaf(driver, w3t_page, tmp_path):
     load(driver, w3t_page)
     tree = driver.find_element("id", "tree")
+    wait_for(driver, "details[open] > ul", tree)
     for _ in range(40):
         if tree.find_elements("css selector", "[data-leaf]"):
             break
-        tree.find_elements("css selector", "details:not([open]) > summary")[0].click()
+        closed = tree.find_elements("css selector", "details:not([open])")[0]
+        closed.find_element("css selector", "summary").click()
+        wait_for(driver, ":scope > ul", closed)
     leaves = tree.find_elements("css selector", "[data-leaf]")
     assert leaves, "no leaf reached"
     guarantees = read_certificate(W3T).strategies[0].guarantees
@@ -188,7 +193,7 @@ def test_strategy_tree_from_the_board_position(driver, w3t_page):
     root = tree.find_element("css selector", "summary")
     assert root.text.startswith("after X4, O0")
     strategy = CertifiedGame(read_certificate(W3T)).strategies[1]
-    played = " ".join(tree.find_element("css selector", "details[open] > ul > li").text.split())
+    played = " ".join(wait_for(driver, "details[open] > ul > li", tree)[0].text.split())
     assert played.startswith(f"player 1 plays {strategy[1 * 3**4 + 2 * 3**0]}")
 
 

@@ -110,3 +110,29 @@ def test_ctrl_c_is_a_clean_interrupted_result() -> None:
 
     outcome = ProofSearch(game, Claim(1, "win"), Interrupting()).search(game.initial())  # type: ignore[arg-type]
     assert outcome.status == "interrupted"
+
+
+def test_published_proofs_are_valid() -> None:
+    """Every proof in certificates/proofs checks VALID with the independent checker."""
+    import json
+    from pathlib import Path
+
+    import checker
+
+    files = sorted((Path(__file__).resolve().parents[1] / "certificates" / "proofs").glob("*.json"))
+    for path in files:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        result = checker.check_document(document)
+        assert result.exit_code == 0, (path.name, result.message)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "player"), [("mnk:4,4,3,misere", 2), ("mnk:4,4,3", 1)])
+def test_4x4_wins_agree_with_the_4x4_tables(name: str, player: int) -> None:
+    """The two methods agree at the root of the 4x4 games whose proofs are published."""
+    game = Game(resolve(name))
+    value = solve(game.rules).value(0)  # for player 1, who moves first
+    for_player = value if player == 1 else -value
+    assert for_player == 1
+    outcome = ProofSearch(game, Claim(player, "win"), game.search_hooks()).search(game.initial())
+    assert outcome.status == "proved"

@@ -32,7 +32,7 @@ def test_list_names_the_builtins():
 
 
 def test_audit_of_random_is_refuted_with_exit_1(tiny):
-    result = run("policy", "audit", tiny, "--policy", "random", "--as", "second")
+    result = run("policy", "audit", tiny, "--policy", "random", "--player", "2")
     assert result.exit_code == 1
     assert "REFUTED" in result.stdout and "3-move game" in result.stdout
 
@@ -50,7 +50,7 @@ def test_a_json_table_policy_is_audited(tiny, tmp_path):
     table = tmp_path / "table.json"
     # X: take the middle; then the only free cell
     table.write_text(json.dumps({"0": [[1, 1]], "5": [[2, 1]], "21": [[0, 1]]}))
-    result = run("policy", "audit", tiny, "--policy", str(table), "--as", "first", "--json")
+    result = run("policy", "audit", tiny, "--policy", str(table), "--player", "1", "--json")
     assert result.exit_code == 0, result.stdout
     (audit,) = json.loads(result.stdout)["audits"]
     assert audit["never_loses"] and audit["random_opponent"]["win"] == "1" and audit["value_errors"] == []
@@ -59,7 +59,7 @@ def test_a_json_table_policy_is_audited(tiny, tmp_path):
 def test_a_module_function_policy_is_audited(tiny, tmp_path):
     module = tmp_path / "mine.py"
     module.write_text("def first(game, code):\n    return game.legal_moves(code)[:1]\n")
-    result = run("policy", "audit", tiny, "--policy", f"{module}:first", "--as", "first", "--json")
+    result = run("policy", "audit", tiny, "--policy", f"{module}:first", "--player", "1", "--json")
     (audit,) = json.loads(result.stdout)["audits"]
     assert audit["value_errors"][0]["chosen"] == ["X0"]  # the first move gives up the win
 
@@ -67,7 +67,7 @@ def test_a_module_function_policy_is_audited(tiny, tmp_path):
 def test_a_table_missing_a_state_fails_the_audit_in_one_line(tiny, tmp_path):
     table = tmp_path / "table.json"
     table.write_text(json.dumps({"0": [[0, 1]]}))
-    result = run("policy", "audit", tiny, "--policy", str(table), "--as", "first")
+    result = run("policy", "audit", tiny, "--policy", str(table), "--player", "1")
     assert result.exit_code == 1
     assert "no entry for state" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
@@ -97,9 +97,9 @@ def test_a_malformed_table_exits_2(tmp_path):
 def test_play_a_whole_game_with_illegal_input_reasked():
     # try every cell in turn: taken cells are refused and asked again until the game ends
     moves = "\n".join(["hello", *[str(c) for c in range(9)] * 2]) + "\n"
-    result = run("play", "tictactoe", "--as", "X", "--seed", "7", stdin=moves)
+    result = run("play", "tictactoe", "--player", "1", "--seed", "7", stdin=moves)
     assert result.exit_code == 0
-    assert "is not a move" in result.stdout and "is not free" in result.stdout
+    assert "is not a move" in result.stdout and "is taken" in result.stdout
     assert "game over" in result.stdout
     assert ("The certified player wins." in result.stdout) or ("Draw." in result.stdout)
     assert "You win." not in result.stdout
@@ -107,15 +107,16 @@ def test_play_a_whole_game_with_illegal_input_reasked():
 
 
 def test_play_wild_asks_for_a_mark_and_stops_cleanly_at_end_of_input():
-    result = run("play", "w3t", "--as", "second", "--seed", "1", stdin="4\n")
+    result = run("play", "w3t", "--player", "2", "--seed", "1", stdin="4\n")
     assert result.exit_code == 0
-    assert "type a mark and a cell" in result.stdout and "end of input" in result.stdout
+    assert "say which mark, X4 or O4" in result.stdout and "end of input" in result.stdout
+    assert "you play second;" in result.stdout  # either mark: no "you play O"
 
 
 def test_play_is_reproducible_with_a_seed():
     moves = "\n".join(str(c) for c in range(9)) * 2 + "\n"
-    first = run("play", "tictactoe", "--as", "O", "--seed", "3", stdin=moves).stdout
-    assert first == run("play", "tictactoe", "--as", "O", "--seed", "3", stdin=moves).stdout
+    first = run("play", "tictactoe", "--player", "2", "--seed", "3", stdin=moves).stdout
+    assert first == run("play", "tictactoe", "--player", "2", "--seed", "3", stdin=moves).stdout
 
 
 def test_play_from_a_certificate(tmp_path):

@@ -34,6 +34,11 @@ def document(game: str, player: int, result: str, root: str | None = None) -> di
     return json.loads(attempt.text)
 
 
+@cache
+def solved(game: str):  # type: ignore[no-untyped-def]
+    return solve(resolve_game(game).rules)
+
+
 def verdict(doc: dict) -> checker.CheckResult:
     return checker.check_document(doc)
 
@@ -79,7 +84,7 @@ def test_from_a_position() -> None:
 def losing_replacement(doc: dict, index: int) -> bytes | None:
     """The moves with entry `index` replaced by a legal move that breaks the claim, if there is one."""
     game = resolve_game(doc["rules"]["name"])
-    table = solve(game.rules)
+    table = solved(doc["rules"]["name"])
     player, need = doc["claim"]["player"], 1 if doc["claim"]["result"] == "win" else 0
     moves = moves_of(doc)
     seen, stack, used = set(), [game.initial()], 0
@@ -106,11 +111,17 @@ def losing_replacement(doc: dict, index: int) -> bytes | None:
     return None
 
 
-@pytest.mark.parametrize("case", PROOFS[:2] + PROOFS[4:7], ids=lambda c: f"{c[0]}-p{c[1]}-{c[2]}")
+@pytest.mark.parametrize("case", PROOFS[:6], ids=lambda c: f"{c[0]}-p{c[1]}-{c[2]}")
 def test_mutations_are_invalid(case: tuple) -> None:
     doc = document(*case)
     moves = moves_of(doc)
-    replaced = [m for m in (losing_replacement(doc, i) for i in range(0, len(moves), max(1, len(moves) // 5))) if m]
+    replaced = []
+    for index in range(len(moves)):  # the first three entries that have a losing alternative
+        mutant = losing_replacement(doc, index)
+        if mutant is not None:
+            replaced.append(mutant)
+        if len(replaced) == 3:
+            break
     assert replaced
     mutants = [with_moves(doc, m) for m in replaced]
     mutants += [with_moves(doc, moves[:-1]), with_moves(doc, moves[1:]), with_moves(doc, moves + b"\x00")]

@@ -33,9 +33,9 @@ def test_value_of_a_certificate_is_proved(w3t_certificate):
     assert only["status"] == "proved" and only["details"]["claimed"] == "win"
 
 
-def test_a_wrong_claimed_value_is_a_result_not_an_error():
+def test_a_wrong_claimed_value_is_refuted_with_exit_1():
     result = run("value", "tictactoe", "--claim", "win", "--json")
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     assert json.loads(result.stdout)["results"][0]["status"] == "refuted"
 
 
@@ -45,15 +45,15 @@ def test_strategy_of_a_certificate_is_proved(w3t_certificate):
 
 
 def test_pairing_check_draws_its_counterexample_one_based():
-    result = run("pairing", "cumulative", "--role", "1", "--pairs", "1-2,3-6,4-7,8-9", "--opening", "5", "--one-based", "--json")
-    assert result.exit_code == 0
+    result = run("pairing", "cumulative", "--player", "1", "--pairs", "1-2,3-6,4-7,8-9", "--opening", "5", "--one-based", "--json")
+    assert result.exit_code == 1  # some of the pairing's properties are refuted
     refuted = [r for r in json.loads(result.stdout)["results"] if r["status"] == "refuted"]
     assert refuted and all(r["counterexample_moves"][0] == "X5 (opening)" for r in refuted)
 
 
 def test_pairing_search_json_lists_the_refutations():
-    result = run("pairing", "tictactoe", "--search", "--role", "2", "--json")
-    assert result.exit_code == 0
+    result = run("pairing", "tictactoe", "--search", "--player", "2", "--json")
+    assert result.exit_code == 1  # no pairing exists: the search's claim is refuted
     data = json.loads(result.stdout)
     assert data["results"][0]["status"] == "refuted" and data["refutations"]
     assert all(r["verdict"] == "player 2 loses" for r in data["refutations"])
@@ -70,9 +70,9 @@ def test_pairing_search_json_lists_the_refutations():
         ["pairing", "cumulative", "--pairs", "1-1", "--one-based"],
         ["pairing", "cumulative", "--pairs", "1-2,2-3"],
         ["pairing", "cumulative", "--pairs", "1-2", "--opening", "10", "--one-based"],
-        ["pairing", "cumulative", "--role", "3", "--pairs", "1-2"],
-        ["pairing", "cumulative", "--role", "1", "--pairs", "1-2", "--reply", "3"],
-        ["pairing", "cumulative", "--role", "both", "--pairs", "1-2"],
+        ["pairing", "cumulative", "--player", "3", "--pairs", "1-2"],
+        ["pairing", "cumulative", "--player", "1", "--pairs", "1-2", "--reply", "3"],
+        ["pairing", "cumulative", "--player", "both", "--pairs", "1-2"],
         ["pairing", "cumulative", "--search", "--property", "sometimes"],
         ["pairing", "cumulative", "--search", "--pairs", "1-2"],
     ],

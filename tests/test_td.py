@@ -3,6 +3,8 @@ the TCD evaluation, and the frozen greedy policy (short runs only; full runs are
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -132,3 +134,22 @@ def test_literal_update_never_teaches_the_second_players_table():
     assert np.array_equal(literal.v2, start[1])
     both = train("zero", 2, TdParams(update="both", max_episodes=3_000, window=500))
     assert not np.array_equal(both.v2, start[1])
+
+
+def test_literal_update_with_tcd_changes_only_entries_the_policy_never_reads():
+    # with TCD initialisation the literal rule does write V2, but only at states where player 2
+    # moves; player 2's greedy choice reads V2 at the successors (player 1 to move), so its
+    # frozen policy is the initial one
+    solution = cumulative_solution()
+    game = Game(solution.rules)
+    start = initial_tables(solution, "tcd", np.random.default_rng(126))
+    run = train("tcd", 126, SHORT, solution)
+    changed = np.flatnonzero(run.v2 != start[1])
+    assert len(changed) > 0
+    assert all(game.to_move(int(solution.codes[row])) == 2 for row in changed)
+    trained = frozen_policy(run, solution)
+    initial = frozen_policy(dataclasses.replace(run, v1=start[0], v2=start[1]), solution)
+    for row in np.flatnonzero(~solution.terminal):
+        code = int(solution.codes[row])
+        if game.to_move(code) == 2:
+            assert trained(game, code) == initial(game, code)

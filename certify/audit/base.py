@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimError, Reading
+from certify.audit.result import ClaimError, Exhibit, Reading
 from certify.render import board_line
 from solver.engine import Game, IllegalMove, Move
 from solver.engine import parse_moves as engine_parse_moves
@@ -84,6 +84,15 @@ class ClaimBase(BaseModel):
     def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
         """Measure the claim under each of its readings."""
         raise NotImplementedError
+
+    def reasons(self, facts: GameFacts, readings: list[Reading]) -> list[str]:
+        """Why the readings come out as they do, beyond the numbers (e.g. the words a reading
+        ignores); empty by default."""
+        return []
+
+    def exhibits(self, facts: GameFacts, bench: Bench) -> list[Exhibit]:
+        """Tables to show beside the verdict; none by default."""
+        return []
 
     def extra_evidence(self, facts: GameFacts) -> list[str]:
         """Evidence beyond the game's checked certificate (e.g. a Z3 cross-check)."""

@@ -92,8 +92,32 @@ class WinTest(ClaimBase):
         return readings
 
 
+def placement_orders(game: Game) -> np.ndarray:
+    """For every board code: the orders in which alternate X and O placements (X first) fill its
+    cells, whether or not a line appears before the end (the game's early stop ignored).
+
+    Counted by recursion over the last placement, not by formula: a board with nX X's and nO O's
+    was last given an X when nX = nO + 1, an O when nX = nO, and cannot arise otherwise.
+    """
+    cells = game.rules.cells
+    codes = np.arange(3**cells, dtype=np.int64)
+    boards = game.decode(codes)
+    nx, no = (boards == 1).sum(axis=1), (boards == 2).sum(axis=1)
+    orders = np.zeros(len(codes), dtype=np.int64)
+    orders[0] = 1
+    for code in np.argsort(nx + no, kind="stable").tolist():
+        if code == 0 or not 0 <= nx[code] - no[code] <= 1:
+            continue
+        last = 1 if nx[code] > no[code] else 2
+        orders[code] = sum(int(orders[code - last * 3**c]) for c in range(cells) if boards[code, c] == last)
+    return orders
+
+
 class SequenceFormula(ClaimBase):
-    """The number of move sequences reaching a board equals a formula (nX!·nO!), on every reachable board."""
+    """The number of move sequences reaching a board equals a formula (nX!·nO!), on every reachable board.
+
+    Read as games (a game stops at its first line) and as placement orders (the stop ignored).
+    """
 
     kind: Literal["sequence_formula"]
     formula: Literal["mark_count_factorials"]
@@ -112,8 +136,8 @@ class SequenceFormula(ClaimBase):
         won = solution.terminal & with_line
         readings = []
         for name, scope in (
-            ("on every reachable board", np.ones(len(solution), dtype=bool)),
-            ("on the boards where a game ends with a complete line", won),
+            ("move sequences of a game (it stops at its first line), on every reachable board", np.ones(len(solution), dtype=bool)),
+            ("move sequences of a game, on the boards where a game ends with a complete line", won),
         ):
             bad = np.flatnonzero(scope & ~agrees)
             detail = (
@@ -129,4 +153,16 @@ class SequenceFormula(ClaimBase):
                     f"but {int(facts.paths[row]):,} sequences reach it (an earlier order would complete the line first)"
                 )
             readings.append(Reading(name, detail, not len(bad), witness))
+        orders = placement_orders(game)[solution.codes]
+        bad = np.flatnonzero(orders != formula)
+        readings.append(
+            Reading(
+                "placement orders: alternate X and O placements (X first) that fill the board's cells, "
+                "the game's stop at its first line ignored; on every reachable board",
+                f"holds on {len(solution) - len(bad):,} of {len(solution):,}",
+                not len(bad),
+                "" if not len(bad) else f"{describe(game, int(solution.codes[bad[0]]))}: nX!·nO! = {int(formula[bad[0]]):,} "
+                f"but {int(orders[bad[0]]):,} placement orders",
+            )
+        )
         return readings

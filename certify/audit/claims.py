@@ -13,26 +13,30 @@ from typing import Annotated, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from certify.audit.atlas import AtlasNodes
 from certify.audit.boards import SequenceFormula, WinTest
+from certify.audit.learning import TdSelfPlay
 from certify.audit.counts import Count, MoveBetween, Ratio, UpperBound
 from certify.audit.pairings import PairingStrategy, UniversalPairing
-from certify.audit.policies import PolicyCase, PolicyNeverLoses
+from certify.audit.policies import FastestWin, PolicyCase, PolicyNeverLoses
 from certify.audit.scores import EvaluationRange, FinalScores, ScoreBounds
 from certify.audit.uttt import KINDS as UTTT_KINDS
 from certify.audit.values import AtlasDump, FirstMoves, PositionValue, RootValue
 
 KINDS = (
-    RootValue, FirstMoves, PositionValue, AtlasDump,
+    RootValue, FirstMoves, PositionValue, AtlasDump, AtlasNodes,
     Count, UpperBound, Ratio, MoveBetween,
     WinTest, SequenceFormula,
     FinalScores, ScoreBounds, EvaluationRange,
     PairingStrategy, UniversalPairing,
-    PolicyNeverLoses, PolicyCase,
+    PolicyNeverLoses, PolicyCase, FastestWin,
+    TdSelfPlay,
     *UTTT_KINDS,
 )  # fmt: skip
 AnyClaim = Annotated[Union[KINDS], Field(discriminator="kind")]  # type: ignore[valid-type]
 
 
+LISTED_ERRORS = 10  # a wholly wrong file lists its first ten problems on the one error line
 _UNION_BRANCH = re.compile(r"^(literal\[|list\[|tuple\[|function-|int$|str$|float$|bool$)")
 
 
@@ -74,16 +78,20 @@ def load_claims(path: Path) -> ClaimsFile:
     try:
         return ClaimsFile.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and _UNION_BRANCH.match(p)))
-        if first["type"] == "union_tag_invalid":
-            loc += ("kind",)
-        line = _line_of(text, loc)
-        field = _field_name(loc, data)
-        message = first["msg"].removeprefix("Value error, ")
-        where = f"{path}:{line}" if line else str(path)
-        more = f" (and {err.error_count() - 1} more error(s))" if err.error_count() > 1 else ""
-        raise ClaimsFileError(f"{where}: {field}: {message}{more}") from None
+        found = [_describe(error, text, data) for error in err.errors()]
+        first_line, first = found[0]
+        where = f"{path}:{first_line}" if first_line else str(path)
+        also = "; ".join(f"line {line}: {what}" if line else what for line, what in found[1:LISTED_ERRORS])
+        more = f" (and {len(found) - LISTED_ERRORS} more)" if len(found) > LISTED_ERRORS else ""
+        raise ClaimsFileError(f"{where}: {first}" + (f"; also {also}{more}" if also else "")) from None
+
+
+def _describe(error: dict, text: str, data: dict) -> tuple[int | None, str]:
+    """(line, `field: message`) of one validation error."""
+    loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and _UNION_BRANCH.match(p)))
+    if error["type"] == "union_tag_invalid":
+        loc += ("kind",)
+    return _line_of(text, loc), f"{_field_name(loc, data)}: {error['msg'].removeprefix('Value error, ')}"
 
 
 def _field_name(loc: tuple, data: dict) -> str:

@@ -136,26 +136,40 @@ class UpperBound(_Measured):
 
 
 class Ratio(_Measured):
-    """The source states quantity / denominator ≈ value (within `tolerance`, its rounding)."""
+    """The source states quantity / denominator ≈ value (within `tolerance`, its rounding).
+
+    `denominator` is one quantity (or number) for every listed quantity, or a list pairing one
+    denominator with each quantity (a reading that counts other things counts both in its way).
+    """
 
     kind: Literal["ratio"]
-    denominator: QuantityName | int  # type: ignore[valid-type]
+    denominator: QuantityName | int | list[QuantityName | int]  # type: ignore[valid-type]
     value: float
     tolerance: float = Field(gt=0)
+
+    @model_validator(mode="after")
+    def _paired(self) -> Ratio:
+        if isinstance(self.denominator, list) and len(self.denominator) != len(self.quantity):
+            raise ValueError("a list of denominators needs one per quantity")
+        return self
 
     def says(self) -> str:
         return f"{self.value:g} (±{self.tolerance:g})"
 
+    def _below(self, denominator: str | int, facts: GameFacts) -> tuple[int, str]:
+        if isinstance(denominator, int):
+            return denominator, f"{denominator:,}"
+        below = QUANTITIES[denominator].count(facts, None)
+        return below, f"{below:,} {QUANTITIES[denominator].text}"
+
     def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
-        if isinstance(self.denominator, int):
-            below, below_text = self.denominator, f"{self.denominator:,}"
-        else:
-            below = QUANTITIES[self.denominator].count(facts, None)
-            below_text = f"{below:,} {QUANTITIES[self.denominator].text}"
-        if below == 0:
-            raise ClaimError("the denominator is zero")
+        measured = self.measure(facts)
+        denominators = self.denominator if isinstance(self.denominator, list) else [self.denominator] * len(measured)
         readings = []
-        for text, n in self.measure(facts):
+        for (text, n), denominator in zip(measured, denominators):
+            below, below_text = self._below(denominator, facts)
+            if below == 0:
+                raise ClaimError("the denominator is zero")
             ratio = n / below
             readings.append(
                 Reading(f"{text} / {below_text}", f"{n:,} / {below:,} = {ratio:.6g}", abs(ratio - self.value) <= self.tolerance, "")

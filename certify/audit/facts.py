@@ -29,6 +29,7 @@ class GameFacts:
     solved: Solved
     published_dir: Path | None = None
     smt_timeout: float = 60.0
+    published_as: Path | None = None  # set by `certify publish`, which writes exactly these bytes there
 
     @property
     def solution(self) -> Solution:
@@ -68,6 +69,8 @@ class GameFacts:
     @cached_property
     def published(self) -> Path | None:
         """The published certificate with exactly these bytes, if there is one."""
+        if self.published_as is not None:
+            return self.published_as
         if self.published_dir is None:
             return None
         path = self.published_dir / f"{self.name}.json"

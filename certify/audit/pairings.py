@@ -1,27 +1,36 @@
 """Claims about pairing strategies (seed 004): one player's pairing forces a result; a universal pairing exists.
 
-Both are settled by Z3 model checking (certify.smt.pairing), whose counterexamples are replayed
-through the engine before they are reported.
+Settled by Z3 model checking (certify.smt.pairing), whose counterexamples are replayed through
+the engine before they are reported, and, for the universal pairing, also by solving the game
+under each pairing in turn without Z3 (`first_serving_pairing`).
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import Reading
 from certify.smt.bmc import check_side
-from certify.smt.pairing import Pairing, search_pairings
+from certify.policy.td import player1_results
+from certify.smt.pairing import Pairing, maximal_pairings, search_pairings
 from certify.smt.pairing import PairingStrategy as SmtPairingStrategy
 from certify.smt.result import SmtResult
+from solver.retrograde import Solution
 
 PairingProperty = Literal["win", "no-loss", "no-lines"]
 Pair = tuple[int, int]
 
-_PROPERTY_TEXT = {"win": "always wins", "no-loss": "never loses (never out-scored)", "no-lines": "every play ends with no complete line"}
+_PROPERTY_TEXT = {
+    "win": "always wins",
+    "no-loss": "never loses (never out-scored)",
+    "draw": "always ends in an exact draw (equal line counts)",
+    "no-lines": "every play ends with no complete line",
+}
 
 
 def _verdict(result: SmtResult, proved_means: bool) -> bool | None:
@@ -95,34 +104,145 @@ class PairingStrategy(ClaimBase):
         return readings
 
 
-class UniversalPairing(ClaimBase):
-    """Whether one pairing serves both roles as a reply strategy keeping `property` (`exists` is the source's answer).
+FreeMoves = Literal["every", "some"]
 
-    Player 1 may open where it likes; player 2 answers every opening by the same pairing.
+
+class PairingReading(BaseModel):
+    """One reading of "a pairing that serves as a draw-forcing reply strategy for both roles".
+
+    `property`: what draw-forcing means (never out-scored, or an exact draw every play);
+    `free_moves`: the moves the pairing leaves open (the opening, an answer to an unpaired cell
+    or to a cell whose partner is taken) — `every` such move must keep the property, or `some`
+    fixed choice of them does; `opening`: player 1's opening when the reading fixes it.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    property: Literal["no-loss", "draw"]
+    free_moves: FreeMoves
+    opening: int | None = Field(None, ge=0)
+
+    def describe(self, one_based: bool) -> str:
+        shift = 1 if one_based else 0
+        opens = "where it chooses" if self.opening is None else f"in cell {self.opening + shift}"
+        free = (
+            "every free move must keep it"
+            if self.free_moves == "every"
+            else "some fixed choice of the free moves keeps it"
+        )
+        return f"one pairing that {_PROPERTY_TEXT[self.property]} for player 1 (opening {opens}) and for player 2 (against every opening); {free}"
+
+
+class UniversalPairing(ClaimBase):
+    """Whether one pairing serves both roles as a reply strategy (`exists` is the source's answer).
+
+    Player 2 answers every opening by the same pairing. Readings with `free_moves = "every"` are
+    settled by a Z3 search (certify.smt.pairing), those with `some` by solving the game in which
+    the pairing player must answer by the pairing whenever it applies (plain enumeration, no Z3).
+    Either way the pairing reported is the first that works in the order of `maximal_pairings`,
+    then the opening.
     """
 
     kind: Literal["universal_pairing"]
+    cell_fields = ("reading",)
     exists: bool
-    property: PairingProperty = "no-loss"
+    reading: list[PairingReading] = Field(min_length=1)
 
     def says(self) -> str:
         return "such a pairing exists" if self.exists else "no such pairing exists"
 
     def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
-        outcome = search_pairings(facts.rules, "both", self.property, timeout=bench.smt_timeout)
+        return [self._evaluate(reading, facts, bench) for reading in self.reading]
+
+    def _evaluate(self, reading: PairingReading, facts: GameFacts, bench: Bench) -> Reading:
+        name = reading.describe(self.one_based)
+        if reading.free_moves == "some":
+            found = first_serving_pairing(facts.solution, reading.property, "some", reading.opening)
+            if found is None:
+                measured = f"no pairing serves both roles (all {sum(1 for _ in maximal_pairings(range(facts.rules.cells))):,} maximal pairings solved)"
+            else:
+                measured = f"pairing {found[0].text(self.one_based)} (player 1 opening {found[1] + self.one_based}) serves both roles"
+            return Reading(f"{name} [game solved under the pairing]", measured, (found is not None) == self.exists)
+        outcome = search_pairings(facts.rules, "both", reading.property, reading.opening, timeout=bench.smt_timeout)
         result = outcome.result
         if outcome.found is not None:
             found = outcome.found
-            measured = f"pairing {found.pairing.text()} (player 1 opening {found.opening}) serves both roles"
+            opening = (found.opening or 0) + self.one_based
+            measured = f"pairing {found.pairing.text(self.one_based)} (player 1 opening {opening}) serves both roles"
         elif result.status == "refuted":
-            checked = result.details.get("pairings_enumerated")
-            measured = f"no pairing serves both roles ({len(outcome.refutations)} replayed counterexample plays rule out all {checked} maximal pairings)"
+            measured = f"no pairing serves both roles (replayed counterexample plays rule out all {result.details.get('pairings_enumerated')} maximal pairings)"
         else:
             measured = "Z3 gave up within the time limit"
-        return [
-            Reading(
-                f"one pairing that {_PROPERTY_TEXT[self.property]} for player 1 (opening of its choice) and for player 2 (against every opening)",
-                measured,
-                _verdict(result, self.exists),
+        return Reading(f"{name} [Z3 search]", measured, _verdict(result, self.exists))
+
+    def reasons(self, facts: GameFacts, readings: list[Reading]) -> list[str]:
+        out = []
+        for reading in self.reading:
+            if reading.free_moves != "every":
+                continue
+            found = first_serving_pairing(facts.solution, reading.property, "every", reading.opening)
+            agreed = "none" if found is None else f"{found[0].text(self.one_based)} (opening {found[1] + self.one_based})"
+            out.append(
+                f"cross-check without Z3 ({reading.describe(self.one_based)}): solving the game under each pairing in turn, "
+                f"the first pairing that serves both roles is {agreed}"
             )
-        ]
+        if self.one_based:
+            out.append("cells are numbered 1..9 as in the source")
+        return out
+
+
+def first_serving_pairing(
+    solution: Solution, claim: Literal["no-loss", "draw"], free_moves: FreeMoves, opening: int | None
+) -> tuple[Pairing, int] | None:
+    """The first maximal pairing (in `maximal_pairings` order) that keeps `claim` for player 1
+    (with `opening`, or the first opening that works) and for player 2 against every opening,
+    with the pairing player answering by the pairing whenever its partner cell is free and
+    choosing the other moves as `free_moves` says; with that opening. None if no pairing does."""
+    game = solution.game
+    children = solution.children(np.arange(len(solution)))
+    kids = [[(int(col) // 2, int(child)) for col, child in enumerate(row) if child >= 0] for row in children]
+    movers = [game.to_move(int(code)) for code in solution.codes]
+    results = player1_results(solution).tolist()
+    for pairing in maximal_pairings(range(solution.rules.cells)):
+        partner = pairing.partner
+        openings = [opening] if opening is not None else [cell for cell, _ in kids[0]]
+        first = next((o for o in openings if _forces(kids, movers, results, partner, 1, o, claim, free_moves)), None)
+        if first is not None and _forces(kids, movers, results, partner, 2, None, claim, free_moves):
+            return pairing, first
+    return None
+
+
+def _forces(
+    kids: list[list[tuple[int, int]]],
+    movers: list[int],
+    results: list[int],
+    partner: dict[int, int],
+    player: int,
+    opening: int | None,
+    claim: Literal["no-loss", "draw"],
+    free_moves: FreeMoves,
+) -> bool:
+    """Whether `player`, answering by `partner` whenever the partner of the last move is free
+    (opening at `opening` as player 1), keeps `claim` against every opponent play: for every
+    choice of the free moves, or for some."""
+    choose = all if free_moves == "every" else any
+    memo: dict[tuple[int, int], bool] = {}
+
+    def keeps(row: int, last: int) -> bool:
+        if (row, last) in memo:
+            return memo[row, last]
+        options = kids[row]
+        if not options:
+            result = results[row] if player == 1 else -results[row]
+            kept = result == 0 if claim == "draw" else result != -1
+        elif movers[row] != player:
+            kept = all(keeps(child, cell) for cell, child in options)
+        elif last < 0:
+            kept = all(keeps(child, cell) for cell, child in options if cell == opening)
+        else:
+            paired = [(cell, child) for cell, child in options if cell == partner.get(last)]
+            kept = keeps(paired[0][1], paired[0][0]) if paired else choose(keeps(child, cell) for cell, child in options)
+        memo[row, last] = kept
+        return kept
+
+    return keeps(0, -1)

@@ -8,12 +8,13 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from certify.audit.base import ClaimBase
+from certify.audit.base import ClaimBase, describe
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Reading
 from certify.policy import t3dt
 from certify.policy.audit import PolicyError, audit_policy
 from certify.policy.load import PolicySpecError, load_policy
+from certify.policy.search import Algorithm, search, search_policy
 from certify.schema import ValueWord
 
 _ROLE = {1: "first (player 1)", 2: "second (player 2)"}
@@ -63,11 +64,22 @@ def _cases(reading: str) -> tuple[t3dt.CaseResult, ...]:
     return tuple(t3dt.case_results(t3dt.READINGS[reading]))
 
 
+# What each reading of T3DT's text does where section 4.2 names "a corner" that should make a fork.
+_POLICY_READING_WORDS = {
+    "t3dt": "only a corner that makes a fork, as the text says ('such that it creates an empty V-shaped fork', "
+    "'the required corner', 'forming an empty V-shaped fork')",
+    "t3dt-alt": "any free corner: it ignores the text's 'such that it creates a fork'",
+}
+_SCOPES = {"every": "O plays every move", "optimal": "O plays optimally after the case's moves"}
+
+
 class PolicyCase(ClaimBase):
     """One case of T3DT's section 4.2 tree (X opens on a kind of square, O answers...) ends as stated.
 
     `outcomes` are the results for the bot the source says occur; with `mostly`, the source only
-    says that result is the most frequent one ("almost always a draw").
+    says that result is the most frequent one ("almost always a draw"). `opponents` are the ways
+    O's later play is read: every move, and/or optimal play (only the latter when the source
+    itself says "for optimal play").
     """
 
     kind: Literal["policy_case"]
@@ -77,6 +89,7 @@ class PolicyCase(ClaimBase):
     outcomes: list[ValueWord] = Field(min_length=1)
     mostly: bool = False
     policy_readings: list[str] = Field(default_factory=lambda: list(t3dt.READINGS))
+    opponents: list[Literal["every", "optimal"]] = Field(["every", "optimal"], min_length=1)
 
     def says(self) -> str:
         words = " or ".join(self.outcomes)
@@ -99,17 +112,97 @@ class PolicyCase(ClaimBase):
             return len(self.outcomes) == 1 and games[self.outcomes[0]] == top and top > 0
         return present == set(self.outcomes)
 
+    def _games(self, reading: str) -> dict[str, Counter[str]]:
+        """Games by result for the bot, with O playing every move and O playing optimally."""
+        result = self._result(reading)
+        optimal: Counter[str] = Counter()
+        for games in result.optimal_games.values():
+            optimal.update(games)
+        return {"every": Counter(result.games), "optimal": optimal}
+
+    @staticmethod
+    def _shown(games: Counter[str]) -> str:
+        return " · ".join(f"{w} {n:,}" for w, n in games.items() if n) or "no games"
+
+    def _name(self, reading: str, scope: str) -> str:
+        return f"T3DT reading '{reading}', {_SCOPES[scope]} (games by result for the bot)"
+
     def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
         if not t3dt.is_tictactoe(facts.rules):
             raise ClaimError(f"T3DT plays tic-tac-toe, not {facts.rules.name}")
         readings = []
         for reading in self.policy_readings:
-            result = self._result(reading)
-            every = Counter(result.games)
-            optimal: Counter[str] = Counter()
-            for games in result.optimal_games.values():
-                optimal.update(games)
-            for scope, games in (("O plays every move", every), ("O plays optimally after the case's moves", optimal)):
-                shown = " · ".join(f"{w} {n:,}" for w, n in games.items() if n) or "no games"
-                readings.append(Reading(f"T3DT reading '{reading}', {scope} (games by result for the bot)", shown, self._judge(games)))
+            games = self._games(reading)
+            for scope in self.opponents:
+                readings.append(Reading(self._name(reading, scope), self._shown(games[scope]), self._judge(games[scope])))
         return readings
+
+    def reasons(self, facts: GameFacts, readings: list[Reading]) -> list[str]:
+        out = []
+        held = {p: all(r.holds for r in readings if r.name.startswith(f"T3DT reading '{p}',")) for p in self.policy_readings}
+        failing = [p for p, ok in held.items() if not ok]
+        if failing and len(failing) < len(held):
+            words = "; ".join(f"'{p}' ({_POLICY_READING_WORDS.get(p, 'see docs/t3dt.md')})" for p in failing)
+            keeping = "; ".join(f"'{p}' ({_POLICY_READING_WORDS.get(p, 'see docs/t3dt.md')})" for p, ok in held.items() if ok)
+            out.append(f"ambiguous only through the T3DT reading {words}; the claim holds under {keeping}")
+        if "every" not in self.opponents:
+            every = "; ".join(f"'{p}': {self._shown(self._games(p)['every'])}" for p in self.policy_readings)
+            out.append(
+                "the source qualifies the result with 'for optimal play', so O's later play is read as optimal only; "
+                f"against every O reply instead (not a reading of these words) the bot's games are: {every}"
+            )
+        return out
+
+
+class FastestWin(ClaimBase):
+    """Search players: those in `slower` may pick a win that is not the fastest, those in
+    `fastest` always pick the fastest win (seed 002, section 3).
+
+    Read over every position the player meets as the first and as the second player (the
+    exhaustive policy audit; deterministic players, the first best move in cell-then-mark order),
+    and at the source's example position `board` when given.
+    """
+
+    kind: Literal["fastest_win"]
+    slower: list[Algorithm] = Field(min_length=1)
+    fastest: list[Algorithm] = Field(min_length=1)
+    board: int | None = Field(None, ge=0)
+
+    def says(self) -> str:
+        return f"{', '.join(self.slower)} may pick a slower win; {', '.join(self.fastest)} picks the fastest"
+
+    def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
+        rules, solution = facts.rules, facts.solution
+        parts, witnesses, ok = [], [], True
+        for name in self.slower + self.fastest:
+            audits = [audit_policy(rules, search_policy(rules, name), p, name, solution) for p in (1, 2)]
+            slow = [len(a.slow_wins) for a in audits]
+            parts.append(f"{name}: a slower win in {slow[0]:,} (as first) + {slow[1]:,} (as second) states")
+            ok &= (sum(slow) > 0) if name in self.slower else (sum(slow) == 0)
+            flaw = next((f for a in audits for f in a.slow_wins), None)
+            if flaw is not None:
+                witnesses.append(f"{name} at code {flaw.code} ({flaw.board}) may play {' '.join(map(str, flaw.chosen))}; fastest {' '.join(map(str, flaw.optimal))}")
+        readings = [Reading(f"every position the player meets in {rules.name}, as first and as second player", "; ".join(parts), ok, "; ".join(witnesses))]
+        if self.board is not None:
+            readings.append(self._at_board(facts))
+        return readings
+
+    def _at_board(self, facts: GameFacts) -> Reading:
+        game, solution = facts.game, facts.solution
+        code = self.board or 0
+        row = solution.index(code)
+        if game.is_terminal(code) or int(solution.values[row]) != 1:
+            return Reading(f"the source's example position, {describe(game, code)}", "not a won position with a move to make", False)
+        fastest = int(solution.distances[row])
+        parts, ok = [], True
+        for name in self.slower + self.fastest:
+            moves = search(game, code, name).moves
+            plies = [int(solution.distances[solution.index(game.apply(code, m))]) + 1 for m in moves]
+            counts = ", ".join(f"{n} {'ply' if n == 1 else 'plies'}" for n in plies)
+            parts.append(f"{name} plays {' '.join(map(str, moves))} (win in {counts})")
+            ok &= any(p > fastest for p in plies) if name in self.slower else all(p == fastest for p in plies)
+        return Reading(
+            f"the source's example position, {describe(game, code)}, {'XO'[game.to_move(code) - 1]} to move",
+            f"{'; '.join(parts)}; the fastest win takes {fastest} {'ply' if fastest == 1 else 'plies'}",
+            ok,
+        )

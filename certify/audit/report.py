@@ -50,7 +50,7 @@ def audit_table(audit: FileAudit) -> Table:
         show_lines=True,
         expand=True,
     )
-    table.add_column("claim", no_wrap=True, ratio=1)
+    table.add_column("claim", ratio=1, min_width=7, overflow="fold")  # wraps on a narrow terminal, never cut
     table.add_column("the source says", ratio=3)
     table.add_column("measured", ratio=5)
     table.add_column("verdict", no_wrap=True)
@@ -58,7 +58,9 @@ def audit_table(audit: FileAudit) -> Table:
         several = len(result.readings) > 1
         claim = Text.assemble((result.id, "bold"), "\n", (result.where, "dim"), "\n", (result.game, "cyan"))
         says = Text.assemble((f"“{result.statement}”", "italic"), "\n→ ", (result.says, "bold"))
-        measured = Group(*[reading_text(r, several) for r in result.readings])
+        why = [Text(f"why: {reason}", style="dim italic") for reason in result.reasons]
+        why += [Text(f"note on the source: {result.note}", style="dim italic")] if result.note else []
+        measured = Group(*[reading_text(r, several) for r in result.readings], *why)
         table.add_row(claim, says, measured, Text(result.verdict, style=VERDICT_STYLE[result.verdict]))
     return table
 
@@ -121,6 +123,15 @@ def audit_markdown(audit: FileAudit, command: str) -> str:
         for r in result.readings:
             holds = {True: "yes", False: "**no**", None: "not evaluated"}[r.holds]
             out.append(f"| {_cell(r.name)} | {_cell(r.measured)} | {holds} | {_cell(r.witness)} |")
+        why = list(result.reasons)
+        if result.note:
+            why.append(f"Note on the source: {result.note}")
+        if why:
+            out += ["", "Why:", ""] + [f"- {line}" for line in why]
+        for exhibit in result.exhibits:
+            out += ["", f"{exhibit.caption}:", "", "| " + " | ".join(map(_cell, exhibit.header)) + " |"]
+            out.append("|" + "---|" * len(exhibit.header))
+            out += ["| " + " | ".join(map(_cell, row)) + " |" for row in exhibit.rows]
         out += ["", "Evidence:", ""] + [f"- {line}" for line in result.evidence]
     return "\n".join(line for line in _squeeze(out)) + "\n"
 

@@ -27,8 +27,21 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class Exhibit:
+    """A table shown with a claim's verdict (e.g. the source's dump beside certify's)."""
+
+    caption: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
 class ClaimResult:
-    """The audit of one claim."""
+    """The audit of one claim: every reading of it, and why the verdict is what it is.
+
+    `reasons` are claim-specific explanations computed by the claim's kind (e.g. which words of
+    the source a disagreeing reading ignores); `note` is the claims file's remark about the source.
+    """
 
     id: str
     where: str
@@ -38,6 +51,9 @@ class ClaimResult:
     says: str
     readings: list[Reading]
     evidence: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    note: str = ""
+    exhibits: list[Exhibit] = field(default_factory=list)
 
     @property
     def verdict(self) -> Verdict:
@@ -66,6 +82,12 @@ class ClaimResult:
                 for r in self.readings
             ],
             "evidence": self.evidence,
+            "reasons": self.reasons,
+            "note": self.note,
+            "exhibits": [
+                {"caption": e.caption, "header": list(e.header), "rows": [list(row) for row in e.rows]}
+                for e in self.exhibits
+            ],
         }
 
 

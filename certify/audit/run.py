@@ -46,6 +46,9 @@ def evaluate_claim(claim: ClaimBase, bench: Bench) -> ClaimResult:
         says=claim.says(),
         readings=readings,
         evidence=(facts.evidence() if facts else []) + claim.extra_evidence(facts),
+        reasons=claim.reasons(facts, readings),
+        note=claim.note,
+        exhibits=claim.exhibits(facts, bench),
     )
 
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from certify.audit.base import ClaimBase, PositionFields, describe, parse_moves
 from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimError, Reading, single, some
+from certify.audit.result import ClaimError, Exhibit, Reading, single, some
 from certify.audit.symmetry import edge_orbits
 from certify.schema import VALUE_WORDS, ValueWord
 from solver.analysis import first_move_values
@@ -239,6 +239,45 @@ class AtlasDump(PositionFields, ClaimBase):
                 )
             )
         return readings
+
+
+    def exhibits(self, facts: GameFacts, bench: Bench) -> list[Exhibit]:
+        """The source's dump beside certify's, move by move (certify's legal moves in its order)."""
+        game, solution = facts.game, facts.solution
+        code = self.position(game)
+        try:
+            row = solution.index(code)
+        except KeyError:
+            return []
+        children = solution.children(np.array([row]))[0]
+        actual = {_move_name(col // 2, col % 2 + 1): int(child) for col, child in enumerate(children) if child >= 0}
+        listed = {}
+        for entry in self.entries:
+            (move,) = parse_moves(entry.move)
+            listed[_move_name(move.cell, move.mark)] = entry
+        rows = []
+        for name in list(actual) + [n for n in listed if n not in actual]:
+            entry = listed.get(name)
+            child = actual.get(name)
+            paper = (name, str(entry.child), entry.label) if entry else (name, "not listed", "")
+            ours = (
+                ("not a legal move", "", "", "")
+                if child is None
+                else (
+                    str(int(solution.codes[child])),
+                    *(_property(facts, child, prop) for prop in ("move_value", "child_value", "immediate")),
+                )
+            )
+            same = "yes" if entry and child is not None and int(solution.codes[child]) == entry.child else "**no**"
+            rows.append((*paper, *ours, same))
+        return [
+            Exhibit(
+                f"The source's dump of {describe(game, code)} beside certify's",
+                ("move", "source: child code", "source: outcome", "certify: child code", "certify: value of the move for its player",
+                 "certify: value of the child for its side to move", "certify: the move ends the game with", "same child code"),
+                tuple(rows),
+            )
+        ]
 
 
 def _property(facts: GameFacts, child: int, prop: MoveProperty) -> str:

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
+import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from difflib import get_close_matches
@@ -46,34 +49,44 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
+def warn(message: str) -> None:
+    """One warning line on stderr (the command goes on)."""
+    errors.print(f"[yellow]warning:[/] {escape(message)}", soft_wrap=True)
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn the toolkit's input errors into one line and exit code 2."""
     from certify.certificate import CertificateError
+    from certify.files import FileProblem
     from solver.rules import RulesError
 
     try:
         yield
-    except (RulesError, CertificateError) as err:
+    except (RulesError, CertificateError, FileProblem) as err:
         raise fail(str(err)) from None
 
 
 def load_game(game: str) -> Rules:
-    """Resolve a GAME argument or exit 2 with the reason."""
+    """Resolve a positional GAME argument or exit 2 with the reason (another family is named as such)."""
+    from solver.families import FAMILIES
     from solver.rules import resolve
 
+    family = game.split(":", 1)[0]
+    if family in FAMILIES:
+        raise fail(f"{game}: this command takes positional games (m,n,k boards and spec files); {family} works with `certify show` and `certify prove`")
     with user_errors():
         return resolve(game)
 
 
 def load_table_game(game: str) -> Rules:
     """Resolve a GAME argument the table solver can take (at most 4x4), or exit 2 saying why."""
-    from solver.rules import require_table_size, resolve
+    from solver.rules import require_table_size
 
+    rules = load_game(game)
     with user_errors():
-        rules = resolve(game)
         require_table_size(rules)
-        return rules
+    return rules
 
 
 def usage_line(err: click_errors.UsageError) -> str:
@@ -82,20 +95,58 @@ def usage_line(err: click_errors.UsageError) -> str:
     if isinstance(err, click_errors.MissingParameter) and param is not None and param.param_type_name == "argument":
         message = f"missing argument {param.metavar or str(param.name).upper()}"
     else:
-        message = err.format_message().strip().rstrip(".")
+        message = plain_value_error(err.format_message().strip().rstrip("."))
         message = message[:1].lower() + message[1:]
     where = err.ctx.command_path if err.ctx is not None else "certify"
     return f"{where}: {message} (see '{where} --help')"
 
 
+def stop_on_sigterm() -> None:
+    """Make SIGTERM unwind like Ctrl-C (exit 143), so an interrupted write removes its temporary file."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+
+
 def conventional(command: click.Command) -> click.Command:
-    """Apply the help conventions to a command and its subcommands: arguments shown as NAME."""
+    """Apply the help conventions to a command and its subcommands: values shown as NAME, choices listed.
+
+    An argument or an option without a metavar is shown by its name in capitals (`--port PORT`,
+    not `<int range>`); flags show nothing; closed sets keep their listed choices (`<1|2>`).
+    """
     for param in command.params:
-        if param.param_type_name == "argument" and param.metavar is None and param.name:
-            param.metavar = param.name.upper()
+        if param.metavar is None and param.name and not getattr(param, "is_flag", False):
+            if param.param_type_name == "argument" or getattr(getattr(param, "type", None), "name", "") != "choice":
+                param.metavar = param.name.upper()
+        if param.param_type_name == "argument" and param.metavar:  # usage `certify solve GAME`, not typer's `{GAME}`
+            shown = param.metavar + ("..." if param.nargs != 1 else "")
+            shown = shown if param.required else f"[{shown}]"
+            param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign]
     for sub in getattr(command, "commands", {}).values():
         conventional(sub)
     return command
+
+
+_CHOICE = re.compile(r"^Invalid value for '([^']+)': '(.*)' is not one of (.*)$", re.S)
+_RANGE = re.compile(r"^Invalid value for '([^']+)': (\S+) is not in the range (.*)$", re.S)
+
+
+def plain_value_error(message: str) -> str:
+    """Click's bad-value messages in our words: `--player 3: must be 1 or 2`, `--depth 9: must be 1..8`."""
+    if match := _CHOICE.match(message):
+        option, value, choices = match.groups()
+        names = re.findall(r"'([^']*)'", choices)
+        listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else choices
+        return f"{option} {value}: must be {listed}"
+    if match := _RANGE.match(message):
+        option, value, bounds = match.groups()
+        low = re.search(r"^(-?[\d.]+)<=?x", bounds)
+        high = re.search(r"x<=?(-?[\d.]+)$", bounds)
+        if low and high:
+            return f"{option} {value}: must be in {low.group(1)}..{high.group(1)}"
+        if only := re.search(r"x(>=?|<=?)(-?[\d.]+)", bounds):
+            return f"{option} {value}: must be {'at least' if only.group(1)[0] == '>' else 'at most'} {only.group(2)}"
+        return f"{option} {value}: out of range {bounds}"
+    return message
 
 
 class CertifyGroup(TyperGroup):
@@ -119,8 +170,8 @@ class CertifyGroup(TyperGroup):
             importlib.import_module(module)
             built = typer.main.get_command(app)
             assert isinstance(built, TyperGroup), f"{module} defines no command"
-            self.commands[cmd_name] = conventional(built.commands[cmd_name])
-        return self.commands[cmd_name]
+            self.commands[cmd_name] = built.commands[cmd_name]
+        return conventional(self.commands[cmd_name])  # idempotent: also for commands registered before
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self.listing = True
@@ -141,6 +192,7 @@ class CertifyGroup(TyperGroup):
         self, args: Sequence[str] | None = None, prog_name: str | None = None, standalone_mode: bool = True, **extra: Any
     ) -> NoReturn:
         """Run, then exit with the documented code: usage errors and bugs are one line on stderr."""
+        stop_on_sigterm()
         try:
             code = super().main(args, prog_name=prog_name or "certify", standalone_mode=False, **extra)
         except click_errors.NoArgsIsHelpError as err:

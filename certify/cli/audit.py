@@ -20,14 +20,13 @@ from certify.audit.claims import ClaimsFileError, load_claims
 from certify.audit.facts import Bench
 from certify.audit.report import VERDICT_STYLE, audit_markdown, audit_table, evidence_lines, reading_text, verdict_summary
 from certify.audit.run import FileAudit, audit_file
-from certify.cli.app import EXIT_FAILED, EXIT_OK, GAME_HELP, app, console, errors, fail, load_game
-from certify.files import write_atomic
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, user_errors, warn
+from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, TimeoutOpt
+from certify.files import AUDIT_MARK, CERTIFICATE_MARK, check_output, readable_file, write_atomic
 from certify.publish import audit_command, generate, publish as write_published, stale
 from certify.verify import STEP_TITLES, STEPS, Step, Verification, verify as run_verify
 from solver.rules import RulesError
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
-TimeoutOpt = Annotated[float, typer.Option("--smt-timeout", min=1, help="Seconds Z3 may spend on each check.")]
 
 
 @contextmanager
@@ -44,18 +43,24 @@ def claim_progress(enabled: bool) -> Iterator[object]:
 def audit(
     claims: Annotated[list[Path], typer.Argument(help="Claims files (TOML, docs/claims-format.md).", show_default=False)],
     json_out: JsonOpt = False,
-    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Also write the audit as Markdown (one file: this path).")] = None,
-    smt_timeout: TimeoutOpt = 120.0,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Also write the audit as Markdown (one claims file only).", show_default=False)] = None,
+    force: ForceOpt = False,
+    smt_timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", min=0.1, help="Bound on each Z3 check; then the claim is not evaluated.")] = DEFAULT_TIMEOUT,
 ) -> None:
     """Evaluate every claim in CLAIMS against the solved, checked games.
 
     Verdicts: holds, refuted, ambiguous (the wording has several readings that disagree; each is
-    shown). Exit 0 when every claim was evaluated, whatever the verdicts; 2 for a malformed claims
-    file; 1 when a claim could not be evaluated (e.g. Z3 ran out of time).
+    shown). Exit 0 when every claim was evaluated, whatever the verdicts (a refuted paper claim is
+    a finding); 2 for a malformed claims file; 1 when a claim could not be evaluated (e.g. Z3 ran
+    out of time).
+
+    Example: certify audit certificates/claims/000.toml
     """
-    for path in claims:
-        if not path.is_file():
-            raise fail(f"{path}: no such file")
+    with user_errors():
+        for path in claims:
+            readable_file(path, "claims file")
+        if output is not None:
+            check_output(output, AUDIT_MARK, force)
     if output is not None and len(claims) != 1:
         raise fail("-o writes one audit: give exactly one claims file")
     bench = Bench(published_dir=Path("certificates"), smt_timeout=smt_timeout)
@@ -69,7 +74,8 @@ def audit(
     except (ClaimsFileError, RulesError) as err:
         raise fail(str(err)) from None
     if output is not None:
-        write_atomic(output, audit_markdown(audits[0], audit_command(claims[0])))
+        with user_errors():
+            write_atomic(output, audit_markdown(audits[0], audit_command(claims[0])), AUDIT_MARK, force)
     results = [r for a in audits for r in a.results]
     if json_out:
         console.print_json(json.dumps({"audits": [a.as_dict() for a in audits], "summary": verdict_summary(results)}))
@@ -114,8 +120,8 @@ def claims_summary(report: Verification) -> Table:
     """The claims about the game: id, what the source says, what was measured, verdict."""
     table = Table(title="published claims about this game", box=None, title_justify="left")
     table.add_column("claim", no_wrap=True, min_width=6)
-    table.add_column("the source says", no_wrap=True, overflow="ellipsis", max_width=22)
-    table.add_column("measured, per reading", no_wrap=True, overflow="ellipsis", max_width=30)
+    table.add_column("the source says", ratio=2, overflow="fold")  # wrap to the terminal, never cut
+    table.add_column("measured, per reading", ratio=3, overflow="fold")
     table.add_column("verdict", no_wrap=True, min_width=9)
     for result in report.claims:
         measured = Text("\n").join(reading_text(r, several=False, witness=False) for r in result.readings)
@@ -125,22 +131,33 @@ def claims_summary(report: Verification) -> Table:
 
 @app.command("verify")
 def verify_command(
-    game: Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)],
-    out_dir: Annotated[Path, typer.Option("--out-dir", help="Directory for the certificate (NAME.json).")] = Path("."),
-    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Certificate path (overrides --out-dir).")] = None,
-    claims_dir: Annotated[Optional[Path], typer.Option("--claims", help="Directory of claims files to audit (default: certificates/claims here, else the project's).")] = None,
-    smt_timeout: TimeoutOpt = 120.0,
+    game: GameArg,
+    out_dir: Annotated[Path, typer.Option("--out-dir", metavar="DIR", help="Folder for the certificate (NAME.json).")] = Path("."),
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate path (overrides --out-dir).", show_default=False)] = None,
+    force: ForceOpt = False,
+    claims_dir: Annotated[Optional[Path], typer.Option("--claims", metavar="DIR", help="Folder of claims files to audit (default: certificates/claims here, else the project's).", show_default=False)] = None,
+    smt_timeout: TimeoutOpt = DEFAULT_TIMEOUT,
     json_out: JsonOpt = False,
 ) -> None:
     """Solve GAME, write its certificate, check it three independent ways, audit the papers' claims.
 
-    Exit 0 when solving, the schema, the independent checker and Z3 agree (refuted paper claims
-    are findings, not failures); 1 otherwise; 2 for bad input.
+    Exit 0 when solving, the schema and the independent checker agree and Z3 does not disagree (Z3
+    may answer unknown (timeout) for large games: the step says so and the run goes on); refuted
+    paper claims are findings, not failures; 1 otherwise; 2 for bad input or an unwritable file.
+
+    Example: certify verify w3t
     """
     from certify.pipeline import default_filename
 
     rules = load_game(game)
     path = output or out_dir / default_filename(rules)
+    with user_errors():
+        check_output(path, CERTIFICATE_MARK, force)
+    from certify.limits import memory_shortfall
+    from certify.smt.graph import memory_estimate
+
+    if shortfall := memory_shortfall(memory_estimate(rules)):
+        warn(f"the Z3 step encodes up to {3**rules.cells:,} states in Python: {shortfall}; --timeout ({smt_timeout:g} s) bounds it")
     done: dict[str, Step] = {}
     live_enabled = not json_out and console.is_terminal
     current: list[str | None] = [None]
@@ -169,6 +186,9 @@ def verify_command(
             f"\n{report.states:,} states · certificate {report.path} · sha256 {report.sha256[:16]}…",
         )
         body: list[object] = [head]
+        unsettled = [s for s in report.steps if s.ok is None and s.name != "claims"]
+        if unsettled:  # verified without this step's confirmation: say so in the summary, not only above
+            body.append(Text("; ".join(f"{STEP_TITLES[s.name]}: {s.detail}" for s in unsettled), style="yellow"))
         if report.claims:
             body += ["", claims_summary(report), Text(verdict_summary(report.claims) + " — details: certify audit " + " ".join(str(p) for p in report.claims_files), style="dim")]
         console.print(Panel(Group(*body), title="certify verify", border_style="green" if report.ok else "red", expand=False))
@@ -196,6 +216,8 @@ def publish_command(
     """Regenerate every published certificate, audit, certificates/index.json and certificates/README.md.
 
     Deterministic: the same tree gives the same bytes. With --check nothing is written.
+
+    Example: certify publish --check --no-policies
     """
     if not (root / "certificates" / "claims").is_dir():
         raise fail(f"{root}: no certificates/claims directory here (run from the repository root or pass --root)")

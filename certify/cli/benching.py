@@ -4,33 +4,64 @@ from __future__ import annotations
 
 import json
 from contextlib import nullcontext
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Literal
 
 import typer
+from rich import box
+from rich.markup import escape
 from rich.table import Table
 
-from certify.bench import Timing, machine, solver_benchmarks, z3_benchmarks
-from certify.cli.app import app, console
+from certify.bench import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
+from certify.cli.app import EXIT_FAILED, app, console, errors, fail
 from certify.policy.bench import policy_benchmark
 
 PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (certify, numpy retrograde)"
 
 @app.command()
 def bench(
-    suite: Annotated[str, typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), prove (proof search and strategy certificates), all, or uttt (proof reach; not in all).")] = "solver",
+    suite: Annotated[Literal["solver", "z3", "players", "prove", "all", "startup", "scale", "parallel", "uttt"], typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), prove (proof search and strategy certificates), all of those, startup (whole-process times of small commands), scale (the 4x4 boards beside the C peer mnk.c), parallel (1 vs 2 workers, process pool and Ray; docs/scaling.md), or uttt (how far checked Ultimate tic-tac-toe proofs reach, with and without critical squares; docs/benchmarks.md).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
+    board: Annotated[list[str] | None, typer.Option("--board", help="scale: a board to run (repeatable; default the eight 4x4 boards).")] = None,
+    peer_source: Annotated[Path | None, typer.Option("--peer-source", help="scale: the C peer's source (default ../shared/bench/mnk.c).")] = None,
     plies: Annotated[str, typer.Option("--plies", help="uttt: plies to sample positions at, latest first; earlier plies follow while any is solved.")] = "50,45,40,35,30",
     positions: Annotated[int, typer.Option("--positions", min=1, help="uttt: positions per ply.")] = 20,
     seconds: Annotated[float, typer.Option("--seconds", min=0.1, help="uttt: time limit per position and mode.")] = 60.0,
     extend: Annotated[bool, typer.Option("--extend/--no-extend", help="uttt: go on to earlier plies (5 at a time) while any position is solved.")] = True,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, players, proofs, uttt reach."""
-    if suite not in ("solver", "z3", "players", "prove", "all", "uttt"):
-        raise typer.BadParameter(f"unknown suite '{suite}' (solver, z3, players, prove, all, uttt)", param_hint="--suite")
-    if suite == "uttt":
+    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players.
+
+    --suite startup runs `python -c pass`, `certify --help` and `certify solve w3t -o FILE` as
+    whole processes, in turn, and prints each one's median time and peak memory.
+
+    --suite scale runs the C peer mnk.c (built with gcc -O2 in a temporary directory) and
+    `certify solve BOARD -o FILE` as whole processes on each 4x4 board, one after the other, and
+    prints their wall and CPU times, peak memory and ratios, measured in the same run.
+
+    --suite parallel proves Ultimate tic-tac-toe positions serially, then with 1 and 2 workers on
+    the process pool and on Ray (if installed): speedup and overhead per job (docs/scaling.md).
+
+    --suite uttt settles Ultimate tic-tac-toe positions from seeded random games (--positions at
+    each of --plies, --seconds each), with and without critical squares, and checks every
+    certificate: the proof frontier of docs/benchmarks.md.
+
+    Example: certify bench --suite startup --repeat 20
+    """
+    if suite == "startup":
+        startup(repeat, json_out)
+        return
+    if suite == "uttt":  # not part of `all`: minutes per ply
         bench_uttt(plies, positions, seconds, extend, json_out)
+        return
+    if suite == "scale":
+        scale(board or [], peer_source, json_out)
+        return
+    if suite == "parallel":  # not part of `all`: it needs minutes and, for Ray, the optional extra
+        from certify.cli.parallel import bench_parallel
+
+        bench_parallel(json_out)
         return
     timings: list[Timing] = []
     players: list[dict] = []
@@ -64,7 +95,8 @@ def bench(
         console.print(table)
     if suite in ("solver", "all"):
         if ratio is None:
-            console.print("OpenSpiel not installed (pip install -e '.[bench]'): no speed peer this run.")
+            missing = missing_peer_module() or "open_spiel"
+            errors.print(escape(f"{missing} is not installed (pip install -e '.[bench]'): no OpenSpiel speed peer this run."), soft_wrap=True)
         else:
             console.print(f"certify solves tic-tac-toe [bold]{ratio:.0f}×[/] faster than OpenSpiel's value_iteration (medians, same run)")
     if players:
@@ -84,6 +116,63 @@ def bench(
         console.print(table)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+
+
+def startup(repeat: int, json_out: bool) -> None:
+    """`certify bench --suite startup`: one table, whole processes, with the targets."""
+    from certify.startup import startup_benchmark
+
+    with errors.status("timing whole processes…", spinner="dots") if not json_out and errors.is_terminal else nullcontext():
+        rows = startup_benchmark(repeat)
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), "startup": rows}))
+        return
+    table = Table(title="certify bench --suite startup: whole processes, in turn", box=box.SIMPLE)
+    table.add_column("command")  # the one column that wraps when the terminal is narrow
+    for heading in ("runs", "median", "best", "−python", "peak RSS", "target"):
+        table.add_column(heading, justify="right", no_wrap=True)
+    for row in rows:
+        target = "" if row["target_s"] is None else f"≤ {row['target_s']:.2f} s"
+        table.add_row(row["command"], str(row["runs"]), f"{row['median_s']:.3f} s", f"{row['best_s']:.3f} s",
+                      f"{row['over_python_s']:+.3f} s", f"{row['peak_rss_mb']:.0f} MB", target)
+    console.print(table)
+    info = machine()
+    console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+
+
+def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
+    """`certify bench --suite scale`: certify beside mnk.c on each board, one table."""
+    from certify.scale import SCALE_BOARDS, TARGET_RATIO, PeerError, default_peer_source, scale_benchmark
+
+    source = peer_source or default_peer_source()
+    if source is None:
+        raise fail("the C peer ../shared/bench/mnk.c was not found (pass --peer-source PATH)")
+    shown = not json_out and errors.is_terminal
+    with errors.status("building the C peer…", spinner="dots") if shown else nullcontext() as status:
+        def on_board(game: str) -> None:
+            if status is not None:
+                status.update(escape(f"solving {game} with mnk.c, then with certify…"))
+
+        try:
+            rows = scale_benchmark(boards or SCALE_BOARDS, source, on_board)
+        except PeerError as err:
+            raise fail(str(err)) from None
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), "peer_source": str(source), "target_ratio": TARGET_RATIO, "boards": rows}))
+    else:
+        table = Table("board", "states", "root", "wall", "C wall", "ratio", "CPU", "C CPU", "CPU ratio", "peak", "C peak",
+                      title="certify solve -o FILE beside mnk.c (gcc -O2), whole processes, one run")
+        for row in rows:
+            ours, peer = row["certify"], row["peer"]
+            root = row["root_value"] if row["agree"] else f"[red]{row['root_value']} ≠ mnk.c {row['peer_root_value']}[/]"
+            table.add_row(escape(row["board"]), f"{row['states']:,}", root, f"{ours['wall_s']:.2f} s", f"{peer['wall_s']:.2f} s",
+                          f"{row['wall_ratio']:.2f}", f"{ours['cpu_s']:.2f} s", f"{peer['cpu_s']:.2f} s", f"{row['cpu_ratio']:.2f}",
+                          f"{ours['peak_rss_mb']:.0f} MB", f"{peer['peak_rss_mb']:.0f} MB")
+        console.print(table)
+        info = machine()
+        console.print(f"target: ratio ≤ {TARGET_RATIO} on each board. machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+    if not all(row["agree"] for row in rows):
+        raise typer.Exit(EXIT_FAILED)
 
 
 def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, json_out: bool) -> None:

@@ -3,25 +3,46 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.markup import escape
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 import checker
-from certify.certificate import read_certificate
-from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, user_errors
+from certify.certificate import read_any_certificate
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, user_errors
 from certify.cli.options import GAME_HELP
+from certify.files import readable_file
 
 BUDGET = checker.Limits()
+CheckProgress = Callable[[str, int], None]
+
+
+@contextmanager
+def checking_status(path: Path, enabled: bool) -> Iterator[CheckProgress | None]:
+    """A spinner with the checker's stage, states and elapsed time on stderr (terminal only)."""
+    if not enabled or not errors.is_terminal:
+        yield None
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
+        title = f"independent checker: {escape(str(path))}"
+        task = bar.add_task(title, total=None)
+
+        def progress(stage: str, states: int) -> None:
+            bar.update(task, description=f"{title}: {stage}, {states:,} states")
+
+        yield progress
 
 
 @app.command()
 def check(
-    certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve`.", show_default=False)],
+    certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve` (kind table) or `certify prove` (kind strategy), or a folder of them (`certify prove --batch`).", show_default=False)],
     game: Annotated[Optional[str], typer.Option("--game", metavar="GAME", help=f"INVALID unless the certificate is about this game. {GAME_HELP}", show_default=False)] = None,
-    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states (raise it for a 4x4 game).")] = BUDGET.max_states,
+    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states, or proofs of more positions (raise it for a 4x4 game).")] = BUDGET.max_states,
     max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines.")] = BUDGET.max_work,
     max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = BUDGET.max_bytes,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -30,9 +51,18 @@ def check(
 
     Exit 0 VALID, 1 INVALID (the certificate states something false, or is about another game than
     --game), 2 not a certificate or over the work budget.
+
+    A folder: every *.json file in it, one verdict line each; exit 0 if all are VALID, 1 if any
+    is INVALID, else 2 if any is not a certificate.
+
+    Example: certify check certificates/w3t.json --game w3t
     """
-    if not certificate.is_file():
-        raise fail(f"{certificate}: no such file")
+    if certificate.is_dir():
+        from certify.cli.parallel import check_folder
+
+        check_folder(certificate, max_bytes, json_out)
+    with user_errors():
+        readable_file(certificate, "certificate")
     expected = None
     if game is not None:
         from solver.families import resolve_game
@@ -41,25 +71,21 @@ def check(
             expected = resolve_game(game).rules
     if certificate.stat().st_size <= max_bytes:
         with user_errors():
-            read_certificate(certificate)  # a schema error gives the field by name, exit 2
+            read_any_certificate(certificate)  # a schema error gives the field by name, exit 2
     limits = checker.Limits(max_bytes=max_bytes, max_states=max_states, max_work=max_work)
     sha = None if expected is None else expected.sha256()
-    if json_out or not errors.is_terminal:
-        result = checker.check_file(str(certificate), limits, sha)
-    else:
-        with errors.status("checking…") as status:
-            def progress(stage: str, states: int) -> None:
-                status.update(f"checking: {stage}, {states:,} states")
-
-            result = checker.check_file(str(certificate), limits, sha, progress)
+    with checking_status(certificate, not json_out) as progress:
+        result = checker.check_file(str(certificate), limits, sha, progress)
     asked = None if expected is None else f"--game {game}: {expected.describe()}, rules sha256 {sha}"
     if json_out:
         console.print_json(json.dumps({"file": str(certificate), "exit_code": result.exit_code,
                                        "verdict": result.message, "game": asked}))
     elif result.exit_code == EXIT_OK:
         console.print(f"[bold green]✓[/] {escape(result.message)}", soft_wrap=True)
-    else:
-        errors.print(f"[bold red]✗[/] {escape(result.message)}", soft_wrap=True)
-        if asked and result.exit_code == EXIT_FAILED and "not the game asked for" in result.message:
-            errors.print(f"  asked for {escape(asked)}", soft_wrap=True)
+    elif result.exit_code == EXIT_FAILED:  # a verdict, not an error: stdout
+        console.print(f"[bold red]✗[/] {escape(result.message)}", soft_wrap=True)
+        if asked and "not the game asked for" in result.message:
+            console.print(f"  asked for {escape(asked)}", soft_wrap=True)
+    else:  # not a certificate: an error, one line on stderr
+        errors.print(f"[bold red]error:[/] {escape(result.message)}", soft_wrap=True)
     raise typer.Exit(result.exit_code)

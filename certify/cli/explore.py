@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_table_game, user_errors
+from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, app, console, errors, fail, load_table_game, user_errors
 from certify.cli.options import ForceOpt, JsonOpt
 
 EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
@@ -53,10 +53,6 @@ def explore(
         run_check = check and certified.states <= FULL_TABLE_LIMIT
         verdict = checker.check_file(source).message if run_check else None
     else:
-        from solver.families import FAMILIES
-
-        if source.split(":", 1)[0] in FAMILIES:
-            raise fail(f"{source}: explore draws table certificates of positional games; this family has none")
         rules = load_table_game(source)
         from certify.cli.solving import solving_progress
 
@@ -91,8 +87,8 @@ def explore(
         errors.print(f"[bold red]checker:[/] {verdict}")
     if serve:
         serve_page(html, port)
-    if verdict is not None and not verdict.startswith("VALID"):
-        raise typer.Exit(EXIT_FAILED)
+    if verdict is not None and not verdict.startswith("VALID"):  # INVALID: the answer is no; ERROR: unreadable
+        raise typer.Exit(EXIT_FAILED if verdict.startswith("INVALID") else EXIT_BAD_INPUT)
 
 
 def write_page(path: Path, html: str, force: bool) -> None:

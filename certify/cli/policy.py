@@ -6,7 +6,6 @@ import json
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -19,7 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from certify.certificate import CertificateError
-from certify.cli.app import EXIT_FAILED, GAME_HELP, app, console, fail, load_game
+from certify.cli.app import EXIT_FAILED, app, console, fail, load_game
+from certify.cli.moves import MoveError, parse_move
+from certify.cli.options import CertOpt, GameArg, Player, PlayerOrBoth
 from certify.cli.solving import solving_progress
 from certify.policy.audit import AuditProgress, PolicyAudit, PolicyError, audit_policy
 from certify.policy.certified import CertificateRejected, CertifiedPlayer, checked_labels, labels_of, published_certificate
@@ -47,31 +48,19 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object ins
 LISTED_FLAWS = 10
 
 
-class Side(str, Enum):
-    """Which side the audited policy plays."""
-
-    first = "first"
-    second = "second"
-    both = "both"
-
-
-class HumanSide(str, Enum):
-    """Which side you play against the certified player (X = first, O = second, in every game)."""
-
-    X = "X"
-    O = "O"
-    first = "first"
-    second = "second"
-
-
-def side_word(player: int) -> str:
-    """`first (X)` / `second (O)`."""
-    return "first (X)" if player == 1 else "second (O)"
+def side_word(player: int, rules: Rules) -> str:
+    """`first (X)` / `second (O)`; in games where either mark may be placed, just `first`/`second`."""
+    marks = rules.marks_for(player)
+    mark = f" ({'XO'[marks[0] - 1]})" if len(marks) == 1 else ""
+    return ("first" if player == 1 else "second") + mark
 
 
 @policy_app.command("list")
 def list_policies(json_out: JsonOpt = False) -> None:
-    """List the built-in policies, one line each."""
+    """List the built-in policies, one line each.
+
+    Example: certify policy list
+    """
     known = builtin_policies()
     if json_out:
         console.print_json(json.dumps({name: entry.summary for name, entry in known.items()}))
@@ -100,9 +89,9 @@ def audit_progress(enabled: bool) -> Iterator[AuditProgress | None]:
 
 @policy_app.command("audit")
 def audit(
-    game: Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)],
-    policy: Annotated[str, typer.Option("--policy", "-p", help=SPEC_HELP, show_default=False)],
-    side: Annotated[Side, typer.Option("--as", help="The side the policy plays.")] = Side.both,
+    game: GameArg,
+    policy: Annotated[str, typer.Option("--policy", "-p", metavar="SPEC", help=SPEC_HELP, show_default=False)],
+    side: Annotated[PlayerOrBoth, typer.Option("--player", help="The side the policy plays: 1 (first), 2 (second) or both.")] = "both",
     json_out: JsonOpt = False,
 ) -> None:
     """Audit a policy exhaustively over every opponent move and every choice it may make.
@@ -110,6 +99,8 @@ def audit(
     Reports whether it never loses (proved, or refuted by the shortest losing game), its exact win/draw/loss probabilities against a uniformly random opponent, and the reachable positions where it may give up value or take a slower win. Exit 0 when it never loses on every side audited, 1 when it can lose or breaks the rules, 2 for bad input.
 
     A module:function policy is imported, which RUNS ITS CODE: audit only code you trust.
+
+    Example: certify policy audit tictactoe --policy minimax --player 2
     """
 
     rules = load_game(game)
@@ -117,7 +108,7 @@ def audit(
         player_policy = load_policy(policy, rules)
     except PolicySpecError as err:
         raise fail(str(err)) from None
-    players = {Side.first: [1], Side.second: [2], Side.both: [1, 2]}[side]
+    players = [1, 2] if side == "both" else [int(side)]
     with solving_progress(not json_out) as hook:
         solution = solve(rules, hook)
     audits = []
@@ -126,7 +117,7 @@ def audit(
             try:
                 audits.append(audit_policy(rules, player_policy, player, policy, solution, progress))
             except PolicyError as err:
-                raise fail(f"policy '{policy}' as {side_word(player)} player: {err}", EXIT_FAILED) from None
+                raise fail(f"policy '{policy}' as {side_word(player, rules)} player: {err}", EXIT_FAILED) from None
     if json_out:
         console.print_json(json.dumps({"game": rules.name, "policy": policy, "audits": [a.as_dict() for a in audits]}))
     else:
@@ -155,7 +146,7 @@ def audit_panel(rules: Rules, result: PolicyAudit) -> Panel:
     parts.append(table)
     parts.append(flaw_summary("positions where it may give up value", result.value_errors))
     parts.append(flaw_summary("won positions where it may take a slower win", result.slow_wins))
-    title = f"{result.policy} as the {side_word(result.player)} player in {result.game}"
+    title = f"{result.policy} as the {side_word(result.player, rules)} player in {result.game}"
     return Panel(Group(*parts), title=title, expand=False)
 
 
@@ -201,34 +192,12 @@ def certified_player(rules: Rules, cert: Path | None) -> tuple[CertifiedPlayer, 
     return CertifiedPlayer(rules, labels), f"the certificate {path}, VALID by the independent checker"
 
 
-def parse_move(game: Game, code: int, text: str) -> Move | str:
-    """The move typed as a cell (`4`) or a mark and a cell (`X4`), or why it is not legal here."""
-    typed = text.strip()
-    text = typed.upper()
-    legal = game.legal_moves(code)
-    marks = sorted({m.mark for m in legal})
-    if text[:1] in ("X", "O"):
-        mark, cell_text = 1 if text[0] == "X" else 2, text[1:].strip()
-    elif len(marks) == 1:
-        mark, cell_text = marks[0], text
-    else:
-        return f"type a mark and a cell, like X{legal[0].cell} or O{legal[0].cell}"
-    if not cell_text.isdigit():
-        return f"'{typed}' is not a move: type a cell number 0..{game.cells - 1}"
-    move = Move(int(cell_text), mark)
-    if move in legal:
-        return move
-    if mark not in marks:
-        return f"you place {' or '.join('XO'[m - 1] for m in marks)}, not {'XO'[mark - 1]}"
-    return f"cell {move.cell} is not free" if 0 <= move.cell < game.cells else f"there is no cell {move.cell}"
-
-
 def prompt_text(game: Game, code: int) -> str:
     """What to type, for this game's marks."""
-    marks = sorted({m.mark for m in game.legal_moves(code)})
+    marks = game.rules.marks_for(game.to_move(code))
     if len(marks) == 1:
-        return f"your move ({'XO'[marks[0] - 1]}): cell number> "
-    return "your move: mark and cell, e.g. X4 or O4> "
+        return f"your move ({'XO'[marks[0] - 1]}: a cell number; undo, help, quit)> "
+    return "your move (a mark and a cell, e.g. X4 or O4; undo, help, quit)> "
 
 
 def show_board(game: Game, code: int) -> None:
@@ -237,51 +206,79 @@ def show_board(game: Game, code: int) -> None:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)],
-    side: Annotated[HumanSide, typer.Option("--as", case_sensitive=False, help="Your side: X or first moves first, O or second moves second.")] = HumanSide.first,
-    cert: Annotated[Optional[Path], typer.Option("--cert", help="Certificate to play from (default: certificates/<game>.json if present, else solve now).")] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed for the certified player's choice among equally good moves.")] = None,
+    game: GameArg,
+    side: Annotated[Player, typer.Option("--player", help="Your side: 1 moves first, 2 second.")] = "1",
+    cert: CertOpt = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", metavar="N", help="Seed for the certified player's choice among equally good moves.", show_default=False)] = None,
 ) -> None:
     """Play GAME in the terminal against the certified player.
 
-    The certified player reads a certificate, checked by the independent checker first; it never gives up value, wins fastest or loses slowest, and among those moves picks the best against a random opponent. Cells are numbered on the board; in wild games type the mark too, like X4. End of input (Ctrl-D) quits.
+    The certified player reads a certificate (--cert, else certificates/NAME.json if present, else it
+    solves now), checked by the independent checker first; it never gives up value, wins fastest or
+    loses slowest, and among those moves picks the best against a random opponent. Cells are
+    numbered on the board; where either mark may be placed type the mark too, like X4. Type undo to
+    take back your last move, help for the rules, quit (or Ctrl-D) to stop.
+
+    Example: certify play tictactoe --player 2
     """
 
     rules = load_game(game)
     player, source = certified_player(rules, cert)
     board_game = player.game
-    human = 1 if side in (HumanSide.X, HumanSide.first) else 2
+    human = int(side)
     rng = random.Random(seed)
-    console.print(f"[bold]{rules.name}[/]: you play {side_word(human)}; the certified player uses {source}.")
-    state = board_game.initial()
-    show_board(board_game, state)
-    while not board_game.is_terminal(state):
+    console.print(f"[bold]{escape(rules.name)}[/]: you play {side_word(human, rules)}; the certified player uses {escape(source)}.")
+    console.print(f"[dim]{escape(rules.describe())}. Type help, undo or quit at the prompt.[/]")
+    history = [board_game.initial()]
+    show_board(board_game, history[-1])
+    while not board_game.is_terminal(state := history[-1]):
         if board_game.to_move(state) == human:
-            move = ask_move(board_game, state)
-            if move is None:
-                console.print("end of input: game abandoned.")
+            answer = ask_move(board_game, state)
+            if answer is None or answer == "quit":
+                console.print("game abandoned." if answer == "quit" else "end of input: game abandoned.")
                 return
+            if answer == "undo":
+                mine = [i for i in range(len(history) - 1) if board_game.to_move(history[i]) == human]
+                if not mine:
+                    console.print("[yellow]nothing to undo yet.[/]")
+                    continue
+                del history[mine[-1] + 1 :]
+                console.print("took back your last move (and the reply).")
+                show_board(board_game, history[-1])
+                continue
+            move = answer
             console.print(f"you play [bold]{move}[/]")
         else:
             move = rng.choice(player.choices(state))
             value, _ = player.rank(board_game.apply(state, move))
             console.print(f"certified player plays [bold]{move}[/] (its value now: {VALUE_WORDS[value]})")
-        state = board_game.apply(state, move)
-        show_board(board_game, state)
+        history.append(board_game.apply(state, move))
+        show_board(board_game, history[-1])
+    state = history[-1]
     result = board_game.returns(state)[human - 1]
     message = {1: "You win.", 0: "Draw.", -1: "The certified player wins."}[result]
     console.print(Text.assemble(("game over: ", "bold"), value_text(VALUE_WORDS[result]), f" for you. {message}"))
 
 
-def ask_move(game: Game, code: int) -> Move | None:
-    """Read moves until a legal one; None at end of input."""
+def ask_move(game: Game, code: int) -> Move | str | None:
+    """Read input until a legal move, `undo` or `quit`; None at end of input. `help` explains."""
     while True:
         try:
-            text = console.input(prompt_text(game, code))
+            text = console.input(prompt_text(game, code)).strip()
         except EOFError:
             console.print()
             return None
-        parsed = parse_move(game, code, text)
-        if isinstance(parsed, Move):
-            return parsed
-        console.print(f"[red]{parsed}[/]; try again.")
+        word = text.lower()
+        if word in ("quit", "q", "exit"):
+            return "quit"
+        if word in ("undo", "u"):
+            return "undo"
+        if word in ("help", "h", "?"):
+            marks = " or ".join("XO"[m - 1] for m in game.rules.marks_for(game.to_move(code)))
+            console.print(f"type a cell number from the board (you place {marks}; where both are allowed, type the mark too, like X4); "
+                          "undo takes back your last move, quit stops.")
+            continue
+        try:
+            return parse_move(game, code, text)
+        except MoveError as err:
+            console.print(f"[red]{escape(str(err))}[/]; try again (help for help).")

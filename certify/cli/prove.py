@@ -15,7 +15,8 @@ from rich.progress import Progress as Bar
 from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
-from certify.cli.options import GameArg, JsonOpt
+from certify.cli.options import GAME_HELP, JsonOpt
+from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving import Attempt, prove as run_proof, write_proof
 from solver.families import resolve_game
 from solver.pns import INF, Claim, Progress
@@ -73,22 +74,38 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
 
 @app.command()
 def prove(
-    game: GameArg,
-    claim: Annotated[Literal["win", "no-loss"], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws.")],
-    player: Annotated[Literal["1", "2"], typer.Option("--player", help="The side: 1 moves first, 2 second.")],
+    game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)] = None,
+    claim: Annotated[Optional[Literal["win", "no-loss"]], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws (needed unless --batch).", show_default=False)] = None,
+    player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --batch).", show_default=False)] = None,
     position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file (default: GAME.pP-CLAIM.json).")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
+    workers: WorkersOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+    job_nodes: JobNodesOpt = DEFAULT_JOB_NODES,
+    batch: BatchOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Prove that a player wins or does not lose GAME by proof-number search; write the proof tree.
 
     Exit 0 proved (certificate written), 1 disproved or out of budget (nothing written), 2 bad input,
     130 interrupted (nothing written).
+
+    Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
     """
+    parallel = workers is not None or ray or ray_address is not None
+    if batch is not None:
+        if game is not None or claim is not None or player is not None or position is not None:
+            raise fail("--batch FILE reads GAME, --claim, --player and --position from FILE's lines; give none of them here")
+        from certify.cli.parallel import engine_spec, run_batch
+
+        run_batch(batch, output, engine_spec(workers, ray, ray_address), max_nodes, max_memory, json_out)
+    if game is None or claim is None or player is None:
+        raise fail("give GAME, --claim and --player (or --batch FILE)")
     with user_errors():
         game_obj = resolve_game(game)
     target = Claim(int(player), claim)
@@ -100,9 +117,18 @@ def prove(
             raise fail(str(err)) from None
         words.append(f"--position '{position}'")
     if plain:
+        if parallel:
+            raise fail("--plain is for the serial search (leave out --workers, --ray and --batch)")
         words.append("--plain")
-    with search_progress(not json_out and errors.is_terminal) as hook:
-        attempt = run_proof(game_obj, target, position, max_nodes, max_memory, hook, " ".join(words), timed, plain=plain)
+    stats = None
+    if parallel:
+        from certify.cli.parallel import engine_spec, parallel_summary, prove_in_parallel, report_parallel
+
+        spec = engine_spec(workers, ray, ray_address)
+        attempt, stats = prove_in_parallel(game_obj, target, position, spec, job_nodes, max_nodes, " ".join(words), timed, not json_out)
+    else:
+        with search_progress(not json_out and errors.is_terminal) as hook:
+            attempt = run_proof(game_obj, target, position, max_nodes, max_memory, hook, " ".join(words), timed, plain=plain)
     path = None
     if attempt.certificate is not None:
         path = output or default_output(game_obj.rules.name, target)
@@ -111,10 +137,14 @@ def prove(
         except OSError as err:
             raise fail(f"{path}: cannot write: {err.strerror or err}") from None
     data = summary(attempt, path)
+    if stats is not None:
+        data["parallel"] = parallel_summary(spec, stats)
     if json_out:
         console.print_json(json.dumps(data))
     else:
         report(data, target, game_obj.rules.name)
+        if stats is not None:
+            report_parallel(data["parallel"])
     status = attempt.outcome.status
     if status == "interrupted":
         raise typer.Exit(EXIT_INTERRUPTED)

@@ -10,33 +10,32 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
-import numpy as np
 import typer
 from rich.console import Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from certify.certificate import write_certificate
-from certify.cli.app import GAME_HELP, app, console, fail, load_game, load_table_game
-from certify.cli.uttt_show import show_uttt
+from certify.cli.app import app, console, errors, fail, load_game, load_table_game, user_errors
+from certify.cli.moves import MoveError, play_moves
+from certify.cli.labels import Labelled, labelled_game
+from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
+from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
 from certify.pipeline import Solved, default_filename, solve_and_certify
-from certify.render import board_line, board_table, value_text
+from certify.render import board_line, board_table, plural, value_text
 from certify.schema import VALUE_WORDS, Certificate
 from solver.analysis import stats as game_stats
-from solver.engine import Game, IllegalMove, parse_moves
-from solver.retrograde import ProgressHook, Solution, solve
+from solver.engine import Game
+from solver.retrograde import ProgressHook, solve
 from solver.rules import BUILTIN_DESCRIPTIONS, TABLE_MAX_CELLS
-
-GameArg = Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 
 
 @contextmanager
 def solving_progress(enabled: bool = True) -> Iterator[ProgressHook | None]:
-    """A rich progress display fed by the solver's layer-by-layer hook."""
-    if not enabled or not console.is_terminal:
+    """A rich progress display on stderr fed by the solver's hook: step, layer, states, time."""
+    if not enabled or not errors.is_terminal:
         yield None
         return
     with Progress(
@@ -45,20 +44,23 @@ def solving_progress(enabled: bool = True) -> Iterator[ProgressHook | None]:
         BarColumn(),
         TextColumn("{task.fields[states]:>12,} states"),
         TimeElapsedColumn(),
-        console=console,
+        console=errors,
         transient=True,
     ) as bar:
         task = bar.add_task("solving", total=None, states=0)
 
         def hook(phase: str, depth: int, states: int) -> None:
-            bar.update(task, description=f"{phase} layer {depth}", states=states)
+            bar.update(task, description=phase if depth < 0 else f"{phase} layer {depth}", states=states)
 
         yield hook
 
 
 @app.command()
 def games(json_out: JsonOpt = False) -> None:
-    """List the built-in games, one line each."""
+    """List the built-in games, one line each.
+
+    Example: certify games
+    """
     if json_out:
         console.print_json(json.dumps(BUILTIN_DESCRIPTIONS))
         return
@@ -67,25 +69,38 @@ def games(json_out: JsonOpt = False) -> None:
         table.add_row(f"[bold]{name}[/]", text)
     table.add_row("mnk:R,C,K[,wild][,misere]", "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses")
     table.add_row("FILE.json / FILE.toml", "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)")
+    from solver.families import FAMILIES, resolve_game
+
+    for family in FAMILIES:  # other families: positions and proofs, no tables
+        table.add_row(f"[bold]{family}[/]", f"{resolve_game(family).rules.describe()} (certify show, certify prove)")
     console.print(table)
 
 
 @app.command("solve")
 def solve_game(
     game: GameArg,
-    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Certificate file (default: NAME.json).")] = None,
+    output: OutputOpt = None,
+    force: ForceOpt = False,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Solve GAME exhaustively and write its proof certificate."""
+    """Solve GAME exhaustively and write its proof certificate.
+
+    -o FILE is the certificate (default: NAME.json here; - for stdout). An existing file is
+    replaced only if it is a certificate, or with --force.
+
+    Example: certify solve w3t -o w3t.json
+    """
     rules = load_table_game(game)
+    path = output or Path(default_filename(rules))
+    with user_errors():
+        check_output(path, CERTIFICATE_MARK, force)  # refuse before the work, not after
     with solving_progress(not json_out) as hook:
         solved = solve_and_certify(rules, game, timed=timed, progress=hook)
-    path = output or Path(default_filename(rules))
-    try:
-        write_certificate(solved.certificate, path)
-    except OSError as err:
-        raise fail(f"{path}: cannot write: {err.strerror or err}") from None
+        if hook is not None:
+            hook(f"write {path}", -1, len(solved.solution))
+        with user_errors():
+            write_atomic(path, solved.text, CERTIFICATE_MARK, force)
     summary = {
         "game": rules.name,
         "file": str(path),
@@ -100,12 +115,14 @@ def solve_game(
         ],
         "seconds": round(solved.elapsed_seconds, 4),
     }
+    out = errors if is_stdout(path) else console  # the certificate itself may be on stdout
     if json_out:
-        console.print_json(json.dumps(summary))
+        out.print_json(json.dumps(summary))
         return
-    console.print(claim_panel(solved))
-    console.print(
-        f"wrote [bold]{path}[/] ({summary['bytes']:,} bytes, sha256 {summary['sha256'][:16]}…) "
+    out.print(claim_panel(solved))
+    where = "stdout" if is_stdout(path) else f"[bold]{escape(str(path))}[/]"
+    out.print(
+        f"wrote {where} ({summary['bytes']:,} bytes, sha256 {summary['sha256'][:16]}…) "
         f"in {summary['seconds']:.3f} s"
     )
 
@@ -122,9 +139,9 @@ def claim_panel(solved: Solved) -> Panel:
     )
     moves = Table("move", "value for the mover", box=None)
     for move in claim.first_moves:
-        moves.add_row(f"{'XO'[move.mark - 1]} on {move.cell}", value_text(move.value))
+        moves.add_row(f"{'XO'[move.mark - 1]}{move.cell}", value_text(move.value))
     strategies = ", ".join(
-        f"player {s.player} {'wins' if s.guarantees == 'win' else 'never loses'} ({s.entries} entries)"
+        f"player {s.player} {'wins' if s.guarantees == 'win' else 'never loses'} ({plural(s.entries, 'entry', 'entries')})"
         for s in solved.certificate.strategies
     )
     return Panel(Group(header, moves, f"strategies: {strategies}"), title="solved", expand=False)
@@ -132,7 +149,10 @@ def claim_panel(solved: Solved) -> Panel:
 
 @app.command()
 def stats(game: GameArg, json_out: JsonOpt = False) -> None:
-    """Counts of GAME: states, terminal states, edges, games, symmetry classes, root value."""
+    """Counts of GAME: states, terminal states, edges, games, symmetry classes, root value.
+
+    Example: certify stats tictactoe
+    """
     rules = load_table_game(game)
     with solving_progress(not json_out) as hook:
         result = game_stats(solve(rules, hook))
@@ -155,32 +175,39 @@ def stats(game: GameArg, json_out: JsonOpt = False) -> None:
 
 
 def parse_code(game: Game, code: int | None, moves: str | None) -> int:
-    """The state named by `--code` or by a move list like `X4,O0`; exits 2 if illegal."""
+    """The state named by `--code` or by a move list like `X4,O0`; exits 2 saying what is wrong."""
     if code is not None and moves is not None:
         raise fail("give --code or --moves, not both")
     if moves is None:
+        last = 3**game.cells - 1
+        if code is not None and not 0 <= code <= last:
+            raise fail(f"--code {code}: must be in 0..{last:,} for a {game.rules.rows}×{game.rules.cols} board")
         return 0 if code is None else code
     try:
-        return game.play(parse_moves(moves))
-    except IllegalMove as err:
-        raise fail(f"{err} ({board_line(game.board(err.state), game.rules.cols)})") from None
-    except ValueError as err:
-        raise fail(str(err)) from None
+        return play_moves(game, moves)
+    except MoveError as err:
+        raise fail(f"--moves: {err}") from None
 
 
 @app.command()
 def show(
     game: GameArg,
-    code: Annotated[Optional[int], typer.Option("--code", help="State code, sum(cell[i] * 3**i).")] = None,
-    moves: Annotated[Optional[str], typer.Option("--moves", help="Reach the state by moves from the empty board, e.g. X4,O0,X8 (uttt: 4.0 0.4).")] = None,
-    position: Annotated[Optional[str], typer.Option("--position", help="uttt: a position in the notation of docs/uttt.md.")] = None,
-    solve_nodes: Annotated[Optional[int], typer.Option("--solve", min=1, help="uttt: value every legal move by proof search, at most this many nodes per question.")] = None,
+    code: Annotated[Optional[int], typer.Option("--code", metavar="N", help="State code: sum of cell mark × 3^cell (X = 1, O = 2), as in the certificate.", show_default=False)] = None,
+    moves: Annotated[Optional[str], typer.Option("--moves", metavar="MOVES", help="Reach the state by moves from the empty board, e.g. X4,O0,X8 (or 4,0,8 where the mark is implied; uttt: 4.0 0.4).", show_default=False)] = None,
+    position: Annotated[Optional[str], typer.Option("--position", metavar="POSITION", help="uttt: a position in the notation of docs/uttt.md.", show_default=False)] = None,
+    solve_nodes: Annotated[Optional[int], typer.Option("--solve", metavar="NODES", min=1, help="uttt: value every legal move by proof search, at most this many nodes per question.", show_default=False)] = None,
+    cert: CertOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Atlas-style view of one state: the board, its label, and every legal move with its child."""
+    """Atlas-style view of one state: the board, its label, and every legal move with its child.
+
+    Example: certify show tictactoe --moves X4,O0
+    """
     if game == "uttt":
         if code is not None:
             raise fail("uttt positions are given by --position or --moves, not --code")
+        from certify.cli.uttt_show import show_uttt  # only for uttt: its engine is not needed otherwise
+
         show_uttt(position, moves, solve_nodes, json_out)
         return
     if position is not None or solve_nodes is not None:
@@ -193,14 +220,12 @@ def show(
             raise fail(f"code {state} is outside 0..{3**rules.cells - 1}")
         show_unlabelled(game_obj, state, json_out)
         return
-    solution = solve(rules)
+    with solving_progress(not json_out) as hook:
+        labelled = labelled_game(rules, cert, hook)
     try:
-        row = solution.index(state)
+        view = state_view(labelled, state)
     except KeyError:
-        if not 0 <= state < 3**rules.cells:
-            raise fail(f"code {state} is outside 0..{3**rules.cells - 1}") from None
         raise fail(f"state {state} ({board_line(game_obj.board(state), rules.cols)}) is not reachable in {rules.name}") from None
-    view = state_view(solution, row)
     if json_out:
         console.print_json(json.dumps(view))
         return
@@ -215,7 +240,7 @@ def show(
     table = Table("move", "child code", "child value (its side to move)", "move value (mover)", "plies", box=None)
     for move in view["moves"]:
         table.add_row(
-            f"{'XO'[move['mark'] - 1]} at {move['cell']}",
+            f"{'XO'[move['mark'] - 1]}{move['cell']}",
             str(move["child"]),
             value_text(move["child_value"]),
             value_text(move["move_value"]),
@@ -252,39 +277,39 @@ def plies(count: int) -> str:
     return f"{count} ply" if count == 1 else f"{count} plies"
 
 
-def state_view(solution: Solution, row: int) -> dict:
-    """One state's label and every legal move with its child's label."""
-    game = solution.game
-    code = int(solution.codes[row])
-    margins = solution.margins
+def state_view(labelled: Labelled, code: int) -> dict:
+    """One state's label and every legal move with its child's label; KeyError if not reachable."""
+    game = labelled.game
+    value, distance, margin = labelled.label(code)
     moves = []
-    for column, child in enumerate(solution.children(np.array([row]))[0]):
-        if child < 0:
-            continue
-        child_value = int(solution.values[child])
+    for move, child in labelled.moves(code):
+        child_value, child_distance, _ = labelled.label(child)
         moves.append(
             {
-                "cell": column // 2,
-                "mark": column % 2 + 1,
-                "child": int(solution.codes[child]),
+                "cell": move.cell,
+                "mark": move.mark,
+                "child": child,
                 "child_value": VALUE_WORDS[child_value],
                 "move_value": VALUE_WORDS[-child_value],
-                "child_distance": int(solution.distances[child]),
+                "child_distance": child_distance,
             }
         )
     return {
         "code": code,
         "board": list(game.board(code)),
         "to_move": game.to_move(code),
-        "terminal": bool(solution.terminal[row]),
-        "value": VALUE_WORDS[int(solution.values[row])],
-        "distance": int(solution.distances[row]),
-        "margin": None if margins is None else int(margins[row]),
+        "terminal": game.is_terminal(code),
+        "value": VALUE_WORDS[value],
+        "distance": distance,
+        "margin": margin,
         "moves": moves,
     }
 
 
 @app.command()
 def schema() -> None:
-    """Print the JSON Schema of the certificate format (docs/certificate-format.md)."""
+    """Print the JSON Schema of the certificate format (docs/certificate-format.md).
+
+    Example: certify schema > certificate.schema.json
+    """
     console.print_json(json.dumps(Certificate.model_json_schema()))

@@ -4,97 +4,114 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.text import Text
 from rich.tree import Tree
 
-from certify.cli.app import GAME_HELP, app, console, fail, load_table_game
+from certify.cli.app import app, console, fail, load_table_game
+from certify.cli.labels import Labelled, labelled_game
+from certify.cli.options import CertOpt, GameArg, JsonOpt, PlayerOpt
+from certify.cli.solving import solving_progress
 from certify.proving import ProofFileError, read_proof, strategy_moves
-from certify.render import board_line, value_text
+from certify.render import board_line, plural, value_text
 from certify.schema import VALUE_WORDS
-from solver.retrograde import Solution, solve
-from solver.strategy import root_strategies
+from solver.engine import Game
 
 
-def move_name(solution: Solution, parent: int, child: int) -> str:
-    """`X4`: the mark and cell that turn state row `parent` into row `child`."""
-    placed = int(solution.codes[child]) - int(solution.codes[parent])
-    cell = next(i for i in range(solution.rules.cells) if (placed // 3**i) % 3)
-    return f"{'XO'[(placed // 3**cell) - 1]}{cell}"
+def strategy_tree(labelled: Labelled, player: int, depth: int) -> dict:
+    """The strategy of `player` from the empty board, `depth` of its own moves deep.
 
+    The strategy plays the solver's choice in every state (best value, fastest win, slowest loss).
+    """
+    game = labelled.game
 
-def strategy_tree(solution: Solution, player: int, depth: int) -> dict:
-    """The strategy of `player` from the empty board, `depth` of its own moves deep."""
-
-    def node(row: int, moves_left: int) -> dict:
-        code = int(solution.codes[row])
-        entry = {"code": code, "value": VALUE_WORDS[int(solution.values[row])], "distance": int(solution.distances[row])}
-        if solution.terminal[row]:
+    def node(code: int, moves_left: int) -> dict:
+        value, distance, _ = labelled.label(code)
+        entry: dict = {"code": code, "value": VALUE_WORDS[value], "distance": distance}
+        if game.is_terminal(code):
             return entry
-        if solution.game.to_move(code) == player:
+        if game.to_move(code) == player:
             if moves_left == 0:
-                return entry
-            best = int(solution.best[row])
-            entry["play"] = move_name(solution, row, best)
-            entry["then"] = node(best, moves_left - 1)
+                return entry | {"cut": True}
+            move, child = labelled.best(code)
+            entry["play"] = str(move)
+            entry["then"] = node(child, moves_left - 1)
         else:
-            children = solution.children(np.array([row]))[0]
-            entry["replies"] = {
-                move_name(solution, row, int(c)): node(int(c), moves_left) for c in children if c >= 0
-            }
+            entry["replies"] = {str(move): node(child, moves_left) for move, child in labelled.moves(code)}
         return entry
 
-    return node(0, depth)
+    return node(0, depth)  # the empty board
 
 
-def draw(tree: Tree, entry: dict, cols: int, solution: Solution) -> None:
+def ending(entry: dict, player: int, game: Game) -> Text:
+    """How the game stands after a move: over (and who won), or cut by --depth."""
+    if entry["distance"] == 0:
+        winner = game.returns(entry["code"])
+        if winner[player - 1] == 1:
+            return Text("  ★ wins", style="bold green")
+        return Text("  game over: " + ("draw" if winner[0] == 0 else "loses"), style="yellow" if winner[0] == 0 else "bold red")
+    if entry.get("cut"):
+        return Text(f"  … cut by --depth ({entry['value']} in {plural(entry['distance'], 'ply', 'plies')})", style="dim")
+    return Text("")
+
+
+def draw(tree: Tree, entry: dict, cols: int, game: Game, player: int) -> None:
     """Add `entry`'s strategy move and the opponent replies below `tree`."""
     if "play" in entry:
         after = entry["then"]
-        label = Text.assemble(("plays ", "dim"), (entry["play"], "bold cyan"), f"  → {after['code']}")
-        draw(tree.add(label), after, cols, solution)
+        board = board_line(game.board(after["code"]), cols)
+        label = Text.assemble(("plays ", "dim"), (entry["play"], "bold cyan"), f"  {board}  #{after['code']}", ending(after, player, game))
+        draw(tree.add(label), after, cols, game, player)
     for reply, child in entry.get("replies", {}).items():
-        board = board_line(solution.game.board(child["code"]), cols)
-        ending = " (game over)" if child["distance"] == 0 else ""
-        label = Text.assemble(("if ", "dim"), (reply, "bold magenta"), f"  {board}{ending}")
-        draw(tree.add(label), child, cols, solution)
+        board = board_line(game.board(child["code"]), cols)
+        label = Text.assemble(("if ", "dim"), (reply, "bold magenta"), f"  {board}", ending(child, player, game))
+        draw(tree.add(label), child, cols, game, player)
 
 
 @app.command()
 def tree(
-    game: Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)],
-    player: Annotated[Optional[int], typer.Option("--player", help="Whose strategy (1 or 2); default: the one that forces the value, or player 1 in a draw.")] = None,
-    depth: Annotated[int, typer.Option("--depth", min=1, max=8, help="How many of the player's own moves to draw.")] = 2,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the tree as JSON.")] = False,
+    game: GameArg,
+    player: PlayerOpt = None,
+    depth: Annotated[int, typer.Option("--depth", metavar="D", min=1, max=8, help="How many of the player's own moves to draw.")] = 2,
+    cert: CertOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Draw the certified strategy of GAME: each move it plays and every opponent reply.
 
+    The strategy is the player's that forces the game's value (player 1's in a draw, unless
+    --player 2): in each state it plays the best move, the fastest win or slowest loss.
+    ★ marks a move that wins; … marks where --depth cut the tree.
+
     GAME may also be a strategy certificate (`certify prove`): its proof tree is drawn.
+
+    Example: certify tree w3t --depth 1
     """
     if game.endswith(".json") and Path(game).is_file() and is_strategy_file(Path(game)):
         draw_proof(Path(game), depth, json_out)
         return
     rules = load_table_game(game)
-    solution = solve(rules)
-    strategies = {s.player: s for s in root_strategies(solution)}
-    chosen = player if player is not None else min(strategies)
-    if chosen not in strategies:
-        raise fail(f"player {chosen} has no strategy that forces the value in {rules.name} (players: {sorted(strategies)})")
-    strategy = strategies[chosen]
-    data = strategy_tree(solution, chosen, depth)
+    with solving_progress(not json_out) as hook:
+        labelled = labelled_game(rules, cert, hook)
+    root_value = labelled.label(0)[0]
+    forcing = {1: [1], -1: [2], 0: [1, 2]}[root_value]  # who can force the value: the winner, or both in a draw
+    chosen = int(player) if player is not None else forcing[0]
+    if chosen not in forcing:
+        raise fail(f"--player {chosen}: player {chosen} cannot force the value ({VALUE_WORDS[root_value]} for player 1) in {rules.name}; only player {forcing[0]} has a strategy")
+    guarantees = "no-loss" if root_value == 0 else "win"
+    data = strategy_tree(labelled, chosen, depth)
     if json_out:
-        console.print_json(json.dumps({"game": rules.name, "player": chosen, "guarantees": strategy.guarantees, "tree": data}))
+        console.print_json(json.dumps({"game": rules.name, "player": chosen, "guarantees": guarantees, "tree": data}))
         return
     title = Text.assemble(
-        (rules.name, "bold"), f": player {chosen} ", ("wins" if strategy.guarantees == "win" else "never loses", "bold green"),
-        f" — root value ", value_text(data["value"]), f", {len(strategy)} strategy entries; {depth} move(s) shown",
+        (rules.name, "bold"), f": player {chosen} ", ("wins" if guarantees == "win" else "never loses", "bold green"),
+        " — root value ", value_text(data["value"]), f"; {plural(depth, 'own move')} shown",
     )
     root = Tree(title, guide_style="dim")
-    draw(root, data, rules.cols, solution)
+    draw(root, data, rules.cols, labelled.game, chosen)
     console.print(root)
+    console.print(Text(f"#N: the state's code (certify show {game} --code N)", style="dim"))
 
 
 def is_strategy_file(path: Path) -> bool:

@@ -1,7 +1,8 @@
 """`certify z3 ...`: cross-checks with the Z3 SMT solver (docs/z3.md).
 
-Exit codes: 0 for a result (proved, refuted or unknown), 2 for bad input, 1 only when a Z3
-counterexample does not replay through the engine as a real violation (the encodings disagree).
+Exit codes: 0 when every check is proved; 1 when one is refuted, unknown (e.g. out of time), or a
+Z3 counterexample does not replay through the engine (the encodings disagree); 2 for bad input.
+Each check runs in a child process killed at --timeout, so the limit holds whatever Z3 is doing.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional, TypeVar
+from typing import Annotated, Literal, Optional, TypeVar
 
 import typer
 from rich import box
@@ -21,10 +22,14 @@ from rich.text import Text
 
 from certify.certificate import certificate_rules as certified_rules
 from certify.certificate import read_certificate
-from certify.cli.app import EXIT_FAILED, GAME_HELP, app, console, fail, load_game, user_errors
-from certify.render import board_table
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, fail, load_game, user_errors, warn
+from certify.cli.options import DEFAULT_TIMEOUT, GAME_HELP, GameArg, JsonOpt, PlayerOrBoth, TimeoutOpt
+from certify.files import readable_file
+from certify.limits import TimedOut, memory_shortfall, run_bounded
+from certify.render import board_table, plural
 from certify.schema import FORMAT, Certificate
 from certify.smt.bmc import PROPERTY_TEXT, Property, ReplayDisagreement, certificate_strategies, check_side
+from certify.smt.graph import memory_estimate
 from certify.smt.pairing import PairingStrategy, SearchRole, check_pairing, parse_cell, parse_pairing, search_pairings
 from certify.smt.result import PlayedMove, SmtResult
 from certify.smt.value import prove_value
@@ -36,8 +41,6 @@ z3_app = typer.Typer(
 )
 app.add_typer(z3_app, name="z3")
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds Z3 may spend before answering unknown.")]
 T = TypeVar("T")
 STATUS_STYLE = {"proved": "bold green", "refuted": "bold red", "unknown": "yellow"}
 
@@ -56,10 +59,8 @@ def certificate_rules(certificate: Certificate) -> Rules:
 
 def load_certificate(path: Path) -> Certificate:
     """Read a certificate file or exit 2."""
-    if not path.is_file():
-        raise fail(f"{path}: no such file")
     with user_errors():
-        return read_certificate(path)
+        return read_certificate(readable_file(path, "certificate"))
 
 
 def is_certificate(argument: str) -> bool:
@@ -103,7 +104,7 @@ def play_drawing(rules: Rules, play: tuple[PlayedMove, ...], one_based: bool) ->
     frames = []
     for ply, move in enumerate(play, start=1):
         board[move.cell] = move.mark
-        title = f"{ply}. P{move.player} {'XO'[move.mark - 1]}{shown_cell(move.cell, one_based)}"
+        title = f"{ply}. {'XO'[move.mark - 1]}{shown_cell(move.cell, one_based)}"  # ply parity gives the player
         frames.append(
             Panel(board_table(tuple(board), rules.rows, rules.cols, numbered=False), title=title, subtitle=move.role, expand=False, box=box.MINIMAL)
         )
@@ -112,11 +113,12 @@ def play_drawing(rules: Rules, play: tuple[PlayedMove, ...], one_based: bool) ->
 
 def result_panel(rules: Rules, result: SmtResult, one_based: bool = False) -> Panel:
     """One result drawn: status, what was checked, time, details, and the counterexample."""
-    head = Text.assemble((result.status.upper(), STATUS_STYLE[result.status]), f"  {result.check}  ({result.seconds:.3f} s)")
+    status = result.status.upper() + (" (timeout)" if result.details.get("reason") == "timeout" else "")
+    head = Text.assemble((status, STATUS_STYLE[result.status]), f"  {result.check}  ({result.seconds:.3f} s)")
     details = Table(show_header=False, box=None, padding=(0, 1))
     for key, value in result.details.items():
         if key != "queries":
-            details.add_row(key.replace("_", " "), str(value))
+            details.add_row(key.replace("_", " "), f"{value:,}" if type(value) is int else str(value))
     for key, value in dict(result.details.get("queries", {})).items():  # type: ignore[call-overload]
         details.add_row(f"query: {key}", str(value))
     parts: list[object] = [head, details]
@@ -142,12 +144,26 @@ def emit(rules: Rules, results: list[SmtResult], json_out: bool, one_based: bool
         console.print(result_panel(rules, result, one_based))
 
 
-def replayed(run: Callable[[], T]) -> T:
-    """Run a check; a counterexample that does not replay exits 1."""
+def exit_code(results: list[SmtResult]) -> typer.Exit:
+    """Exit 0 when every check is proved, 1 otherwise (refuted or unknown)."""
+    return typer.Exit(EXIT_OK if results and all(r.status == "proved" for r in results) else EXIT_FAILED)
+
+
+def timed_out(check: str, timeout: float) -> SmtResult:
+    """The result of a check stopped at its time limit."""
+    return SmtResult(check, "unknown", timeout, {"reason": "timeout", "limit_seconds": timeout})
+
+
+def replayed(run: Callable[[], T], timeout: float, check: str) -> T | SmtResult:
+    """Run a check in a child process bounded by `timeout`; a counterexample that does not replay exits 1."""
     try:
-        return run()
+        return run_bounded(timeout, run)
+    except TimedOut:
+        return timed_out(check, timeout)
     except ReplayDisagreement as err:
         raise fail(f"internal disagreement: {err}", EXIT_FAILED) from None
+    except MemoryError:
+        raise fail(f"{check}: out of memory (the machine's available memory is the limit)", EXIT_FAILED) from None
 
 
 # ---- commands ----------------------------------------------------------------------------------
@@ -156,105 +172,117 @@ def replayed(run: Callable[[], T]) -> T:
 @z3_app.command("value")
 def value_command(
     target: Annotated[str, typer.Argument(metavar="GAME|CERT", help=f"{GAME_HELP} Or a certificate: its claim is checked.", show_default=False)],
-    claim: Annotated[Optional[str], typer.Option("--claim", help="Claimed first-player value: win, draw or loss (default: the certificate's, or found by Z3).")] = None,
-    margin: Annotated[Optional[int], typer.Option("--margin", help="most-lines: the claimed final line margin for player 1.")] = None,
-    timeout: TimeoutOpt = 60.0,
+    claim: Annotated[Optional[Literal["win", "draw", "loss"]], typer.Option("--claim", help="Claimed first-player value (default: the certificate's, or found by Z3).", show_default=False)] = None,
+    margin: Annotated[Optional[int], typer.Option("--margin", metavar="N", help="most-lines: the claimed final line margin for player 1.", show_default=False)] = None,
+    timeout: TimeoutOpt = DEFAULT_TIMEOUT,
     json_out: JsonOpt = False,
 ) -> None:
     """Prove the first player's value from the minimax equations.
 
     The claim (given, the certificate's, or found by Z3) is proved when the equations admit it,
-    its negation is UNSAT, and so is every other value.
+    its negation is UNSAT, and so is every other value. Exit 0 proved, 1 refuted or unknown.
+
+    Example: certify z3 value w3t --claim win
     """
     if is_certificate(target):
         certificate = load_certificate(Path(target))
         rules = certificate_rules(certificate)
         if claim is None:
-            claim, margin = certificate.claim.root_value, certificate.claim.root_margin if margin is None else margin
+            claim, margin = certificate.claim.root_value, certificate.claim.root_margin if margin is None else margin  # type: ignore[assignment]
     else:
         rules = load_game(target)
-    if claim is not None and claim not in ("win", "draw", "loss"):
-        raise fail(f"--claim '{claim}': expected win, draw or loss")
     if margin is not None and rules.goal != "most-lines":
         raise fail("--margin applies only to goal most-lines")
-    result = prove_value(rules, claim, margin, timeout)
-    emit(rules, [result], json_out)
+    warn_memory(rules)
+    result = replayed(lambda: prove_value(rules, claim, margin, timeout), timeout, f"{rules.name}: first player's value")
+    emit(rules, [result], json_out)  # type: ignore[list-item]
+    raise exit_code([result])  # type: ignore[list-item]
 
 
 @z3_app.command("strategy")
 def strategy_command(
     certificate_path: Annotated[Path, typer.Argument(metavar="CERT", help="A certificate written by `certify solve`.", show_default=False)],
-    player: Annotated[Optional[int], typer.Option("--player", min=1, max=2, help="Check only this player's strategy.")] = None,
-    claim: Annotated[Optional[str], typer.Option("--claim", help=f"Check this instead of the certificate's guarantee: {', '.join(PROPERTY_TEXT)}.")] = None,
-    timeout: TimeoutOpt = 60.0,
+    player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="Check only this player's strategy.", show_default=False)] = None,
+    claim: Annotated[Optional[str], typer.Option("--claim", metavar="|".join(PROPERTY_TEXT), help="Check this instead of the certificate's guarantee.", show_default=False)] = None,
+    timeout: TimeoutOpt = DEFAULT_TIMEOUT,
     json_out: JsonOpt = False,
 ) -> None:
     """Prove a certificate's strategies by bounded model checking.
 
     Every play that follows the strategy, against every opponent move, keeps the strategy's
-    guarantee; otherwise a counterexample is drawn, replayed through the engine.
+    guarantee; otherwise a counterexample is drawn, replayed through the engine. --timeout bounds
+    each player's check. Exit 0 proved, 1 refuted or unknown.
+
+    Example: certify z3 strategy w3t.json   (after: certify solve w3t -o w3t.json)
     """
     certificate = load_certificate(certificate_path)
     rules = certificate_rules(certificate)
     if claim is not None and claim not in PROPERTY_TEXT:
-        raise fail(f"--claim '{claim}': expected one of {', '.join(PROPERTY_TEXT)}")
+        raise fail(f"--claim {claim}: must be {', '.join(PROPERTY_TEXT)}")
     try:
         strategies = certificate_strategies(certificate)
     except ValueError as err:
         raise fail(f"{certificate_path}: strategy table: {err}") from None
-    chosen = [s for s in strategies if player is None or s.player == player]
+    chosen = [s for s in strategies if player is None or s.player == int(player)]
     if not chosen:
         raise fail(f"{certificate_path}: no strategy for player {player}")
     results = [
-        replayed(lambda s=s: check_side(rules, s, claim or ("win" if s.guarantees == "win" else "no-loss"), timeout))
+        replayed(
+            lambda s=s: check_side(rules, s, claim or ("win" if s.guarantees == "win" else "no-loss"), timeout),
+            timeout,
+            f"{rules.name}: player {s.player}'s strategy",
+        )
         for s in chosen
     ]
-    emit(rules, results, json_out)
+    emit(rules, results, json_out)  # type: ignore[arg-type]
+    raise exit_code(results)  # type: ignore[arg-type]
 
 
 @z3_app.command("pairing")
 def pairing_command(
-    game: Annotated[str, typer.Argument(help=GAME_HELP, show_default=False)],
-    role: Annotated[str, typer.Option("--role", help="1, 2, or (with --search) both.")] = "1",
-    pairs: Annotated[Optional[str], typer.Option("--pairs", help="The pairing to check, e.g. 1-2,3-6,4-7,8-9.")] = None,
-    opening: Annotated[Optional[str], typer.Option("--opening", help="Player 1's first cell (role 1: the pairing player's own; role 2: the opening answered).")] = None,
-    reply: Annotated[Optional[str], typer.Option("--reply", help="Role 2: player 2's fixed first reply.")] = None,
+    game: GameArg,
+    player: Annotated[PlayerOrBoth, typer.Option("--player", help="The pairing player's side: 1, 2, or (with --search) both.")] = "1",
+    pairs: Annotated[Optional[str], typer.Option("--pairs", metavar="PAIRS", help="The pairing to check, e.g. 1-2,3-6,4-7,8-9.", show_default=False)] = None,
+    opening: Annotated[Optional[str], typer.Option("--opening", metavar="CELL", help="Player 1's first cell (player 1: the pairing player's own; player 2: the opening answered).", show_default=False)] = None,
+    reply: Annotated[Optional[str], typer.Option("--reply", metavar="CELL", help="Player 2's fixed first reply (with --player 2).", show_default=False)] = None,
     search: Annotated[bool, typer.Option("--search", help="Search for a pairing with the property instead of checking one.")] = False,
-    prop: Annotated[str, typer.Option("--property", help="With --search: no-loss (draw-forcing), draw (exact draw every play), win, or no-lines.")] = "no-loss",
+    prop: Annotated[Literal["no-loss", "draw", "win", "no-lines"], typer.Option("--property", help="With --search: no-loss (draw-forcing), draw (exact draw every play), win, or no-lines.")] = "no-loss",
     tactics: Annotated[bool, typer.Option("--opponent-tactics", help="Check only against opponents that complete a line when they can, else block one (seed 004's A.2 assumptions).")] = False,
     one_based: Annotated[bool, typer.Option("--one-based", help="Cells are numbered 1..9 (the paper's numbering), in input and output.")] = False,
-    timeout: TimeoutOpt = 300.0,
+    timeout: TimeoutOpt = DEFAULT_TIMEOUT,
     json_out: JsonOpt = False,
 ) -> None:
     """Check a pairing strategy (every arbitrary move included), or search for one.
 
     A check proves or refutes: never loses (never out-scored), draws every play exactly, and for
     most-lines that no line is ever completed; for first-line goals it adds the blocking test.
-    A search proves a pairing exists (and shows it) or that none does.
+    A search proves a pairing exists (and shows it) or that none does. Exit 0 when every check
+    is proved (or a pairing is found), 1 when one is refuted or unknown.
+
+    Example: certify z3 pairing cumulative --search --player 2 --one-based
     """
     rules = load_game(game)
-    if role not in ("1", "2", "both"):
-        raise fail(f"--role '{role}': expected 1, 2 or both")
     first = cell_option(opening, rules, one_based, "--opening")
     answer = cell_option(reply, rules, one_based, "--reply")
     if search:
         if pairs is not None or answer is not None or tactics:
             raise fail("--search finds the pairing (and reply) itself, against every opponent: drop --pairs/--reply/--opponent-tactics")
-        if prop not in PROPERTY_TEXT:
-            raise fail(f"--property '{prop}': expected one of {', '.join(PROPERTY_TEXT)}")
-        run_search(rules, role, prop, first, timeout, json_out, one_based)  # type: ignore[arg-type]
+        run_search(rules, player, prop, first, timeout, json_out, one_based)  # type: ignore[arg-type]
         return
     if pairs is None:
         raise fail("give --pairs to check a pairing, or --search to find one")
-    if role == "both":
-        raise fail("--role both applies to --search only")
+    if player == "both":
+        raise fail("--player both applies to --search only")
     if tactics and (rules.marks != "own" or rules.goal == "first-line-loses"):
         raise fail("--opponent-tactics needs own marks and a goal where completing a line is good")
     try:
-        strategy = PairingStrategy(int(role), parse_pairing(pairs, rules.cells, one_based), first, answer, one_based, tactics)
+        strategy = PairingStrategy(int(player), parse_pairing(pairs, rules.cells, one_based), first, answer, one_based, tactics)
     except ValueError as err:
         raise fail(str(err)) from None
-    report = replayed(lambda: check_pairing(rules, strategy, timeout))
+    report = replayed(lambda: check_pairing(rules, strategy, timeout), timeout, f"{rules.name}: pairing {pairs}")
+    if isinstance(report, SmtResult):  # stopped at the time limit
+        emit(rules, [report], json_out, one_based)
+        raise exit_code([report])
     extra: dict[str, object] = {}
     if report.blocking is not None:
         unblocked = [[shown_cell(c, one_based) for c in line] for line in report.blocking.unblocked]
@@ -264,6 +292,7 @@ def pairing_command(
         test = extra["blocking_test"]
         verdict = "passes" if test["passes"] else f"fails: unblocked opponent lines {test['unblocked_lines']}"  # type: ignore[index]
         console.print(f"blocking test (every opponent line holds a pair or the first move): {verdict}")
+    raise exit_code(report.results)
 
 
 def run_search(
@@ -271,9 +300,12 @@ def run_search(
 ) -> None:
     """`certify z3 pairing --search`: run, then print the found pairing or the proof none exists."""
     try:
-        outcome = replayed(lambda: search_pairings(rules, role, prop, opening, timeout))
+        outcome = replayed(lambda: search_pairings(rules, role, prop, opening, timeout), timeout, f"{rules.name}: pairing search")
     except ValueError as err:
         raise fail(str(err)) from None
+    if isinstance(outcome, SmtResult):  # stopped at the time limit
+        emit(rules, [outcome], json_out, one_based)
+        raise exit_code([outcome])
     found = outcome.found
     extra: dict[str, object] = {
         "refutations": [
@@ -288,7 +320,7 @@ def run_search(
         }
     if json_out:
         emit(rules, [outcome.result], True, one_based, extra)
-        return
+        raise exit_code([outcome.result])
     emit(rules, [outcome.result], False, one_based)
     if found is not None:
         console.print(f"found: pairing [bold]{found.pairing.text(one_based)}[/]" + "".join(
@@ -296,4 +328,12 @@ def run_search(
             for label, cell in (("player 1 opens", found.opening), ("player 2 replies", found.reply))
             if cell is not None
         ) + (" (cells 1-based)" if one_based else ""))
-    console.print(f"{len(outcome.refutations)} candidate(s) refuted by replayed counterexample plays (--json lists them)")
+    console.print(f"{plural(len(outcome.refutations), 'candidate')} refuted by replayed counterexample plays (--json lists them)")
+    raise exit_code([outcome.result])
+
+
+def warn_memory(rules: Rules) -> None:
+    """Warn before enumerating a game whose graph may not fit in the available memory."""
+    shortfall = memory_shortfall(memory_estimate(rules))
+    if shortfall:
+        warn(f"Z3 encodes up to {3**rules.cells:,} states in Python: {shortfall}; --timeout bounds the attempt")

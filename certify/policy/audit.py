@@ -309,7 +309,7 @@ def search_audit_markdown(audits: Iterable[PolicyAudit]) -> str:
         "# Search players audited (seed 002, section 3)",
         "",
         "Written by `certify.policy.audit.write_search_audits`; every figure is computed by the",
-        "exhaustive audit of `certify policy audit GAME --policy NAME --as first|second` (docs/policies.md).",
+        "exhaustive audit of `certify policy audit GAME --policy NAME --player 1|2` (docs/policies.md).",
         "Players: plain minimax, alpha-beta, and depth-aware alpha-beta (ABA: a finished game scores",
         "±(cells + 1 − plies), so it prefers the fastest win and the slowest loss). Moves are tried by",
         "cell, then mark; the plain names break ties to the first best move, the `-random` names return",

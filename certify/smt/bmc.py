@@ -6,6 +6,11 @@ game and its result follow the rules. A `SideRule` pins down one player's moves 
 strategy table, a pairing strategy); Z3 is then asked for a play that obeys the rule and violates
 the claim. UNSAT proves the claim against every opponent; a model is a counterexample, which is
 replayed through `solver.engine.Game` before it is reported.
+
+Counterexamples are canonical: Z3's first model depends on its internal state (the terms created
+earlier in the same process), so the reported play is the lexicographically smallest violating
+play (`smallest_play`), found by further queries. The same question gives the same play in any
+process, however often it is asked.
 """
 
 from __future__ import annotations
@@ -245,9 +250,51 @@ def check_side(rules: Rules, rule: SideRule, claim: Property, timeout: float = 6
         return SmtResult(check, "unknown", deadline.elapsed(), {"reason": solver.reason_unknown()})
     if answer == z3.unsat:
         return SmtResult(check, "proved", deadline.elapsed(), {"plies": play.plies})
-    moves = play.moves_in(solver.model())
+    moves = smallest_play(solver, play, deadline)
+    if moves is None:
+        return SmtResult(check, "unknown", deadline.elapsed(), {"reason": "timeout while choosing the canonical counterexample"})
     played, verdict = replay(rules, rule, claim, moves)
     return SmtResult(check, "refuted", deadline.elapsed(), {"replay": verdict}, played)
+
+
+def smallest_play(
+    solver: z3.Solver, play: PlayEncoding, deadline: Deadline, assumptions: Sequence[z3.BoolRef] = ()
+) -> list[Move] | None:
+    """The lexicographically smallest play the solver allows under `assumptions` (ply by ply:
+    lowest cell, then lowest mark), or None if the time runs out. The solver must be satisfiable
+    under `assumptions`.
+
+    Each ply's move is the smallest one that still admits a completion; the prefix fixes the
+    board, so whether the game has ended before a ply is decided by the prefix alone.
+    """
+    fixed = list(assumptions)
+    moves: list[Move] = []
+    for t in range(play.plies):
+        ended = deadline.check(solver, *fixed, z3.Not(play.active[t]))
+        if ended == z3.unknown:
+            return None
+        if ended == z3.sat:
+            break
+        for cell in range(play.plies):
+            choice = next(
+                (
+                    (mark, answer)
+                    for mark in play.rules.marks_for(play.mover(t))
+                    if (answer := deadline.check(solver, *fixed, play.cell[t] == cell, play.mark[t] == mark)) != z3.unsat
+                ),
+                None,
+            )
+            if choice is None:
+                continue
+            mark, answer = choice
+            if answer == z3.unknown:
+                return None
+            fixed += [play.cell[t] == cell, play.mark[t] == mark]
+            moves.append(Move(cell, mark))
+            break
+        else:
+            raise AssertionError(f"no move at ply {t + 1} although the solver was satisfiable")
+    return moves
 
 
 def replay(rules: Rules, rule: SideRule, claim: Property, moves: Sequence[Move]) -> tuple[tuple[PlayedMove, ...], str]:

@@ -74,6 +74,14 @@ def moves(rules: Rules, board: Board) -> list[tuple[int, int]]:
     return [(cell, mark) for cell in range(rules.cells) if board[cell] == 0 for mark in marks]
 
 
+BYTES_PER_STATE = 2000  # ~860 B per state in Python (tracemalloc, mnk:3,4,3), plus Z3's copy of the equations
+
+
+def memory_estimate(rules: Rules) -> int:
+    """Bytes the Z3 encoders may need for `rules`: every board a state, at worst."""
+    return 3**rules.cells * BYTES_PER_STATE
+
+
 def enumerate_graph(rules: Rules) -> GameGraph:
     """Every reachable state and its children, by a plain depth-first walk from the empty board."""
     nodes: dict[int, Node] = {}

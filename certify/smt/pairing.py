@@ -352,25 +352,25 @@ def search_pairings(
 ) -> SearchOutcome:
     """Find a maximal pairing whose strategy keeps `claim` for `role` (player 1 with an opening
     of the search's choosing unless given; player 2 against every opening, or against the given
-    opening with a reply of the search's choosing; `both`: one pairing good for both roles).
+    opening with a reply of the search's choosing; `both`: one pairing good for both roles, the
+    given opening then being player 1's while player 2 still answers every opening).
 
     Counterexample-guided: candidates come from a Z3 solver over the pairing; each is model
     checked per role, and each violating play (replayed through the engine) excludes every
     candidate that allows it. UNSAT of the candidate solver proves no pairing exists.
     """
-    if role == "both" and opening is not None:
-        raise ValueError("--opening does not apply to --role both")
     deadline = Deadline(timeout)
     n = rules.cells
     partner = [z3.Int(f"partner_{v}") for v in range(n)]
     roles = [1, 2] if role == "both" else [int(role)]
     terms: dict[int, PairingTerms] = {}
     if 1 in roles:
-        chosen = z3.Int("opening") if opening is None or role == "both" else z3.IntVal(opening)
+        chosen = z3.Int("opening") if opening is None else z3.IntVal(opening)
         terms[1] = PairingTerms(partner, chosen, None)
+    answered = None if role == "both" else opening  # the opening player 2 answers, if only one
     if 2 in roles:
-        given = None if opening is None else z3.IntVal(opening)
-        reply = None if opening is None else z3.Int("reply")
+        given = None if answered is None else z3.IntVal(answered)
+        reply = None if answered is None else z3.Int("reply")
         terms[2] = PairingTerms(partner, given, reply)
     synth = z3.Solver()
     synth.add(_maximal(partner))
@@ -383,30 +383,82 @@ def search_pairings(
     verifiers = {r: _RoleVerifier(rules, r, terms[r], claim) for r in roles}
     refutations: list[Refutation] = []
     check = f"{rules.name}: a pairing for role {role} that {_claim_words(claim)}"
-    while True:
-        answer = deadline.check(synth)
-        if answer == z3.unknown:
-            return SearchOutcome(SmtResult(check, "unknown", deadline.elapsed(), {"refutations": len(refutations)}), None, refutations)
-        if answer == z3.unsat:
-            details = {"candidates_refuted_by": len(refutations), **exhaustive_recheck(rules, role, opening, refutations)}
-            return SearchOutcome(SmtResult(check, "refuted", deadline.elapsed(), details), None, refutations)
-        model = synth.model()
-        candidate = _candidate(model, terms, n)
-        fixed = [p == model.eval(p, model_completion=True) for p in partner]
-        fixed += [v == model.eval(v, model_completion=True) for t in terms.values() for v in (t.opening, t.reply) if v is not None]
+
+    def verify(candidate: Candidate) -> bool | z3.CheckSatResult:
+        """Model check `candidate` for every role: True if it keeps the claim; a refutation
+        is kept and excludes every candidate obeying it; `z3.unknown` on timeout."""
+        fixed = _fixing(candidate, terms)
         for r, verifier in verifiers.items():
             found = verifier.refute(deadline, fixed)
             if isinstance(found, z3.CheckSatResult):
-                return SearchOutcome(SmtResult(check, "unknown", deadline.elapsed(), {"refutations": len(refutations)}), None, refutations)
+                return found
             if found is not None:
-                strategy = candidate_strategy(candidate, r, opening)
-                played, verdict = replay(rules, strategy, claim, found)
+                played, verdict = replay(rules, candidate_strategy(candidate, r, answered), claim, found)
                 refutations.append(Refutation(r, played, verdict))
                 synth.add(z3.Not(_obeyed_by(found, r, terms[r])))
-                break
-        else:
-            details = {"candidates_refuted": len(refutations)}
-            return SearchOutcome(SmtResult(check, "proved", deadline.elapsed(), details), candidate, refutations)
+                return False
+        return True
+
+    def unknown() -> SearchOutcome:
+        return SearchOutcome(SmtResult(check, "unknown", deadline.elapsed(), {"refutations": len(refutations)}), None, refutations)
+
+    while True:
+        answer = deadline.check(synth)
+        if answer == z3.unknown:
+            return unknown()
+        if answer == z3.unsat:
+            details = {"candidates_refuted_by": len(refutations), **exhaustive_recheck(rules, role, opening, refutations)}
+            return SearchOutcome(SmtResult(check, "refuted", deadline.elapsed(), details), None, refutations)
+        candidate = _candidate(synth.model(), terms, n)
+        verdict = verify(candidate)
+        if isinstance(verdict, z3.CheckSatResult):
+            return unknown()
+        if verdict is True:
+            break
+    # Z3's model picked *a* working candidate; report the first one in a fixed order instead
+    for earlier in _candidates_in_order(rules, roles, opening, answered):
+        if earlier == candidate:
+            break
+        if any(_refutes(rules, ref, earlier, answered) for ref in refutations):
+            continue
+        verdict = verify(earlier)
+        if isinstance(verdict, z3.CheckSatResult):
+            return unknown()
+        if verdict is True:
+            candidate = earlier
+            break
+    details = {"candidates_refuted": len(refutations), "reported": "the first working candidate in the order of maximal_pairings, then opening, then reply"}
+    return SearchOutcome(SmtResult(check, "proved", deadline.elapsed(), details), candidate, refutations)
+
+
+def _fixing(candidate: Candidate, terms: dict[int, PairingTerms]) -> list[z3.BoolRef]:
+    """Constraints fixing the search variables to `candidate`."""
+    partner = candidate.pairing.partner
+    some = next(iter(terms.values()))
+    fixed = [p == partner.get(v, -1) for v, p in enumerate(some.partner)]
+    if 1 in terms and terms[1].opening is not None and candidate.opening is not None:
+        fixed.append(terms[1].opening == candidate.opening)
+    if 2 in terms and terms[2].reply is not None and candidate.reply is not None:
+        fixed.append(terms[2].reply == candidate.reply)
+    return fixed
+
+
+def _candidates_in_order(rules: Rules, roles: list[int], opening: int | None, answered: int | None) -> Iterator[Candidate]:
+    """Every candidate of a search: maximal pairings in `maximal_pairings` order, then player
+    1's opening (when the search chooses it), then player 2's reply (likewise)."""
+    n = rules.cells
+    openings: list[int | None] = list(range(n)) if 1 in roles and opening is None else [opening if 1 in roles else None]
+    replies: list[int | None] = [r for r in range(n) if r != answered] if 2 in roles and answered is not None else [None]
+    for pairing in maximal_pairings(range(n)):
+        for first in openings:
+            for reply in replies:
+                yield Candidate(pairing, first, reply)
+
+
+def _refutes(rules: Rules, refutation: Refutation, candidate: Candidate, answered: int | None) -> bool:
+    """Whether a kept refutation play is one `candidate`'s strategy allows (so it fails too)."""
+    strategy = candidate_strategy(candidate, refutation.role, answered)
+    return obeys(rules, strategy, [Move(m.cell, m.mark) for m in refutation.play])
 
 
 def _claim_words(claim: Property) -> str:
@@ -476,7 +528,7 @@ def exhaustive_recheck(
         if role == "1" and not role1:
             raise ReplayDisagreement(f"pairing {pairing.text()} escapes every kept refutation for player 1")
         if role in ("2", "both"):
-            if opening is None:
+            if opening is None or role == "both":
                 role2 = refuted(PairingStrategy(2, pairing))
             else:
                 role2 = all(refuted(PairingStrategy(2, pairing, opening, r)) for r in range(n) if r != opening)

@@ -1,0 +1,77 @@
+"""A game with every reachable state's label, solved now or read from a checked certificate.
+
+`show` and `tree` look states up here, so `--cert FILE` answers from a certificate (checked by the
+independent checker first) instead of solving the game again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from certify.cli.app import EXIT_FAILED, fail
+from certify.schema import VALUE_WORDS
+from solver.engine import Game, Move
+from solver.rules import Rules
+
+KEY_STEP = 1024  # as the solver's: larger than twice any distance, so value (or margin) dominates
+
+
+class Labelled:
+    """Labels (value, plies to the end, margin for most-lines) of every reachable state, by code."""
+
+    def __init__(self, game: Game, codes: np.ndarray, values: np.ndarray, distances: np.ndarray, margins: np.ndarray | None) -> None:
+        self.game, self.codes, self.values, self.distances, self.margins = game, codes, values, distances, margins
+
+    def row(self, code: int) -> int:
+        """The row of a reachable state; KeyError if `code` is not reachable."""
+        row = int(np.searchsorted(self.codes, code))
+        if row >= len(self.codes) or int(self.codes[row]) != code:
+            raise KeyError(code)
+        return row
+
+    def label(self, code: int) -> tuple[int, int, int | None]:
+        """(value for the side to move, plies to the end, line margin or None)."""
+        row = self.row(code)
+        margin = None if self.margins is None else int(self.margins[row])
+        return int(self.values[row]), int(self.distances[row]), margin
+
+    def moves(self, code: int) -> list[tuple[Move, int]]:
+        """Every legal move with its child's code, in canonical order."""
+        return [(move, self.game.apply(code, move)) for move in self.game.legal_moves(code)]
+
+    def best(self, code: int) -> tuple[Move, int]:
+        """The solver's choice: best value (or margin), then fastest win / slowest loss; first in order on ties."""
+
+        def key(child: int) -> int:
+            value, distance, margin = self.label(child)
+            primary = -margin if margin is not None else -value
+            return primary * KEY_STEP + (-distance if -value == 1 else distance)
+
+        return max(self.moves(code), key=lambda pair: key(pair[1]))
+
+
+def labelled_game(rules: Rules, cert: Path | None, progress: object = None) -> Labelled:
+    """Solve `rules` now, or read the labels of a certificate the independent checker accepts (exit 1 if not)."""
+    game = Game(rules)
+    if cert is None:
+        from solver.retrograde import solve
+
+        solution = solve(rules, progress)  # type: ignore[arg-type]
+        return Labelled(game, solution.codes, solution.values, solution.distances, solution.margins)
+    from certify.certificate import CertificateError
+    from certify.policy.certified import CertificateRejected, checked_labels
+
+    try:
+        table = checked_labels(rules, cert)
+    except CertificateRejected as err:
+        raise fail(str(err), EXIT_FAILED) from None
+    except CertificateError as err:
+        raise fail(str(err)) from None
+    return Labelled(game, table.codes, table.values, table.distances, table.margins)
+
+
+def value_word(value: int) -> str:
+    """`win`, `draw`, `loss`."""
+    return VALUE_WORDS[value]

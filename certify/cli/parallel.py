@@ -1,0 +1,258 @@
+"""The parallel side of `certify prove` (`--workers`, `--ray`, `--batch`), `certify check FOLDER`
+and `certify bench --suite parallel`.
+
+Not a command of its own: `certify/cli/prove.py`, `checking.py` and `benching.py` call in here,
+so the engine options read the same wherever they appear.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, Optional
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, console, errors, fail
+
+DEFAULT_JOB_NODES = 20_000
+
+WorkersOpt = Annotated[Optional[int], typer.Option(
+    "--workers", min=0, metavar="N", show_default=False,
+    help="Search in parallel on N worker processes (0: every core; with --ray: every CPU of the cluster). "
+         "Default: one position is searched serially, a --batch uses every core.")]
+RayOpt = Annotated[bool, typer.Option("--ray", help="Run the workers as Ray tasks (pip install -e '.[ray]'): a private local Ray unless --ray-address.")]
+RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", show_default=False,
+                                                      help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.")]
+JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of one worker job.")]
+BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", show_default=False,
+                                                  help="Prove every line of FILE (GAME --claim C --player P [--position X]) to its own certificate in the -o folder; resumable.")]
+
+
+def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:
+    """The engine the options ask for (all cores or CPUs when `workers` is None or 0); exits 2
+    with one line if Ray is asked for but not installed."""
+    from solver.engines import EngineSpec, RayMissing, import_ray
+
+    if ray or ray_address is not None:
+        try:
+            import_ray()
+        except RayMissing as err:
+            raise fail(str(err)) from None
+        return EngineSpec("ray", workers or 0, ray_address)
+    return EngineSpec("process", workers or 0)
+
+
+def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, job_nodes: int, max_nodes: int | None,
+                      command: str, timed: bool, show_progress: bool) -> tuple[Any, Any]:
+    """`certify prove --workers/--ray`: the parallel driver with progress; (Attempt, driver Stats).
+
+    A job whose worker keeps dying stops the proof with one line and exit 3.
+    """
+    from certify.parallel import prove_on_engine
+    from solver.engines import EngineError
+    from solver.parallel import JobFailed
+
+    with driver_progress(show_progress) as progress:
+        try:
+            return prove_on_engine(game, claim, position, spec, job_nodes=job_nodes, max_nodes=max_nodes,
+                                   progress=progress, command=command, timed=timed)
+        except EngineError as err:
+            raise fail(str(err)) from None
+        except JobFailed as err:
+            raise fail(f"parallel search stopped: {err}; a smaller --job-nodes needs less memory", EXIT_INTERNAL) from None
+
+
+def parallel_summary(spec: Any, stats: Any) -> dict[str, Any]:
+    """The parallel run's own figures, for --json and the report."""
+    return {"engine": spec.describe(), "jobs": stats.jobs, "proved_jobs": stats.proved, "disproved_jobs": stats.disproved,
+            "unresolved_jobs": stats.unknown, "workers_lost": stats.lost, "driver_tree_nodes": stats.driver_nodes,
+            "job_cpu_seconds": round(stats.worker_cpu_seconds, 3), "driver_cpu_seconds": round(stats.driver_cpu_seconds, 3)}
+
+
+def report_parallel(data: dict[str, Any]) -> None:
+    """One line about the parallel run."""
+    lost = f", {data['workers_lost']} worker(s) lost and their jobs retried" if data["workers_lost"] else ""
+    console.print(f"parallel: {escape(data['engine'])}, {data['jobs']:,} jobs ({data['proved_jobs']:,} proved, "
+                  f"{data['disproved_jobs']:,} disproved, {data['unresolved_jobs']:,} out of budget), "
+                  f"{data['job_cpu_seconds']:.1f} s CPU in jobs, {data['driver_cpu_seconds']:.1f} s in the driver{lost}")
+
+
+class driver_progress:
+    """A rich status line on stderr: jobs, root proof/disproof numbers, nodes and nodes/s."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and errors.is_terminal
+        self.bar: Progress | None = None
+
+    def __enter__(self) -> Any:
+        if not self.enabled:
+            return None
+        self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("starting workers", total=None)
+
+        def update(root: Any, stats: Any, running: int) -> None:
+            assert self.bar is not None
+            rate = stats.worker_nodes / stats.worker_cpu_seconds if stats.worker_cpu_seconds else 0.0
+            pn, dn = (_number(root.pn), _number(root.dn))
+            self.bar.update(task, description=f"jobs {stats.jobs - running:,} done · {running} running · root pn {pn} dn {dn} · "
+                                              f"{stats.worker_nodes:,} nodes · {rate:,.0f} nodes/s per worker")
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def _number(value: int) -> str:
+    from solver.parallel import INF
+
+    return "∞" if value >= INF else f"{value:,}"
+
+
+# ---- batch ------------------------------------------------------------------------------------
+
+
+def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int | None, max_memory_mb: float | None,
+              json_out: bool) -> NoReturn:
+    """`certify prove --batch FILE [-o FOLDER]`: every line proved to its own certificate; exits.
+
+    The folder defaults to FILE's name without its suffix plus `.proofs`, beside it.
+    """
+    from certify.batch import BatchError, Options, load_batch, prove_item
+    from certify.files import FileProblem
+    from solver.engines import EngineError
+
+    folder = folder or batch_file.with_suffix(".proofs")
+    try:
+        batch = load_batch(batch_file, folder)
+        batch.validate()
+    except BatchError as err:
+        raise fail(f"{batch_file}: {err}") from None
+    with batch_progress(len(batch.items), enabled=not json_out) as progress:
+        try:
+            results = batch.run(prove_item, Options(max_nodes=max_nodes, max_memory_mb=max_memory_mb), spec, progress=progress)
+        except (EngineError, BatchError, FileProblem) as err:
+            raise fail(str(err)) from None
+    rows = [r.row() for r in results]
+    counts = {status: sum(r.status == status for r in results) for status in ("proved", "existing", "refuted", "unresolved", "failed")}
+    exit_code = EXIT_OK if counts["proved"] + counts["existing"] == len(results) else EXIT_FAILED
+    if json_out:
+        console.print_json(json.dumps({"folder": str(folder), "engine": spec.describe(), "counts": counts,
+                                       "exit_code": exit_code, "items": rows}))
+        raise typer.Exit(exit_code)
+    table = Table("line", "position", "status", "nodes", "time", "certificate", title=f"batch {escape(str(batch_file))} on {spec.describe()}")
+    for r in results:
+        style = {"proved": "green", "existing": "green", "refuted": "yellow", "unresolved": "yellow", "failed": "red"}[r.status]
+        note = f" ({escape(r.note)})" if r.note else ""
+        shown = r.file.name if r.status in ("proved", "existing") else "—"
+        table.add_row(str(r.item.line), escape(r.item.words()), f"[{style}]{r.status}[/]{note}", f"{r.nodes:,}", f"{r.seconds:.2f} s", escape(shown))
+    console.print(table)
+    console.print(", ".join(f"{n} {status}" for status, n in counts.items() if n) + f"; certificates in {escape(str(folder))}"
+                  + (f" (check them: certify check {escape(str(folder))})" if counts["proved"] + counts["existing"] else ""))
+    raise typer.Exit(exit_code)
+
+
+class batch_progress:
+    """A rich progress bar on stderr: done / running / failed, fed by the batch runner."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled = total, enabled and errors.is_terminal
+        self.bar: Progress | None = None
+
+    def __enter__(self) -> Any:
+        if not self.enabled:
+            return None
+        self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                            console=errors, transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("proving", total=self.total)
+
+        def update(done: int, running: int, failed: int) -> None:
+            assert self.bar is not None
+            self.bar.update(task, completed=done, description=f"done {done}/{self.total} · running {running} · failed {failed}")
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def check_folder(folder: Path, max_bytes: int, json_out: bool) -> NoReturn:
+    """`certify check FOLDER`: schema and independent checker on every *.json file (by name); exits
+    0 if all are VALID, 1 if any is INVALID, else 2 if any is not a certificate."""
+    import checker
+    from certify.certificate import CertificateError, read_any_certificate
+
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        raise fail(f"{folder}: no .json files to check")
+    results = []
+    for path in files:
+        try:
+            if path.stat().st_size <= max_bytes:
+                read_any_certificate(path)
+        except CertificateError as err:
+            results.append((path, EXIT_BAD_INPUT, str(err)))
+            continue
+        verdict = checker.check_file(str(path), checker.Limits(max_bytes=max_bytes))
+        results.append((path, verdict.exit_code, verdict.message))
+    codes = {code for _, code, _ in results}
+    exit_code = EXIT_FAILED if EXIT_FAILED in codes else max(codes)
+    if json_out:
+        console.print_json(json.dumps({"folder": str(folder), "exit_code": exit_code,
+                                       "files": [{"file": str(p), "exit_code": c, "verdict": m} for p, c, m in results]}))
+    else:
+        for path, code, message in results:
+            mark = "[bold green]✓[/]" if code == EXIT_OK else "[bold red]✗[/]"
+            console.print(f"{mark} {escape(path.name)}: {escape(message)}", soft_wrap=True)
+        valid = sum(code == EXIT_OK for _, code, _ in results)
+        console.print(f"{valid} of {len(results)} files VALID")
+    raise typer.Exit(exit_code)
+
+
+# ---- bench --------------------------------------------------------------------------------------
+
+
+def bench_parallel(json_out: bool) -> None:
+    """`certify bench --suite parallel`: print the table (or JSON) of certify.parallel_bench."""
+    from certify.bench import machine
+    from certify.parallel_bench import parallel_benchmark
+
+    with console.status("benchmarking the parallel driver…", spinner="dots") if not json_out else _null():
+        result = parallel_benchmark()
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), **result}))
+        return
+    runs = result["runs"]
+    table = Table("engine", "workers", "wall", "speedup vs ×1", "job CPU", "nodes", "jobs", "overhead / job", "driver CPU / job", "lost", "verdicts = serial",
+                  title=f"certify bench --suite parallel: {escape(result['positions'])}, {result['budget_nodes_per_job']:,} nodes per job")
+    one = {r["engine"]: r["wall_s"] for r in runs if r["workers"] == 1}
+    for r in runs:
+        speedup = one[r["engine"]] / r["wall_s"] if r["workers"] > 1 else None
+        overhead = r["overhead_per_job_ms"]
+        table.add_row(r["engine"], str(r["workers"]), f"{r['wall_s']:.2f} s", f"{speedup:.2f}×" if speedup else "—",
+                      f"{r['cpu_s']:.2f} s", f"{r['nodes']:,}", str(r["jobs"]) if r["jobs"] else "—",
+                      f"{overhead:.1f} ms" if overhead is not None else "—",
+                      f"{1000 * r['driver_cpu_s'] / r['jobs']:.1f} ms" if r["jobs"] else "—",
+                      str(r["lost"]), "yes" if r["agrees_with_serial"] else "[red]NO[/]")
+    console.print(table)
+    if result["ray_start_s"] is not None:
+        console.print(f"Ray start (ray.init, 2 CPUs): {result['ray_start_s']:.1f} s, not counted above")
+    elif result["ray_note"]:
+        console.print(f"Ray not measured: {escape(result['ray_note'])}")
+    info = machine()
+    load = result["load_average"]
+    console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}; load average {load[0]} before, {load[1]} after")
+
+
+def _null() -> Any:
+    from contextlib import nullcontext
+
+    return nullcontext()

@@ -1,0 +1,98 @@
+"""Batch proving: the file format, resuming, faults, and the certificates it writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from certify.batch import Batch, BatchError, Item, ItemAnswer, Options, name_for, parse_batch
+from solver.engines import EngineSpec
+
+BATCH = """\
+# game and options, as after `certify prove`
+tictactoe --claim no-loss --player 1
+tictactoe --claim no-loss --player 2   # the other side of the draw
+
+misere --claim win --player 2
+tictactoe --claim win --player 1
+"""
+
+
+def test_lines_read_like_the_prove_command() -> None:
+    items = parse_batch(BATCH)
+    assert [(i.line, i.game, i.claim, i.player) for i in items] == [
+        (2, "tictactoe", "no-loss", 1), (3, "tictactoe", "no-loss", 2), (5, "misere", "win", 2), (6, "tictactoe", "win", 1)]
+    assert parse_batch("uttt --position '..X. *' --claim win --player 2")[0].position == "..X. *"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("tictactoe --claim lose --player 1", "line 1: argument --claim: invalid choice"),
+    ("\ntictactoe --claim win --player 3", "line 2: argument --player: invalid choice"),
+    ("tictactoe --claim win", "line 1: the following arguments are required: --player"),
+    ("tictactoe --claim win --player 1 --colour red", "line 1: unrecognized arguments: --colour red"),
+    ("tictactoe --position 'X --claim win --player 1", "line 1: No closing quotation"),
+    ("# nothing\n\n", "lists no positions"),
+])
+def test_bad_lines_are_named(text: str, message: str) -> None:
+    with pytest.raises(BatchError, match=message):
+        parse_batch(text)
+
+
+def test_names_follow_content_not_line_numbers() -> None:
+    a, b = parse_batch("tictactoe --claim no-loss --player 1\n\n\ntictactoe  --player 1 --claim no-loss")
+    assert name_for(a) == name_for(b) and name_for(a).startswith("tictactoe-p1-no-loss-")
+    assert len({name_for(i) for i in parse_batch(BATCH)}) == 4
+
+
+def fake_prove(options: Options, item: Item) -> ItemAnswer:
+    """Proves every `no-loss` line, refutes the rest; dies where the test hook says."""
+    from solver.engines import die_once_for_tests
+
+    die_once_for_tests(options.die_once)
+    if item.claim == "no-loss":
+        return ItemAnswer("proved", json.dumps(item.identity()), nodes=1)
+    return ItemAnswer("refuted", note="false")
+
+
+def always_dies(options: Options, item: Item) -> ItemAnswer:
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")
+
+
+def run(folder: Path, prove: Any = fake_prove, **kwargs: Any) -> dict[int, str]:
+    batch = Batch(parse_batch(BATCH), folder)
+    results = batch.run(prove, Options(), EngineSpec("process", 2), **kwargs)
+    return {r.item.line: r.status for r in results}
+
+
+def test_a_rerun_redoes_nothing_finished(tmp_path: Path) -> None:
+    assert run(tmp_path) == {2: "proved", 3: "proved", 5: "refuted", 6: "refuted"}
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert len(written) == 2 and not any(p.startswith(".") for p in written)  # no temporary file left
+    assert run(tmp_path) == {2: "existing", 3: "existing", 5: "refuted", 6: "refuted"}
+
+
+def test_a_killed_worker_costs_a_retry_not_the_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CERTIFY_TEST_DIE_ONCE", str(tmp_path / "died"))
+    out = tmp_path / "out"
+    assert run(out) == {2: "proved", 3: "proved", 5: "refuted", 6: "refuted"}
+    assert (tmp_path / "died").exists()
+
+
+def test_a_task_that_keeps_dying_is_reported_failed(tmp_path: Path) -> None:
+    assert set(run(tmp_path, always_dies, max_attempts=2).values()) == {"failed"}
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.slow
+def test_ray_batch_survives_a_killed_worker(ray_cluster: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CERTIFY_TEST_DIE_ONCE", str(tmp_path / "died"))
+    batch = Batch(parse_batch(BATCH), tmp_path / "out")
+    results = batch.run(fake_prove, Options(), EngineSpec("ray", 2))
+    assert {r.item.line: r.status for r in results} == {2: "proved", 3: "proved", 5: "refuted", 6: "refuted"}
+    assert (tmp_path / "died").exists()

@@ -1,0 +1,265 @@
+"""What every command does with bad input, files and long work (docs/cli.md): exit code and first line."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+from typer.testing import CliRunner
+
+from certify.cli import app
+from certify.files import CERTIFICATE_MARK, FileProblem, write_atomic
+from certify.limits import available_memory
+from certify.smt.graph import memory_estimate
+from solver.rules import resolve
+
+runner = CliRunner()
+
+
+def run(*args: str, stdin: str | None = None):
+    return runner.invoke(app, list(args), input=stdin)
+
+
+def first_error(result) -> str:
+    return result.stderr.strip().splitlines()[0]
+
+
+# ---- one-line errors, the same words everywhere ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "first"),
+    [
+        (["tree", "w3t", "--player", "3"], "error: certify tree: --player 3: must be 1 or 2"),
+        (["show", "tictactoe", "--code", "99999999999999999999999"], "error: --code 99999999999999999999999: must be in 0..19,682"),
+        (["show", "tictactoe", "--moves", "X4,X0"], "error: --moves: move 2, X0: player 2 places O, not X"),
+        (["show", "tictactoe", "--moves", "X4,O4"], "error: --moves: move 2, O4: cell 4 is taken (by X)"),
+        (["show", "tictactoe", "--moves", "X9"], "error: --moves: move 1, X9: there is no cell 9 (cells are 0..8)"),
+        (["show", "tictactoe", "--moves", "X0,O3,X1,O4,X2,O5"], "error: --moves: move 6, O5: the game is already over"),
+        (["show", "tictactoe", "--moves", "X4,,O0"], "error: --moves: move 2 of 'X4,,O0' is empty"),
+        (["show", "w3t", "--moves", "4"], "error: --moves: move 1, 4: say which mark, X4 or O4"),
+        (["solve", "tic_tac_toe"], "error: unknown game 'tic_tac_toe'; did you mean 'tictactoe'?"),
+        (["tree", "uttt"], "error: uttt: this command takes positional games"),
+        (["z3", "value", "w3t", "--timeout", "0"], "error: certify z3 value: --timeout 0.0: must be at least 0.1"),
+    ],
+)
+def test_bad_input_is_one_line_naming_what_is_wrong(args, first):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and first_error(result).startswith(first), result.stderr
+
+
+def test_the_mark_is_implied_where_only_one_may_be_placed():
+    by_cells = json.loads(run("show", "tictactoe", "--moves", "4,0", "--json").stdout)
+    assert by_cells["code"] == json.loads(run("show", "tictactoe", "--moves", "X4,O0", "--json").stdout)["code"]
+
+
+def test_input_files_directory_empty_and_wrong_suffix(tmp_path):
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    spec_txt = tmp_path / "spec.txt"
+    spec_txt.write_text('{"rows": 3}')
+    cases = [
+        (["solve", str(tmp_path)], f"error: {tmp_path}: is a directory"),
+        (["solve", str(empty)], f"error: {empty}: is empty"),
+        (["solve", str(spec_txt)], f"error: {spec_txt}: a spec file must end in .json or .toml"),
+        (["check", str(tmp_path / "none")], f"error: {tmp_path / 'none'}: no such file"),
+        (["check", str(empty)], f"error: {empty}: is empty"),
+        (["z3", "strategy", str(empty)], f"error: {empty}: is empty"),
+        (["audit", str(tmp_path / "none.toml")], f"error: {tmp_path / 'none.toml'}: no such file"),
+    ]
+    for args, first in cases:
+        result = run(*args)
+        assert result.exit_code == 2 and first_error(result).startswith(first), (args, result.stderr)
+
+
+def test_a_wrong_claims_file_lists_every_problem(tmp_path):
+    claims = tmp_path / "spec.toml"
+    claims.write_text('rows = 3\ncols = 3\nmarks = "own"\n')
+    result = run("audit", str(claims))
+    assert result.exit_code == 2
+    line = first_error(result)
+    for field in ("source", "title", "claim", "rows", "cols", "marks"):
+        assert f"{field}:" in line, line
+
+
+# ---- exit codes for results --------------------------------------------------------------------
+
+
+def test_a_refuted_claim_exits_1():
+    result = run("z3", "value", "w3t", "--claim", "draw", "--timeout", "60")
+    assert result.exit_code == 1 and "REFUTED" in result.stdout
+
+
+def test_timeout_bounds_a_z3_command_that_would_run_for_minutes():
+    result = run("z3", "value", "mnk:4,4,3", "--timeout", "1", "--json")
+    assert result.exit_code == 1
+    (only,) = json.loads(result.stdout)["results"]
+    assert only["status"] == "unknown" and only["details"]["reason"] == "timeout"
+    if (available_memory() or 0) < memory_estimate(resolve("mnk:4,4,3")):
+        assert first_error(result).startswith("warning: Z3 encodes up to 43,046,721 states")
+
+
+def test_unwritable_outputs_exit_2_before_the_work(tmp_path):
+    cases = [
+        (["solve", "w3t", "-o", str(tmp_path / "no" / "w3t.json")], "cannot write: no such folder"),
+        (["solve", "w3t", "-o", str(tmp_path)], "cannot write: is a directory"),
+        (["verify", "w3t", "--out-dir", str(tmp_path / "missing")], "cannot write: no such folder"),
+        (["audit", "certificates/claims/000.toml", "-o", str(tmp_path / "no" / "a.md")], "cannot write: no such folder"),
+    ]
+    for args, words in cases:
+        result = run(*args)
+        assert result.exit_code == 2 and words in first_error(result), (args, result.stderr)
+
+
+# ---- safe files --------------------------------------------------------------------------------
+
+
+def test_solve_refuses_to_overwrite_a_file_that_is_not_a_certificate(tmp_path):
+    notes = tmp_path / "notes.json"
+    notes.write_text("my notes")
+    refused = run("solve", "w3t", "-o", str(notes))
+    assert refused.exit_code == 2 and "use --force" in first_error(refused)
+    assert notes.read_text() == "my notes"
+    assert run("solve", "w3t", "-o", str(notes), "--force").exit_code == 0
+    assert json.loads(notes.read_text())["format"] == "certify-certificate"
+
+
+def test_overwriting_keeps_mode_and_symlink(tmp_path):
+    target = tmp_path / "real.json"
+    assert run("solve", "tictactoe", "-o", str(target)).exit_code == 0
+    target.chmod(0o600)
+    link = tmp_path / "link.json"
+    link.symlink_to(target.name)
+    assert run("solve", "w3t", "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and json.loads(target.read_text())["rules"]["name"] == "w3t"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
+
+
+def test_dash_writes_the_certificate_to_stdout_and_the_summary_to_stderr():
+    result = run("solve", "tictactoe", "-o", "-")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["format"] == "certify-certificate"
+    assert "wrote stdout" in result.stderr
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "c.json"
+    path.write_text('{"format": "certify-certificate"}')
+
+    def terminated(_fd):
+        raise SystemExit(143)  # what the CLI's SIGTERM handler raises
+
+    monkeypatch.setattr(os, "fsync", terminated)
+    with pytest.raises(SystemExit):
+        write_atomic(path, "new text", CERTIFICATE_MARK, force=False)
+    assert path.read_text() == '{"format": "certify-certificate"}'
+    assert [p.name for p in tmp_path.iterdir()] == ["c.json"]
+
+
+def test_write_atomic_refuses_a_missing_folder(tmp_path):
+    with pytest.raises(FileProblem, match="no such folder"):
+        write_atomic(tmp_path / "missing" / "x.json", "{}")
+
+
+# ---- drawn output ------------------------------------------------------------------------------
+
+
+def test_tree_marks_the_winning_move_and_where_depth_cut_it():
+    out = run("tree", "w3t", "--depth", "2").stdout
+    assert "★ wins" in out and "cut by --depth" in out
+    assert "#N: the state's code" in out
+    assert "1 own move" in run("tree", "w3t", "--depth", "1").stdout
+
+
+def test_solve_summary_uses_move_notation_and_singular_plural():
+    out = run("solve", "w3t", "-o", "-").stderr
+    assert "X4" in out and " on 4" not in out
+    assert "97 entries" in out
+
+
+# ---- play --------------------------------------------------------------------------------------
+
+
+def test_play_help_undo_quit():
+    result = run("play", "tictactoe", "--player", "1", "--seed", "1", stdin="help\nundo\n4\nundo\nquit\n")
+    assert result.exit_code == 0
+    out = " ".join(result.stdout.split())
+    assert "type a cell number" in out
+    assert "nothing to undo yet" in out
+    assert "took back your last move" in out
+    assert "game abandoned" in out
+
+
+# ---- --cert: look up states in a checked certificate instead of solving again ------------------
+
+
+def test_show_and_tree_read_a_certificate_instead_of_solving(tmp_path):
+    cert = tmp_path / "w3t.json"
+    assert run("solve", "w3t", "-o", str(cert)).exit_code == 0
+    for args in (["show", "w3t", "--moves", "X4,O0", "--json"], ["tree", "w3t", "--depth", "1", "--json"]):
+        solved = json.loads(run(*args).stdout)
+        assert json.loads(run(*args, "--cert", str(cert)).stdout) == solved
+    other = run("show", "tictactoe", "--cert", str(cert))
+    assert other.exit_code == 2 and "not for 'tictactoe'" in first_error(other)
+
+
+def test_verify_goes_on_when_z3_runs_out_of_time(tmp_path):
+    result = run("verify", "w3t", "--out-dir", str(tmp_path), "--timeout", "0.1", "--json")
+    assert result.exit_code == 0
+    steps = {s["name"]: s for s in json.loads(result.stdout)["steps"]}
+    assert steps["z3"]["ok"] is None and steps["z3"]["detail"].startswith("unknown (timeout")
+    assert steps["checker"]["ok"] is True and "claims" in steps
+
+
+def test_bench_startup_times_whole_processes_beside_python():
+    result = run("bench", "--suite", "startup", "--repeat", "1", "--json")
+    assert result.exit_code == 0
+    rows = {row["command"]: row for row in json.loads(result.stdout)["startup"]}
+    assert list(rows) == ["python -c pass", "certify --help", "certify solve w3t -o FILE"]
+    assert rows["certify --help"]["target_s"] == 0.30 and all(row["peak_rss_mb"] > 0 for row in rows.values())
+
+
+def test_bench_names_the_missing_package_and_keeps_the_extra_visible(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_cvxpy(name, *args, **kwargs):
+        if name.startswith("open_spiel.python.algorithms"):
+            raise ImportError("No module named 'cvxpy'", name="cvxpy")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_cvxpy)
+    from certify.bench import missing_peer_module
+
+    assert missing_peer_module() == "cvxpy"
+    result = run("bench", "--suite", "solver", "--repeat", "1")
+    assert result.exit_code == 0
+    assert "cvxpy is not installed (pip install -e '.[bench]')" in " ".join(result.stderr.split())
+
+
+def test_sigterm_unwinds_like_an_exception_so_writes_clean_up():
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal\n"
+        "from certify.cli.app import stop_on_sigterm\n"
+        "stop_on_sigterm()\n"
+        "try:\n    os.kill(os.getpid(), signal.SIGTERM)\n    signal.pause()\n"
+        "except SystemExit as stop:\n    print('unwound', stop.code)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60).stdout
+    assert out.strip() == "unwound 143"
+
+
+def test_tables_wrap_on_a_narrow_terminal_instead_of_cutting(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    result = run("audit", "certificates/claims/001.toml")
+    assert result.exit_code == 0
+    assert "…" not in result.stdout and max(len(line) for line in result.stdout.splitlines()) <= 60
