@@ -40,12 +40,13 @@ def _verdict(result: SmtResult, proved_means: bool) -> bool | None:
     return (result.status == "proved") == proved_means
 
 
-def _play_text(result: SmtResult) -> str:
+def _play_text(result: SmtResult, one_based: bool) -> str:
     """`X4 (opening) O0 (opponent) ...`: a counterexample play, replayed through the engine."""
     if not result.counterexample:
         return ""
-    moves = " ".join(f"{'XO'[m.mark - 1]}{m.cell} ({m.role})" for m in result.counterexample)
-    return f"counterexample play: {moves}"
+    shift = 1 if one_based else 0
+    moves = " ".join(f"{'XO'[m.mark - 1]}{m.cell + shift} ({m.role})" for m in result.counterexample)
+    return f"counterexample play{' (cells 1-based)' if one_based else ''}: {moves}"
 
 
 class PairingStrategy(ClaimBase):
@@ -85,7 +86,7 @@ class PairingStrategy(ClaimBase):
     def strategy(self, tactics: bool = False) -> SmtPairingStrategy:
         """The strategy as the model checker states it (against a tactical opponent if `tactics`)."""
         opening = self.opening if self.player == 1 else self.after
-        return SmtPairingStrategy(self.player, Pairing(tuple(self.pairs)), opening, self.reply, tactics=tactics)
+        return SmtPairingStrategy(self.player, Pairing(tuple(self.pairs)), opening, self.reply, self.one_based, tactics)
 
     def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
         readings = []
@@ -98,7 +99,7 @@ class PairingStrategy(ClaimBase):
                     f"{strategy.describe()}, every arbitrary choice, {against}",
                     f"Z3: {result.status}",
                     _verdict(result, True),
-                    _play_text(result),
+                    _play_text(result, self.one_based),
                 )
             )
         return readings
