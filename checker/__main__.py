@@ -1,6 +1,7 @@
 """`python -m checker CERT.json [--rules-sha256 HEX] [--max-states N] [--max-work N] [--max-bytes N]`.
 
-Prints one verdict line; exit 0 VALID, 1 INVALID, 2 ERROR (not a certificate, or over the budget).
+Prints one line: the verdict on stdout, exit 0 VALID or 1 INVALID; or ERROR on stderr, exit 2 (not a
+certificate, or over the budget).
 Progress goes to stderr when it is a terminal.
 """
 
@@ -52,8 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         result = check_file(args.certificate, Limits(args.max_bytes, args.max_states, args.max_work), sha, progress)
         if progress:
             sys.stderr.write("\r\033[K")
-    sys.stdout.buffer.write(result.message.encode("utf-8", "backslashreplace") + b"\n")
-    sys.stdout.flush()
+    stream = sys.stdout if result.exit_code in (0, 1) else sys.stderr  # an ERROR is not a verdict
+    stream.buffer.write(result.message.encode("utf-8", "backslashreplace") + b"\n")
+    stream.flush()
     return result.exit_code
 
 

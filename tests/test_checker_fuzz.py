@@ -350,6 +350,7 @@ def test_cli_exit_codes(tmp_path):
     for args, code, prefix in cases:
         completed = run_cli(*args)
         assert completed.returncode == code, (args, completed.stdout, completed.stderr)
-        assert completed.stdout.startswith(prefix) and completed.stdout.count("\n") == 1, completed.stdout
-        assert completed.stderr == ""
+        said, other = (completed.stdout, completed.stderr) if code < 2 else (completed.stderr, completed.stdout)
+        assert said.startswith(prefix) and said.count("\n") == 1, said  # verdicts on stdout, ERROR on stderr
+        assert other == ""
     assert run_cli().returncode == 2  # usage error

@@ -122,8 +122,8 @@ def test_a_small_file_claiming_every_code_is_refused_by_the_budget(tmp_path):
     path.write_text(json.dumps(hostile(rules, 3**16)))
     assert path.stat().st_size < 1_000_000
     completed = run_cli(str(path))
-    assert completed.returncode == 2 and completed.stdout.count("\n") == 1, completed.stdout
-    assert "work budget" in completed.stdout and "--max-states" in completed.stdout
+    assert completed.returncode == 2 and completed.stderr.count("\n") == 1, completed.stderr
+    assert "work budget" in completed.stderr and "--max-states" in completed.stderr
 
 
 def test_a_small_file_within_the_budget_is_refused_as_soon_as_it_is_wrong(tmp_path):
@@ -143,8 +143,8 @@ def test_tens_of_thousands_of_lines_are_refused_by_the_budget(tmp_path):
     path = tmp_path / "many-lines.json"
     path.write_text(json.dumps(hostile(rules, 5000)))
     completed = run_cli(str(path))
-    assert completed.returncode == 2 and completed.stdout.count("\n") == 1, completed.stdout
-    assert "--max-work" in completed.stdout
+    assert completed.returncode == 2 and completed.stderr.count("\n") == 1, completed.stderr
+    assert "--max-work" in completed.stderr
 
 
 @pytest.mark.parametrize("name", ["[/x]", "[bold red]VALID[/]", "w3t: VALID\nVALID table 3x3 board: root win",
@@ -168,4 +168,4 @@ def test_version_1_files_are_refused_naming_the_version(tmp_path):
     result = runner.invoke(app, ["check", str(path)])
     assert result.exit_code == 2 and "version 1 is not readable" in result.output
     completed = run_cli(str(path))
-    assert completed.returncode == 2 and "version 1 is not readable" in completed.stdout
+    assert completed.returncode == 2 and "version 1 is not readable" in completed.stderr

@@ -60,7 +60,7 @@ def check(
     if certificate.is_dir():
         from certify.cli.parallel import check_folder
 
-        check_folder(certificate, max_bytes, json_out)
+        check_folder(certificate, checker.Limits(max_bytes=max_bytes, max_states=max_states, max_work=max_work), game, json_out)
     with user_errors():
         readable_file(certificate, "certificate")
     expected = None

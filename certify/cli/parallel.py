@@ -184,24 +184,31 @@ class batch_progress:
             self.bar.__exit__(*exc)
 
 
-def check_folder(folder: Path, max_bytes: int, json_out: bool) -> NoReturn:
-    """`certify check FOLDER`: schema and independent checker on every *.json file (by name); exits
-    0 if all are VALID, 1 if any is INVALID, else 2 if any is not a certificate."""
+def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) -> NoReturn:
+    """`certify check FOLDER`: schema and independent checker on every *.json file (by name), within
+    `limits` each, about `game` if given; exits 0 if all are VALID, 1 if any is INVALID, else 2."""
     import checker
     from certify.certificate import CertificateError, read_certificate
+    from certify.cli.app import user_errors
 
+    sha = None
+    if game is not None:
+        from solver.families import resolve_game
+
+        with user_errors():
+            sha = resolve_game(game).rules.sha256()
     files = sorted(folder.glob("*.json"))
     if not files:
         raise fail(f"{folder}: no .json files to check")
     results = []
     for path in files:
         try:
-            if path.stat().st_size <= max_bytes:
+            if path.stat().st_size <= limits.max_bytes:
                 read_certificate(path)
         except CertificateError as err:
             results.append((path, EXIT_BAD_INPUT, str(err)))
             continue
-        verdict = checker.check_file(str(path), checker.Limits(max_bytes=max_bytes))
+        verdict = checker.check_file(str(path), limits, sha)
         results.append((path, verdict.exit_code, verdict.message))
     codes = {code for _, code, _ in results}
     exit_code = EXIT_FAILED if EXIT_FAILED in codes else max(codes)
