@@ -25,6 +25,7 @@ from certify.schema import (
     Claim,
     FirstMove,
     Provenance,
+    StrategyCertificate,
     StrategyTable,
     Table,
     pack,
@@ -106,20 +107,30 @@ def write_certificate(certificate: Certificate, path: Path) -> None:
 
 
 def read_certificate(path: Path) -> Certificate:
-    """Read and schema-validate a certificate; raises CertificateError with one line."""
+    """Read and schema-validate a certificate of kind `table`; raises CertificateError with one line."""
+    certificate = read_any_certificate(path)
+    if not isinstance(certificate, Certificate):
+        raise CertificateError(f"{path}: a certificate of kind {certificate.kind!r}, where kind 'table' is needed")
+    return certificate
+
+
+def read_any_certificate(path: Path) -> Certificate | StrategyCertificate:
+    """Read and schema-validate a certificate of any kind; raises CertificateError with one line."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise CertificateError(f"{path}: cannot read: {err}") from None
     try:
-        version = json.loads(text).get("version")
+        head = json.loads(text)
+        version, kind = head.get("version"), head.get("kind")
     except (ValueError, AttributeError, RecursionError):
-        version = VERSION  # let the schema name what is wrong
+        version, kind = VERSION, "table"  # let the schema name what is wrong
     if version != VERSION:
         raise CertificateError(f"{path}: certificate format version {ascii(version)[:20]} is not readable: "
                                f"this certify reads version {VERSION} (regenerate it with `certify solve`)")
+    model = StrategyCertificate if kind == "strategy" else Certificate
     try:
-        return Certificate.model_validate_json(text)
+        return model.model_validate_json(text)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "document"

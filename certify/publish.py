@@ -6,21 +6,36 @@ lists the files on disk that differ. Nothing generated depends on time or timing
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+import checker
 from certify.audit.facts import Bench
-from certify.audit.report import audit_markdown, verdict_counts
 from certify import scale_record
+from certify.audit.report import audit_markdown, verdict_counts
 from certify.audit.run import FileAudit, audit_file
 from certify.files import write_atomic
 from certify.policy.audit import write_search_audits
 from certify.policy.td import write_seed_policy_audits
+from certify.proving import prove
+from solver.families import resolve_game
+from solver.pns import Claim
 
 PUBLISHED_GAMES = ("tictactoe", "w3t", "misere", "notakto", "cumulative")
+PUBLISHED_PROOFS = (  # (game, player, claim): strategy certificates by proof search (docs/findings.md)
+    ("mnk:4,4,3", 1, "win"),
+    ("mnk:3,3,3,misere", 1, "no-loss"),
+    ("mnk:3,3,3,misere", 2, "no-loss"),
+    ("mnk:3,4,3,misere", 2, "win"),
+    ("mnk:5,5,3", 1, "win"),
+)
+# Proofs too long to redo on every publish: the file on disk (written by the command in its
+# provenance) is checked and indexed, not regenerated.
+KEPT_PROOFS = (("mnk:4,4,3,misere", 2, "win"),)
 ProgressHook = Callable[[str], None]
 
 
@@ -76,6 +91,22 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
                 "command": f"certify solve {game} -o {path.as_posix()}",
             }
         )
+    proofs = []
+    for game, player, result in PUBLISHED_PROOFS:
+        if progress:
+            progress(f"proof: {game} player {player} {result}")
+        path = proof_path(game, player, result)
+        attempt = prove(resolve_game(game), Claim(player, result), command=f"certify prove {game} --claim {result} --player {player} -o {path.as_posix()}")
+        if attempt.text is None:
+            raise RuntimeError(f"{game}: player {player} {result} was not proved ({attempt.outcome.status})")
+        files[path] = attempt.text
+        proofs.append(proof_entry(game, player, result, path, attempt.text, attempt.outcome.nodes))
+    for game, player, result in KEPT_PROOFS:
+        path = proof_path(game, player, result)
+        if (root / path).is_file():
+            if progress:
+                progress(f"proof (kept): {path.as_posix()}")
+            proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None))
     audits: list[FileAudit] = []
     for claims_path in sorted((published / "claims").glob("*.toml")):
         relative = claims_path.relative_to(root)
@@ -93,6 +124,7 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
     )
     index = {
         "certificates": certificates,
+        "proofs": proofs,
         "audits": [
             {
                 "source": a.claims.source,
@@ -114,8 +146,33 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
     if scale_entries:
         index[scale_record.INDEX_KEY] = scale_entries
     files[Path("certificates/index.json")] = json.dumps(index, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    files[Path("certificates/README.md")] = readme(certificates, audits, policy_pages, scale_entries)
+    files[Path("certificates/README.md")] = readme(certificates, audits, policy_pages, proofs, scale_entries)
     return Generated(files)
+
+
+def proof_path(game: str, player: int, result: str) -> Path:
+    """certificates/proofs/mnk_4_4_3.p1-win.json."""
+    stem = "".join(ch if ch.isalnum() else "_" for ch in game)
+    return Path("certificates") / "proofs" / f"{stem}.p{player}-{result}.json"
+
+
+def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None) -> dict:
+    """The index entry of a proof file: its figures and the independent checker's verdict on it."""
+    document = json.loads(text)
+    return {
+        "game": game,
+        "file": path.as_posix(),
+        "rules_sha256": document["rules_sha256"],
+        "player": player,
+        "claim": result,
+        "prover_moves": document["proof"]["turns"],
+        "positions": document["proof"]["positions"],
+        "nodes": nodes,
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "bytes": len(text.encode()),
+        "checker": checker.check_document(document).message,
+        "command": document["provenance"]["command"],
+    }
 
 
 def audit_command(claims_file: Path) -> str:
@@ -123,7 +180,9 @@ def audit_command(claims_file: Path) -> str:
     return f"certify audit {claims_file.as_posix()}"
 
 
-def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: list[str], scale: list[dict]) -> str:
+def readme(
+    certificates: list[dict], audits: Iterable[FileAudit], policy_pages: list[str], proofs: list[dict], scale: list[dict]
+) -> str:
     """certificates/README.md: what is published, with hashes, sizes and checker verdicts."""
     lines = [
         "# Published certificates and audits",
@@ -143,6 +202,20 @@ def readme(certificates: list[dict], audits: Iterable[FileAudit], policy_pages: 
             f"`{cert['rules_sha256'][:16]}…` | `{cert['sha256'][:16]}…` | {cert['bytes']:,} B | {verdict} |"
         )
     lines += scale_record.readme_section(scale)
+    lines += [
+        "",
+        "## Proof trees (kind `strategy`, `certify prove`)",
+        "",
+        "| game | claim | prover moves | positions | search nodes | sha256 | size | checker |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for proof in proofs:
+        claimed = "wins" if proof["claim"] == "win" else "does not lose"
+        lines.append(
+            f"| `{proof['game']}` | [player {proof['player']} {claimed}](proofs/{Path(proof['file']).name}) | "
+            f"{proof['prover_moves']:,} | {proof['positions']:,} | {'not redone' if proof['nodes'] is None else format(proof['nodes'], ',')} | `{proof['sha256'][:16]}…` | "
+            f"{proof['bytes']:,} B | {proof['checker'].split()[0]} |"
+        )
     lines += [
         "",
         "Full sha256 digests are in `index.json`. The rules sha256 names the game a certificate is about",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import zlib
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -112,3 +112,33 @@ class Certificate(_Strict):
         if len(set(players)) != len(players):
             raise ValueError("two strategies for the same player")
         return value
+
+
+class StrategyClaim(_Strict):
+    """Player `player` wins (`win`) or does not lose (`no-loss`) from `root` (null: the start)."""
+
+    player: Literal[1, 2]
+    result: Literal["win", "no-loss"]
+    root: str | None
+
+
+class Proof(_Strict):
+    """The prover's moves, one byte each (an index into the canonical legal moves), in traversal order."""
+
+    traversal: Literal["dfs-preorder"]
+    positions: int = Field(ge=1)  # distinct positions the traversal visits, terminals included
+    turns: int = Field(ge=0)  # the prover's positions: the number of move bytes
+    moves: str  # uint8 per turn, zlib, base64
+
+
+class StrategyCertificate(_Strict):
+    """A proof certificate of kind `strategy`: a proof tree for one claim about one player."""
+
+    format: Literal["certify-certificate"]
+    version: Literal[2]
+    kind: Literal["strategy"]
+    rules: dict[str, Any]  # the family's canonical rules; checked against the family when loaded
+    rules_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    claim: StrategyClaim
+    proof: Proof
+    provenance: Provenance

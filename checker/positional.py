@@ -124,6 +124,21 @@ def moves(game: Game, board: Board) -> list[tuple[Move, Board]]:
             for cell in range(game.cells) if board[cell] == EMPTY for mark in marks]
 
 
+def parse_position(game: Game, text: str) -> Board:
+    """A board written as rows of X, O and '.' joined by '/' (spaces ignored), with marks the
+    players could have placed in turn; raises NotACertificate when it is not one.
+    """
+    rows = text.replace(" ", "").split("/")
+    if len(rows) != game.rows or any(len(row) != game.cols or row.strip(".XO") for row in rows):
+        raise NotACertificate(f"position {ascii(text)[:120]} is not {game.rows} rows of {game.cols} X, O or '.'")
+    board = tuple(".XO".index(mark) for row in rows for mark in row)
+    if game.marks == "own" and board.count(X) - board.count(O) not in (0, 1):
+        raise NotACertificate(f"position {ascii(text)[:120]}: X must have as many marks as O or one more")
+    if game.marks == "x-only" and O in board:
+        raise NotACertificate(f"position {ascii(text)[:120]}: only X is placed in this game")
+    return board
+
+
 def draw_board(game: Game, board: Board) -> str:
     """The board as rows of X, O and '.', separated by ' / ' (e.g. 'X O . / . X . / O . .')."""
     rows = [board[start:start + game.cols] for start in range(0, game.cells, game.cols)]

@@ -27,8 +27,7 @@ def parse_rules(raw: dict) -> dict:
 
 def describe(game: dict) -> str:
     """The game in words."""
-    return ("ultimate tic-tac-toe (nine 3x3 boards, 8 lines of 3 each and on the meta-board; "
-            "won boards closed, drawn boards count for nobody, sent to a closed board play anywhere)")
+    return "ultimate tic-tac-toe (won and full boards closed, drawn count for nobody, sent to a closed board play anywhere)"
 
 
 def initial(game: dict) -> State:

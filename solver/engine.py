@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -16,7 +17,10 @@ import numpy as np
 
 from solver.rules import Rules, require_table_size
 
-_MEMO_LIMIT = 1 << 20  # remembered labels / move lists per game before the memo starts over
+_MEMO_LIMIT = 1 << 16  # states whose labels and moves a game remembers before starting over (bounds memory)
+_CHUNK_CELLS = 8  # boards decode 8 trits at a time from a table of every 8-cell pattern
+_CHUNK = 3**_CHUNK_CELLS
+_PATTERNS = [tuple((value // 3**i) % 3 for i in range(_CHUNK_CELLS)) for value in range(_CHUNK)]  # remembered labels / move lists per game before the memo starts over
 
 CODE_DTYPE = np.uint32  # 3**16 < 2**32: every board the vectorised API takes fits
 NO_CHILD = -1  # child codes are int32: 3**16 + 2 * 3**15 < 2**31
@@ -78,8 +82,13 @@ class Game:
         self.rules = rules
         self.cells = rules.cells
         self._pow3 = tuple(3**i for i in range(self.cells))
+        self._chunks = -(-self.cells // _CHUNK_CELLS)
         self._lines = [np.array(line, dtype=np.intp) for line in rules.lines]
         self._line_cells = rules.lines
+        self._line_checks = [  # (marks of the line's cells, all X, all O)
+            (itemgetter(*line) if len(line) > 1 else lambda board, c=line[0]: (board[c],), (1,) * len(line), (2,) * len(line))
+            for line in rules.lines
+        ]
         self._marks = {player: rules.marks_for(player) for player in (1, 2)}
         self._labels: dict[int, tuple[bool, int, int, int]] = {}
         self._moves: dict[int, tuple[tuple[Move, ...], frozenset[Move]]] = {}
@@ -98,11 +107,11 @@ class Game:
 
     def board(self, code: int) -> tuple[int, ...]:
         """The marks of every cell of `code`."""
-        marks = []
-        for _ in range(self.cells):
-            code, mark = divmod(code, 3)
-            marks.append(mark)
-        return tuple(marks)
+        marks: tuple[int, ...] = ()
+        for _ in range(self._chunks):
+            code, rest = divmod(code, _CHUNK)
+            marks += _PATTERNS[rest]
+        return marks[: self.cells]
 
     def code(self, board: tuple[int, ...] | list[int]) -> int:
         """The code of a board (cell i holds trit i)."""
@@ -182,13 +191,12 @@ class Game:
         filled = self.cells - board.count(0)
         mover = 1 + filled % 2
         x_lines = o_lines = 0
-        for line in self._line_cells:
-            first = board[line[0]]
-            if first and all(board[c] == first for c in line):
-                if first == 1:
-                    x_lines += 1
-                else:
-                    o_lines += 1
+        for marks, all_x, all_o in self._line_checks:
+            found = marks(board)
+            if found == all_x:
+                x_lines += 1
+            elif found == all_o:
+                o_lines += 1
         full = filled == self.cells
         if self.rules.goal == "most-lines":
             margin = x_lines - o_lines if mover == 1 else o_lines - x_lines

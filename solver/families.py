@@ -29,3 +29,21 @@ def resolve_game(text: str) -> Game[Any, Any]:
     factory: Callable[[str], Game[Any, Any]] = getattr(import_module(module), function)
     return factory(text)
 
+
+
+def game_from_rules(raw: dict[str, Any]) -> Game[Any, Any]:
+    """The game a certificate's rules object states; raises RulesError if no family states it so."""
+    family = raw.get("family", "positional")
+    if family in FAMILIES:
+        game = resolve_game(family)
+        if game.rules.canonical() != raw:
+            raise RulesError(f"rules of family {ascii(family)[:40]} that this certify does not implement")
+        return game
+    from solver.engine import Game as PositionalGame
+    from solver.rules import Rules
+
+    fields = {key: value for key, value in raw.items() if key != "family"}
+    try:
+        return PositionalGame(Rules.model_validate(fields))
+    except ValueError as err:
+        raise RulesError(f"rules: {str(err).splitlines()[-1].strip()}") from None

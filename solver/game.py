@@ -108,9 +108,16 @@ class SearchHooks(Protocol[S, M]):
         """The moves to search in `state`, best first."""
         ...
 
+    def table_key(self, state: S) -> Hashable:
+        """Optional. The table key: equal for positions every claim values alike (symmetric images).
+
+        Without it the search uses `game.key`.
+        """
+        ...
+
 
 class NoHooks:
-    """Search every legal move in canonical order: the hooks of a family that offers none."""
+    """Search every legal move in canonical order, one table entry per position (`game.key`)."""
 
     def candidates(self, state: object, moves: Sequence[Any], prover_moves: bool, prover: int) -> list[Any]:
         """All moves, as given."""

@@ -1,6 +1,7 @@
 """Proof-search hooks of the positional family: threat-aware move ordering and safe pruning.
 
-Ordering: cells on more lines first (the centre of a k-in-a-row board), immediate line
+Table keys: the least image of the board under the symmetries of the rules, so symmetric
+positions share one entry. Ordering: cells on more lines first (the centre of a k-in-a-row board), immediate line
 completions and blocks before everything else. Pruning, only where it is sound: under
 `own` marks and `first-line-wins`, when the opponent of the side to move threatens to complete a
 line next turn and the side to move cannot complete one now, every move but a block loses, so the
@@ -10,7 +11,9 @@ prover searches only the blocks (the opponent's moves are never pruned).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
+from solver.analysis import board_symmetries
 from solver.engine import Game, Move
 
 
@@ -26,6 +29,18 @@ class PositionalHooks:
                 weight[cell] += 1
         self.weight = weight
         self.threats = rules.marks == "own" and rules.goal == "first-line-wins"
+        images = []
+        for perm in board_symmetries(rules):
+            inverse = [0] * rules.cells
+            for cell, image in enumerate(perm):
+                inverse[image] = cell
+            images.append(itemgetter(*inverse) if rules.cells > 1 else lambda board: board)
+        self.images = images
+
+    def table_key(self, state: int) -> bytes:
+        """The least symmetric image of the board, as bytes: symmetric positions share an entry."""
+        board = self.game.board(state)
+        return bytes(min(image(board) for image in self.images))
 
     def candidates(self, state: int, moves: Sequence[Move], prover_moves: bool, prover: int) -> list[Move]:
         """The moves to search in `state`, best first (see the module docstring)."""

@@ -34,6 +34,9 @@ COMPLETERS = tuple(
 )
 # The 81 cells of every set of boards (a 9-bit board mask), and each board's chunk mask.
 BOARD_CELLS = tuple(sum(FULL9 << 9 * b for b in range(9) if m >> b & 1) for m in range(512))
+# MOVES[b][m]: the global moves on the cells of board b in the 9-bit set m, ascending.
+SET_BITS = tuple(tuple(c for c in range(9) if m >> c & 1) for m in range(512))
+MOVES = tuple(tuple(tuple(9 * b + c for c in SET_BITS[m]) for m in range(512)) for b in range(9))
 
 
 class UtttRules(BaseModel):
@@ -118,13 +121,12 @@ class Uttt:
 
     family = "uttt"
 
-    def __init__(self, rules: UtttRules | None = None, critical_squares: bool = True) -> None:
+    def __init__(self, rules: UtttRules | None = None) -> None:
         self.rules = rules or UtttRules()
-        self.critical_squares = critical_squares
 
-    def search_hooks(self) -> CriticalSquares | CanonicalOrder:
-        """Seed 003's critical-square pruning and ordering, or none when switched off."""
-        return CriticalSquares() if self.critical_squares else CanonicalOrder()
+    def search_hooks(self) -> CriticalSquares:
+        """Seed 003's critical-square pruning and ordering (`certify prove --plain` goes without)."""
+        return CriticalSquares()
 
     # ---- the protocol ------------------------------------------------------------------------
 
@@ -156,13 +158,22 @@ class Uttt:
 
     def legal_moves(self, s: Position) -> list[int]:
         """Every legal move, as global cell indices ascending; empty iff terminal."""
-        return bits(self.playable(s))
+        if WON[s.xw] or WON[s.ow]:
+            return []
+        empty = ~(s.x | s.o)
+        if s.sent >= 0:
+            return list(MOVES[s.sent][empty >> 9 * s.sent & FULL9])
+        out: list[int] = []
+        for board in SET_BITS[FULL9 & ~s.closed]:
+            out += MOVES[board][empty >> 9 * board & FULL9]
+        return out
 
     def apply(self, s: Position, move: int) -> Position:
         """The position after `move`; raises IllegalMove if it is not legal."""
         if type(move) is not int or not 0 <= move < 81:
             raise IllegalMove(f"move {move!r} is not a cell index 0..80")
-        if not self.playable(s) >> move & 1:
+        board = move // 9
+        if (s.x | s.o) >> move & 1 or s.closed >> board & 1 or 0 <= s.sent != board or WON[s.xw] or WON[s.ow]:
             raise IllegalMove(f"move {format_move(move)} is not legal")
         return play(s, move)
 
@@ -420,14 +431,6 @@ class CriticalSquares:
             else:
                 rest.append(move)
         return first + rest if prover_moves else first + rest + losing
-
-
-class CanonicalOrder:
-    """Proof-search hooks without analysis: every legal move, in canonical order."""
-
-    def candidates(self, s: Position, moves: list[int], prover_moves: bool, prover: int) -> list[int]:
-        """All moves, as given."""
-        return list(moves)
 
 
 def from_text(text: str) -> Uttt:

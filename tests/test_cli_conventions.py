@@ -107,7 +107,7 @@ def leaf_commands() -> dict[str, object]:
     return leaves
 
 
-FAST_EXAMPLES = ("games", "show", "tree", "stats", "schema", "policy list", "z3 value")
+FAST_EXAMPLES = ("games", "show", "tree", "stats", "schema", "policy list", "z3 value", "prove")
 
 
 def test_every_command_has_one_example_and_the_quick_ones_work(tmp_path, monkeypatch):

@@ -60,6 +60,8 @@ class ClaimBase(BaseModel):
 
     #: field names that hold cell numbers (converted when `one_based`)
     cell_fields: ClassVar[tuple[str, ...]] = ()
+    #: whether evaluating needs the game solved and certified as a table (GameFacts)
+    solves_game: ClassVar[bool] = True
 
     id: str = Field(min_length=1)
     where: str = Field(min_length=1, description="section, table or figure of the source")

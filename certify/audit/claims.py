@@ -20,6 +20,7 @@ from certify.audit.counts import Count, MoveBetween, Ratio, UpperBound
 from certify.audit.pairings import PairingStrategy, UniversalPairing
 from certify.audit.policies import FastestWin, PolicyCase, PolicyNeverLoses
 from certify.audit.scores import EvaluationRange, FinalScores, ScoreBounds
+from certify.audit.uttt import KINDS as UTTT_KINDS
 from certify.audit.values import AtlasDump, FirstMoves, PositionValue, RootValue
 
 KINDS = (
@@ -30,6 +31,7 @@ KINDS = (
     PairingStrategy, UniversalPairing,
     PolicyNeverLoses, PolicyCase, FastestWin,
     TdSelfPlay,
+    *UTTT_KINDS,
 )  # fmt: skip
 AnyClaim = Annotated[Union[KINDS], Field(discriminator="kind")]  # type: ignore[valid-type]
 

@@ -35,17 +35,17 @@ class FileAudit:
 
 def evaluate_claim(claim: ClaimBase, bench: Bench) -> ClaimResult:
     """Measure one claim; raises ClaimError when the claim cannot be evaluated as written."""
-    facts = bench.facts(claim.game)
+    facts = bench.facts(claim.game) if claim.solves_game else None
     readings = claim.evaluate(facts, bench)
     return ClaimResult(
         id=claim.id,
         where=claim.where,
-        game=facts.rules.name,
+        game=facts.rules.name if facts else claim.game,
         kind=claim.kind,  # type: ignore[attr-defined]
         statement=claim.statement,
         says=claim.says(),
         readings=readings,
-        evidence=facts.evidence() + claim.extra_evidence(facts),
+        evidence=(facts.evidence() if facts else []) + claim.extra_evidence(facts),
         reasons=claim.reasons(facts, readings),
         note=claim.note,
         exhibits=claim.exhibits(facts, bench),

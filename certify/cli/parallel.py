@@ -188,7 +188,7 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     """`certify check FOLDER`: schema and independent checker on every *.json file (by name), within
     `limits` each, about `game` if given; exits 0 if all are VALID, 1 if any is INVALID, else 2."""
     import checker
-    from certify.certificate import CertificateError, read_certificate
+    from certify.certificate import CertificateError, read_any_certificate
     from certify.cli.app import user_errors
 
     sha = None
@@ -204,7 +204,7 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     for path in files:
         try:
             if path.stat().st_size <= limits.max_bytes:
-                read_certificate(path)
+                read_any_certificate(path)
         except CertificateError as err:
             results.append((path, EXIT_BAD_INPUT, str(err)))
             continue

@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("certify.cli.checking", "Validate CERTIFICATE against the schema, then re-verify it with the independent checker."),
     "stats": ("certify.cli.solving", "Counts of GAME: states, terminal states, edges, games, symmetry classes, root value."),
     "show": ("certify.cli.solving", "Atlas-style view of one state: the board, its label, and every legal move with its child."),
+    "prove": ("certify.cli.prove", "Prove that a player wins or does not lose GAME by proof-number search; write the proof tree."),
     "tree": ("certify.cli.tree", "Draw the certified strategy of GAME: each move it plays and every opponent reply."),
     "explore": ("certify.cli.explore", "Write one self-contained HTML page to play through a certified game: board, move values, strategy tree."),
     "schema": ("certify.cli.solving", "Print the JSON Schema of the certificate format (docs/certificate-format.md)."),

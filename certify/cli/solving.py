@@ -195,6 +195,7 @@ def show(
     code: Annotated[Optional[int], typer.Option("--code", metavar="N", help="State code: sum of cell mark × 3^cell (X = 1, O = 2), as in the certificate.", show_default=False)] = None,
     moves: Annotated[Optional[str], typer.Option("--moves", metavar="MOVES", help="Reach the state by moves from the empty board, e.g. X4,O0,X8 (or 4,0,8 where the mark is implied; uttt: 4.0 0.4).", show_default=False)] = None,
     position: Annotated[Optional[str], typer.Option("--position", metavar="POSITION", help="uttt: a position in the notation of docs/uttt.md.", show_default=False)] = None,
+    solve_nodes: Annotated[Optional[int], typer.Option("--solve", metavar="NODES", min=1, help="uttt: value every legal move by proof search, at most this many nodes per question.", show_default=False)] = None,
     cert: CertOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -207,10 +208,10 @@ def show(
             raise fail("uttt positions are given by --position or --moves, not --code")
         from certify.cli.uttt_show import show_uttt  # only for uttt: its engine is not needed otherwise
 
-        show_uttt(position, moves, json_out)
+        show_uttt(position, moves, solve_nodes, json_out)
         return
-    if position is not None:
-        raise fail("--position is for uttt; positional games take --code or --moves")
+    if position is not None or solve_nodes is not None:
+        raise fail("--position and --solve are for uttt; positional games take --code or --moves and are solved exactly")
     rules = load_game(game)
     game_obj = Game(rules)
     state = parse_code(game_obj, code, moves)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 from rich.text import Text
@@ -13,6 +14,7 @@ from certify.cli.app import app, console, fail, load_table_game
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, GameArg, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
+from certify.proving import ProofFileError, read_proof, strategy_moves
 from certify.render import board_line, plural, value_text
 from certify.schema import VALUE_WORDS
 from solver.engine import Game
@@ -82,8 +84,13 @@ def tree(
     --player 2): in each state it plays the best move, the fastest win or slowest loss.
     ★ marks a move that wins; … marks where --depth cut the tree.
 
+    GAME may also be a strategy certificate (`certify prove`): its proof tree is drawn.
+
     Example: certify tree w3t --depth 1
     """
+    if game.endswith(".json") and Path(game).is_file() and is_strategy_file(Path(game)):
+        draw_proof(Path(game), depth, json_out)
+        return
     rules = load_table_game(game)
     with solving_progress(not json_out) as hook:
         labelled = labelled_game(rules, cert, hook)
@@ -105,3 +112,64 @@ def tree(
     draw(root, data, rules.cols, labelled.game, chosen)
     console.print(root)
     console.print(Text(f"#N: the state's code (certify show {game} --code N)", style="dim"))
+
+
+def is_strategy_file(path: Path) -> bool:
+    """Whether the file is a JSON object of kind `strategy` (anything else is a GAME)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(document, dict) and document.get("kind") == "strategy"
+
+
+def proof_node(game: Any, moves: dict, state: Any, prover: int, moves_left: int) -> dict:
+    """The proof from `state`: the prover's move, or every reply, `moves_left` prover moves deep."""
+    entry: dict = {"position": game.format_position(state)}
+    if game.is_terminal(state):
+        entry["returns"] = list(game.returns(state))
+    elif game.to_move(state) == prover:
+        if moves_left:
+            move = moves[game.key(state)]
+            entry["play"] = game.format_move(move)
+            entry["then"] = proof_node(game, moves, game.apply(state, move), prover, moves_left - 1)
+    else:
+        entry["replies"] = {game.format_move(m): proof_node(game, moves, game.apply(state, m), prover, moves_left)
+                            for m in game.legal_moves(state)}
+    return entry
+
+
+def draw_proof_node(tree: Tree, entry: dict) -> None:
+    """Add the prover's move and the opponent's replies of `entry` below `tree`."""
+    if "play" in entry:
+        label = Text.assemble(("plays ", "dim"), (entry["play"], "bold cyan"), f"  {entry['then']['position']}")
+        draw_proof_node(tree.add(label), entry["then"])
+    for reply, child in entry.get("replies", {}).items():
+        ending = f" (game over, {tuple(child['returns'])})" if "returns" in child else ""
+        label = Text.assemble(("if ", "dim"), (reply, "bold magenta"), f"  {child['position']}{ending}")
+        draw_proof_node(tree.add(label), child)
+
+
+def draw_proof(path: Path, depth: int, json_out: bool) -> None:
+    """Draw a strategy certificate's proof tree, `depth` prover moves deep (the file is not checked here)."""
+    try:
+        certificate, game = read_proof(path)
+        moves = strategy_moves(certificate, game)
+        claim = certificate.claim
+        root = game.initial() if claim.root is None else game.parse_position(claim.root)
+    except (ProofFileError, ValueError) as err:
+        raise fail(str(err)) from None
+    data = proof_node(game, moves, root, claim.player, depth)
+    if json_out:
+        console.print_json(json.dumps({"game": game.rules.name, "player": claim.player, "result": claim.result,
+                                       "prover_moves": certificate.proof.turns, "tree": data}))
+        return
+    title = Text.assemble(
+        (game.rules.name, "bold"), f": player {claim.player} ",
+        ("wins" if claim.result == "win" else "does not lose", "bold green"),
+        f" from {data['position']} — proof tree of {certificate.proof.turns:,} moves, "
+        f"{certificate.proof.positions:,} positions; {depth} move(s) shown",
+    )
+    root_tree = Tree(title, guide_style="dim")
+    draw_proof_node(root_tree, data)
+    console.print(root_tree)

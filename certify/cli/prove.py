@@ -1,0 +1,169 @@
+"""`certify prove`: proof-number search for one claim, written as a strategy certificate."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Literal, Optional
+
+import typer
+from rich.markup import escape
+from rich.progress import Progress as Bar
+from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
+from certify.cli.options import GAME_HELP, JsonOpt
+from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
+from certify.proving import Attempt, prove as run_proof, write_proof
+from solver.families import resolve_game
+from solver.pns import INF, Claim, Progress
+
+EXIT_INTERRUPTED = 130
+
+
+def number(value: int) -> str:
+    """A proof or disproof number, with ∞ for the search's infinity."""
+    return "∞" if value >= INF else f"{value:,}"
+
+
+@contextmanager
+def search_progress(enabled: bool) -> Iterator[Callable[[Progress], None] | None]:
+    """A rich status line on stderr: nodes, the root's pn/dn, nodes/s, table entries, memory."""
+    if not enabled:
+        yield None
+        return
+    with Bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
+        task = bar.add_task("searching", total=None)
+
+        def hook(p: Progress) -> None:
+            bar.update(task, description=(
+                f"{p.nodes:,} nodes  root pn {number(p.root_pn)} dn {number(p.root_dn)}  "
+                f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries  {p.rss_mb:,.0f} MB"))
+
+        yield hook
+
+
+def default_output(game_name: str, claim: Claim) -> Path:
+    """`mnk_4_4_3.p1-win.json`: the game's name made file-safe, the player and the claim."""
+    stem = re.sub(r"[^A-Za-z0-9]+", "_", game_name).strip("_") or "game"
+    return Path(f"{stem}.p{claim.player}-{claim.result}.json")
+
+
+def summary(attempt: Attempt, path: Path | None) -> dict:
+    """What the search did and, if it proved the claim, what it wrote."""
+    outcome = attempt.outcome
+    data = {
+        "claim": {"player": attempt.claim.player, "result": attempt.claim.result, "root": attempt.root},
+        "status": outcome.status,
+        "root_pn": None if outcome.root_pn >= INF else outcome.root_pn,
+        "root_dn": None if outcome.root_dn >= INF else outcome.root_dn,
+        "nodes": outcome.nodes,
+        "table_entries": outcome.entries,
+        "seconds": round(attempt.seconds, 3),
+        "nodes_per_second": round(outcome.nodes / outcome.seconds) if outcome.seconds > 0 else None,
+        "peak_rss_mb": round(outcome.peak_rss_mb, 1),
+    }
+    if attempt.tree is not None and attempt.text is not None and path is not None:
+        data.update(file=str(path), bytes=len(attempt.text.encode()), positions=attempt.tree.positions,
+                    prover_moves=len(attempt.tree.moves), depth=attempt.tree.depth)
+    return data
+
+
+@app.command()
+def prove(
+    game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)] = None,
+    claim: Annotated[Optional[Literal["win", "no-loss"]], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws (needed unless --batch).", show_default=False)] = None,
+    player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --batch).", show_default=False)] = None,
+    position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file (default: GAME.pP-CLAIM.json).")] = None,
+    max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
+    max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
+    plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
+    timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
+    workers: WorkersOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+    job_nodes: JobNodesOpt = DEFAULT_JOB_NODES,
+    batch: BatchOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Prove that a player wins or does not lose GAME by proof-number search; write the proof tree.
+
+    Exit 0 proved (certificate written), 1 disproved or out of budget (nothing written), 2 bad input,
+    130 interrupted (nothing written).
+
+    Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
+    """
+    parallel = workers is not None or ray or ray_address is not None
+    if batch is not None:
+        if game is not None or claim is not None or player is not None or position is not None:
+            raise fail("--batch FILE reads GAME, --claim, --player and --position from FILE's lines; give none of them here")
+        from certify.cli.parallel import engine_spec, run_batch
+
+        run_batch(batch, output, engine_spec(workers, ray, ray_address), max_nodes, max_memory, json_out)
+    if game is None or claim is None or player is None:
+        raise fail("give GAME, --claim and --player (or --batch FILE)")
+    with user_errors():
+        game_obj = resolve_game(game)
+    target = Claim(int(player), claim)
+    words = [f"certify prove {game}", f"--claim {claim}", f"--player {player}"]
+    if position is not None:
+        try:
+            game_obj.parse_position(position)
+        except ValueError as err:
+            raise fail(str(err)) from None
+        words.append(f"--position '{position}'")
+    if plain:
+        if parallel:
+            raise fail("--plain is for the serial search (leave out --workers, --ray and --batch)")
+        words.append("--plain")
+    stats = None
+    if parallel:
+        from certify.cli.parallel import engine_spec, parallel_summary, prove_in_parallel, report_parallel
+
+        spec = engine_spec(workers, ray, ray_address)
+        attempt, stats = prove_in_parallel(game_obj, target, position, spec, job_nodes, max_nodes, " ".join(words), timed, not json_out)
+    else:
+        with search_progress(not json_out and errors.is_terminal) as hook:
+            attempt = run_proof(game_obj, target, position, max_nodes, max_memory, hook, " ".join(words), timed, plain=plain)
+    path = None
+    if attempt.certificate is not None:
+        path = output or default_output(game_obj.rules.name, target)
+        try:
+            write_proof(attempt.certificate, path)
+        except OSError as err:
+            raise fail(f"{path}: cannot write: {err.strerror or err}") from None
+    data = summary(attempt, path)
+    if stats is not None:
+        data["parallel"] = parallel_summary(spec, stats)
+    if json_out:
+        console.print_json(json.dumps(data))
+    else:
+        report(data, target, game_obj.rules.name)
+        if stats is not None:
+            report_parallel(data["parallel"])
+    status = attempt.outcome.status
+    if status == "interrupted":
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if status != "proved":
+        raise typer.Exit(EXIT_FAILED)
+
+
+def report(data: dict, claim: Claim, name: str) -> None:
+    """The result in words."""
+    work = (f"{data['nodes']:,} nodes in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
+            f"{data['table_entries']:,} table entries, peak {data['peak_rss_mb']:,.0f} MB")
+    where = "" if data["claim"]["root"] is None else f" from {data['claim']['root']}"
+    said = f"{escape(name)}{escape(where)}: {claim.words()}"
+    if data["status"] == "proved":
+        console.print(f"[bold green]proved[/] {said} — {work}")
+        console.print(f"wrote [bold]{escape(data['file'])}[/] ({data['bytes']:,} bytes): {data['prover_moves']:,} moves of "
+                      f"player {claim.player}, {data['positions']:,} positions, depth {data['depth']}")
+    elif data["status"] == "disproved":
+        console.print(f"[bold red]disproved[/] {said} — {work}; no certificate (a disproof is not certified)")
+    else:
+        pn, dn = (number(INF if v is None else v) for v in (data["root_pn"], data["root_dn"]))
+        console.print(f"[yellow]not settled ({data['status']})[/] {said} — {work}; root pn {pn} dn {dn}; nothing written")

@@ -1,0 +1,70 @@
+"""The strategy kind: a proof tree for "player P wins" or "player P does not lose", re-verified.
+
+The file holds no positions, only the prover's moves, one byte each: the index of the move in the
+family's canonical move order (the order of `moves(game, state)`). Their order is the order in
+which this traversal first reaches the prover's positions: depth-first from the root, a position
+taken from a stack and skipped if already seen; at the prover's position the next stored move is
+followed, at the opponent's every move, pushed in reverse so the first is explored first. Every
+play must end as claimed, every stored move must be used, and the traversal must see exactly
+`proof.positions` positions (declared up front, so the work budget is known before any work).
+"""
+
+from checker.load import Envelope, Invalid, Limits, NotACertificate, count_field, field, unpack_bytes, word_field
+
+RESULTS = ("win", "no-loss")
+TRAVERSAL = "dfs-preorder"
+WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> str:  # type: ignore[no-untyped-def]
+    """Verify the claim and the proof; return the summary or raise Invalid / NotACertificate."""
+    document = envelope.document
+    claim = field(document, "claim", dict, "certificate")
+    player = count_field(claim, "player", "claim", 1, 2)
+    result = word_field(claim, "result", "claim", RESULTS)
+    root_text = field(claim, "root", str, "claim", nullable=True)
+    proof = field(document, "proof", dict, "certificate")
+    word_field(proof, "traversal", "proof", (TRAVERSAL,))
+    positions = count_field(proof, "positions", "proof", 1, 10**18)
+    if positions > limits.max_states:
+        raise NotACertificate(f"proof.positions = {positions} is over the work budget of {limits.max_states} "
+                              "positions (--max-states raises it for a large proof)")
+    turns = count_field(proof, "turns", "proof", 0, positions)
+    moves = unpack_bytes(proof, "moves", "proof", turns)
+    root = family.initial(game) if root_text is None else family.parse_position(game, root_text)
+    worst = 1 if result == "win" else 0
+    seen, stack, used = set(), [root], 0
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        if len(seen) > positions:
+            raise Invalid(f"the strategy reaches more than proof.positions = {positions} positions")
+        if progress and len(seen) % 1_000_000 == 0:
+            progress("positions", len(seen))
+        children = family.moves(game, state)
+        if not children:
+            winner = family.result(game, state)
+            score = 0 if winner == 0 else 1 if winner == player else -1
+            if score < worst:
+                raise Invalid(f"play reaches the end {family.draw_board(game, state)}, "
+                              f"a {WORDS[score]} for player {player}")
+        elif family.to_move(game, state) == player:
+            if used == turns:
+                raise Invalid(f"proof.moves ends before player {player}'s turn at {family.draw_board(game, state)}")
+            index = moves[used]
+            used += 1
+            if index >= len(children):
+                raise Invalid(f"proof.moves[{used - 1}] = {index} at {family.draw_board(game, state)}, "
+                              f"which has only {len(children)} legal moves")
+            stack.append(children[index][1])
+        else:
+            stack.extend(child for _, child in reversed(children))
+    if used != turns:
+        raise Invalid(f"proof.moves has {turns - used} move(s) the strategy never uses")
+    if len(seen) != positions:
+        raise Invalid(f"proof.positions = {positions}, but the strategy reaches {len(seen)} positions")
+    where = "the start" if root_text is None else f"position {ascii(root_text)[:120]}"
+    claimed = "wins" if result == "win" else "does not lose"
+    return f"player {player} {claimed} from {where}: {positions} positions, {turns} moves of player {player} checked"
