@@ -1,0 +1,92 @@
+"""`certify prove --workers/--batch` and `certify check FOLDER`: certificates the checker accepts,
+batch output identical to `certify prove`, resuming, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import checker
+from certify.cli import app
+
+runner = CliRunner()
+
+BATCH = """\
+tictactoe --claim no-loss --player 1
+tictactoe --claim no-loss --player 2
+tictactoe --claim win --player 1
+mnk:3,4,3 --claim win --player 1 --position 'X.../..../....'
+"""
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def test_parallel_prove_writes_a_certificate_the_checker_accepts(tmp_path: Path) -> None:
+    out = tmp_path / "p.json"
+    result = run("prove", "mnk:3,4,3", "--claim", "win", "--player", "1", "--workers", "2", "--job-nodes", "20", "-o", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["status"] == "proved" and data["parallel"]["jobs"] > 1
+    assert checker.check_file(str(out)).exit_code == 0
+
+
+def test_parallel_prove_of_a_false_claim_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "p.json"
+    result = run("prove", "tictactoe", "--claim", "win", "--player", "1", "--workers", "2", "--job-nodes", "20", "-o", str(out))
+    assert result.exit_code == 1 and "disproved" in result.output and not out.exists()
+
+
+def test_batch_certificates_are_those_of_prove_and_a_rerun_resumes(tmp_path: Path) -> None:
+    batch, folder = tmp_path / "lines.txt", tmp_path / "proofs"
+    batch.write_text(BATCH)
+    first = run("prove", "--batch", str(batch), "-o", str(folder), "--workers", "2", "--json")
+    assert first.exit_code == 1  # line 3 is a false claim
+    data = json.loads(first.output)
+    assert [i["status"] for i in data["items"]] == ["proved", "proved", "refuted", "proved"]
+    single = tmp_path / "single.json"
+    assert run("prove", "mnk:3,4,3", "--claim", "win", "--player", "1", "--position", "X.../..../....", "-o", str(single)).exit_code == 0
+    assert Path(data["items"][3]["file"]).read_bytes() == single.read_bytes()
+    again = json.loads(run("prove", "--batch", str(batch), "-o", str(folder), "--json").output)
+    assert [i["status"] for i in again["items"]] == ["existing", "existing", "refuted", "existing"]
+    checked = run("check", str(folder), "--json")
+    assert checked.exit_code == 0 and len(json.loads(checked.output)["files"]) == 3
+
+
+def test_check_folder_reports_the_worst(tmp_path: Path) -> None:
+    assert run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(tmp_path / "a.json")).exit_code == 0
+    (tmp_path / "b.json").write_text("{}")
+    result = run("check", str(tmp_path))
+    assert result.exit_code == 2 and "1 of 2 files VALID" in result.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run("check", str(empty)).exit_code == 2
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["prove", "--batch", "nope.txt"], "cannot read"),
+    (["prove", "tictactoe", "--batch", "x.txt"], "give none of them here"),
+    (["prove", "--batch", "x.txt", "--workers", "-1"], "--workers"),
+    (["prove", "tictactoe", "--player", "1"], "give GAME, --claim and --player"),
+])
+def test_bad_prove_options_are_one_line(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_a_bad_batch_line_stops_before_any_work(tmp_path: Path) -> None:
+    batch = tmp_path / "lines.txt"
+    batch.write_text("tictactoe --claim win --player 1\nnosuchgame --claim win --player 1\n")
+    result = run("prove", "--batch", str(batch), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2 and "line 2" in result.output and not (tmp_path / "out").exists()
+
+
+def test_ray_missing_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
+    result = run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--ray")
+    assert result.exit_code == 2 and "pip install -e '.[ray]'" in result.output
