@@ -184,5 +184,8 @@ def _claims_files(claims_dir: Path | None, rules: Rules) -> list[Path]:
 
 
 def _matching_names(path: Path, rules: Rules) -> set[str]:
-    """The game names used in a claims file that denote `rules`."""
-    return {claim.game for claim in load_claims(path).claim if same_game(resolve(claim.game), rules)}
+    """The game names used in a claims file that denote `rules` (claims about another family never do)."""
+    from solver.families import FAMILIES
+
+    positional = (claim.game for claim in load_claims(path).claim if claim.game.split(":", 1)[0] not in FAMILIES)
+    return {game for game in positional if same_game(resolve(game), rules)}
