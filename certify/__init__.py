@@ -1,10 +1,11 @@
 """certify: settle claims about small finite games with machine-checkable proof.
 
 The notebook API (docs/api.md), loaded on first use so `import certify` stays instant:
-`game`, `solve`, `load`, `check`, `audit_claims` and the `Certified`, `Position`, `Verdict` types.
+`game`, `solve`, `prove`, `load`, `check`, `audit_claims` and the `Certified`, `Position`, `Proof`,
+`Verdict` types.
 """
 
-_API = ("Certified", "Position", "Verdict", "audit_claims", "check", "game", "load", "solve")
+_API = ("Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve")
 __all__ = ["__version__", *_API]
 
 

@@ -22,7 +22,7 @@ from certify.schema import Certificate
 from solver.engine import Move, parse_moves
 from solver.rules import Rules, resolve
 
-__all__ = ["Certified", "Position", "Verdict", "audit_claims", "check", "game", "load", "solve"]
+__all__ = ["Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve"]
 
 
 def game(text: str | Rules) -> Rules:
@@ -40,6 +40,22 @@ def solve(text: str | Rules) -> Certified:
     rules = game(text)
     name = text if isinstance(text, str) else rules.name
     return Certified(solve_and_certify(rules, name).certificate)
+
+
+def prove(
+    text: str, player: int, claim: str = "win", root: str | None = None, max_nodes: int | None = 1_000_000
+) -> Proof:
+    """Prove by proof-number search that `player` wins (`claim="win"`) or does not lose (`"no-loss"`).
+
+    Works for every family (`"uttt"` too) and boards past the table solver's 4×4; `root` is a
+    position in the family's notation (None: the start). The search stops after `max_nodes`.
+    """
+    from certify.proving import prove as search
+    from solver.families import resolve_game
+    from solver.pns import Claim
+
+    family = resolve_game(text)
+    return Proof(search(family, Claim(player, claim), root, max_nodes=max_nodes), family)
 
 
 def load(path: str | Path) -> Certified:
@@ -63,11 +79,13 @@ class Verdict:
         return self.message
 
 
-def check(certificate: Certified | str | Path) -> Verdict:
+def check(certificate: Certified | Proof | str | Path) -> Verdict:
     """Run the independent checker (`checker/`, which shares no code with the solver)."""
     import checker
 
-    if isinstance(certificate, Certified):
+    if isinstance(certificate, (Certified, Proof)):
+        if certificate.text is None:
+            raise ValueError("nothing to check: the claim was not proved")
         result = checker.check_bytes(certificate.text.encode())
     else:
         result = checker.check_file(str(certificate))
@@ -229,3 +247,60 @@ class Position:
         board = self.board
         done = [line for line in rules.lines if board[line[0]] and all(board[c] == board[line[0]] for c in line)]
         return board_svg(board, rules.rows, rules.cols, self.moves, [c for line in done for c in line])
+
+
+class Proof:
+    """The outcome of a proof search; when proved, its strategy certificate."""
+
+    def __init__(self, attempt, family) -> None:  # certify.proving.Attempt, a solver.game.Game
+        self.attempt = attempt
+        self.family = family
+
+    @property
+    def status(self) -> str:
+        """'proved', 'disproved', or why the search stopped (a budget)."""
+        return self.attempt.outcome.status
+
+    @property
+    def proved(self) -> bool:
+        """Whether the claim is proved (and `certificate` holds its proof)."""
+        return self.attempt.certificate is not None
+
+    @property
+    def certificate(self):  # certify.schema.StrategyCertificate | None
+        """The strategy certificate, if proved."""
+        return self.attempt.certificate
+
+    @property
+    def positions(self) -> int | None:
+        """Distinct positions the proof tree visits, if proved."""
+        return None if self.attempt.tree is None else self.attempt.tree.positions
+
+    @property
+    def text(self) -> str | None:
+        """The certificate file's exact text, if proved."""
+        return self.attempt.text
+
+    def save(self, path: str | Path) -> Path:
+        """Write the certificate file (atomically) and return its path; raises ValueError if not proved."""
+        from certify.files import write_atomic
+
+        if self.text is None:
+            raise ValueError(f"nothing to save: the search ended {self.status}")
+        write_atomic(Path(path), self.text)
+        return Path(path)
+
+    def __repr__(self) -> str:
+        claim = self.attempt.claim
+        what = "wins" if claim.result == "win" else "does not lose"
+        size = f", {self.positions} positions" if self.proved else ""
+        return f"<Proof {self.family.rules.name}: player {claim.player} {what}: {self.status}{size}>"
+
+    def _repr_svg_(self) -> str:
+        from certify.svg import board_svg
+
+        root = self.attempt.root
+        text = self.family.format_position(self.family.initial()) if root is None else root
+        rows = text.split(" ")[0].split("/")
+        cells = [".XO".index(c) for row in rows for c in row]
+        return board_svg(cells, len(rows), len(rows[0]))

@@ -23,7 +23,7 @@ from certify.pipeline import default_filename, solve_and_certify
 from certify.render import plural
 from certify.smt.value import cross_check_root
 from checker import Limits, check_file
-from solver.rules import Rules, resolve
+from solver.rules import Rules
 
 STEPS = ("solve", "schema", "checker", "z3", "claims")
 STEP_TITLES = {
@@ -184,5 +184,13 @@ def _claims_files(claims_dir: Path | None, rules: Rules) -> list[Path]:
 
 
 def _matching_names(path: Path, rules: Rules) -> set[str]:
-    """The game names used in a claims file that denote `rules`."""
-    return {claim.game for claim in load_claims(path).claim if same_game(resolve(claim.game), rules)}
+    """The game names used in a claims file that denote `rules` (claims about another family, such
+    as uttt, never do)."""
+    from solver.families import resolve_game
+
+    names = set()
+    for claim in load_claims(path).claim:
+        other = resolve_game(claim.game).rules
+        if isinstance(other, Rules) and same_game(other, rules):
+            names.add(claim.game)
+    return names

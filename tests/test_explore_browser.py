@@ -237,3 +237,34 @@ def test_horizon_page_says_where_its_data_ends(driver, tmp_path):
     assert facts.horizon == 1
     assert "Beyond the embedded horizon" in driver.find_element("id", "status").text
     assert "not run" in driver.find_element("id", "identity").text
+
+
+def test_proof_page_walks_an_ultimate_tic_tac_toe_proof(driver, tmp_path):
+    from certify.explorer.proof import build_proof_page
+    from certify.proving import prove
+    from solver.families import resolve_game
+    from solver.pns import Claim
+
+    root = ".O.X..X.O/XOOX...XO/X.X.O...O/XO.O.X.X./OOXO.X.X./OXXX.O.X./..XO.OOO./OXOXO.O.X/O.X.X..OX 1"
+    family = resolve_game("uttt")
+    certificate = prove(family, Claim(2, "win"), root, max_nodes=500_000).certificate
+    assert certificate is not None, "the proof search did not prove the position (see test_explore_proof)"
+    html, _ = build_proof_page(certificate, family, None, "uttt.json")
+    page = tmp_path / "uttt.html"
+    page.write_text(html, encoding="utf-8")
+    load(driver, page)
+    assert len(driver.find_elements("css selector", "#board .cell")) == 81
+    sent = root.split()[1]
+    assert len(driver.find_elements("css selector", "#board .cell.sent")) == 9 and f"board {sent}" in driver.find_element("id", "status").text
+    tree = driver.find_element("id", "tree")
+    wait_for(driver, "details[open] > ul", tree)
+    for _ in range(60):
+        if tree.find_elements("css selector", "[data-leaf]"):
+            break
+        closed = tree.find_elements("css selector", "details:not([open])")[0]
+        closed.find_element("css selector", "summary").click()
+        wait_for(driver, ":scope > ul", closed)
+    leaf = tree.find_elements("css selector", "[data-leaf]")[0]
+    assert "game over: player 2 wins" in leaf.text
+    leaf.find_element("css selector", "button.go").click()
+    assert driver.find_element("id", "status").text == "Game over: player 2 wins."

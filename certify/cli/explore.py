@@ -14,16 +14,18 @@ from certify.cli.options import ForceOpt, JsonOpt
 EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
 
 
-def is_certificate_file(argument: str) -> bool:
-    """Whether `argument` names a JSON file that says it is a certify certificate (not a spec)."""
+def certificate_kind(argument: str) -> str | None:
+    """`table` or `strategy` if `argument` names a JSON file that says it is a certificate, else None (a GAME)."""
     path = Path(argument)
     if path.suffix != ".json" or not path.is_file():
-        return False
+        return None
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return False  # the spec reader names what is wrong with it
-    return isinstance(document, dict) and "format" in document
+        return None  # the spec reader names what is wrong with it
+    if not (isinstance(document, dict) and "format" in document):
+        return None
+    return "strategy" if document.get("kind") == "strategy" else "table"
 
 
 @app.command()
@@ -47,33 +49,46 @@ def explore(
     from certify.pipeline import default_filename, solve_and_certify
     from certify.positions import CertifiedGame
 
-    if is_certificate_file(source):
-        with user_errors():
-            certified = CertifiedGame(read_certificate(Path(source)))
-        run_check = check and certified.states <= FULL_TABLE_LIMIT
-        verdict = checker.check_file(source).message if run_check else None
-    else:
-        rules = load_table_game(source)
-        from certify.cli.solving import solving_progress
+    kind = certificate_kind(source)
+    if kind == "strategy":
+        from certify.explorer.proof import build_proof_page
+        from certify.proving import ProofFileError, read_proof
 
-        with solving_progress(not json_out) as hook:
-            solved = solve_and_certify(rules, source, progress=hook)
-        certified = CertifiedGame(solved.certificate)
-        run_check = check and certified.states <= FULL_TABLE_LIMIT
-        verdict = checker.check_bytes(certificate_json(solved.certificate).encode()).message if run_check else None
-    html, facts = build_page(certified, verdict, source, plies)
-    path = output if output is not None or serve else Path(default_filename(certified.rules)).with_suffix(".html")
+        try:
+            proof, game = read_proof(Path(source))
+            verdict = checker.check_file(source).message if check else None
+            html, facts = build_proof_page(proof, game, verdict, source)
+        except ProofFileError as err:
+            raise fail(str(err)) from None
+        rules, total = game.rules, proof.proof.positions
+    else:
+        if kind == "table":
+            with user_errors():
+                certificate = read_certificate(Path(source))
+        else:
+            rules = load_table_game(source)  # another family (uttt) is refused here, in one line
+            from certify.cli.solving import solving_progress
+
+            with solving_progress(not json_out) as hook:
+                certificate = solve_and_certify(rules, source, progress=hook).certificate
+        certified = CertifiedGame(certificate)
+        verdict = None
+        if check and certified.states <= FULL_TABLE_LIMIT:
+            verdict = (checker.check_file(source) if kind else checker.check_bytes(certificate_json(certificate).encode())).message
+        html, facts = build_page(certified, verdict, source, plies)
+        rules, total = certified.rules, certified.states
+    path = output if output is not None or serve else Path(default_filename(rules)).with_suffix(".html")
     to_stdout = path is not None and str(path) == "-"
     if to_stdout:
         print(html, end="")
     elif path is not None:
         write_page(path, html, force)
     summary = {
-        "game": certified.rules.name,
+        "game": rules.name,
         "file": None if path is None else str(path),
         "bytes": facts.bytes,
         "states_embedded": facts.states,
-        "states_total": certified.states,
+        "states_total": total,
         "horizon_plies": facts.horizon,
         "verdict": verdict,
     }

@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import Annotated, Literal, Optional
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress as Bar
 from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
-from certify.cli.options import GAME_HELP, JsonOpt
+from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
+from certify.files import CERTIFICATE_MARK, check_output, is_stdout
 from certify.proving import Attempt, prove as run_proof, write_proof
 from solver.families import resolve_game
 from solver.pns import INF, Claim, Progress
@@ -88,6 +90,7 @@ def prove(
     ray_address: RayAddressOpt = None,
     job_nodes: JobNodesOpt = DEFAULT_JOB_NODES,
     batch: BatchOpt = None,
+    force: ForceOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Prove that a player wins or does not lose GAME by proof-number search; write the proof tree.
@@ -120,6 +123,9 @@ def prove(
         if parallel:
             raise fail("--plain is for the serial search (leave out --workers, --ray and --batch)")
         words.append("--plain")
+    path = output or default_output(game_obj.rules.name, target)
+    with user_errors():
+        check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
     stats = None
     if parallel:
         from certify.cli.parallel import engine_spec, parallel_summary, prove_in_parallel, report_parallel
@@ -129,20 +135,19 @@ def prove(
     else:
         with search_progress(not json_out and errors.is_terminal) as hook:
             attempt = run_proof(game_obj, target, position, max_nodes, max_memory, hook, " ".join(words), timed, plain=plain)
-    path = None
-    if attempt.certificate is not None:
-        path = output or default_output(game_obj.rules.name, target)
-        try:
+    if attempt.certificate is None:
+        path = None
+    else:
+        with user_errors():
             write_proof(attempt.certificate, path)
-        except OSError as err:
-            raise fail(f"{path}: cannot write: {err.strerror or err}") from None
     data = summary(attempt, path)
     if stats is not None:
         data["parallel"] = parallel_summary(spec, stats)
+    out = errors if is_stdout(path) else console  # the certificate itself may be on stdout
     if json_out:
-        console.print_json(json.dumps(data))
+        out.print_json(json.dumps(data))
     else:
-        report(data, target, game_obj.rules.name)
+        report(data, target, game_obj.rules.name, out)
         if stats is not None:
             report_parallel(data["parallel"])
     status = attempt.outcome.status
@@ -152,18 +157,18 @@ def prove(
         raise typer.Exit(EXIT_FAILED)
 
 
-def report(data: dict, claim: Claim, name: str) -> None:
+def report(data: dict, claim: Claim, name: str, out: Console = console) -> None:
     """The result in words."""
     work = (f"{data['nodes']:,} nodes in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
             f"{data['table_entries']:,} table entries, peak {data['peak_rss_mb']:,.0f} MB")
     where = "" if data["claim"]["root"] is None else f" from {data['claim']['root']}"
     said = f"{escape(name)}{escape(where)}: {claim.words()}"
     if data["status"] == "proved":
-        console.print(f"[bold green]proved[/] {said} — {work}")
-        console.print(f"wrote [bold]{escape(data['file'])}[/] ({data['bytes']:,} bytes): {data['prover_moves']:,} moves of "
+        out.print(f"[bold green]proved[/] {said} — {work}")
+        out.print(f"wrote [bold]{escape(data['file'])}[/] ({data['bytes']:,} bytes): {data['prover_moves']:,} moves of "
                       f"player {claim.player}, {data['positions']:,} positions, depth {data['depth']}")
     elif data["status"] == "disproved":
-        console.print(f"[bold red]disproved[/] {said} — {work}; no certificate (a disproof is not certified)")
+        out.print(f"[bold red]disproved[/] {said} — {work}; no certificate (a disproof is not certified)")
     else:
         pn, dn = (number(INF if v is None else v) for v in (data["root_pn"], data["root_dn"]))
-        console.print(f"[yellow]not settled ({data['status']})[/] {said} — {work}; root pn {pn} dn {dn}; nothing written")
+        out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work}; root pn {pn} dn {dn}; nothing written")

@@ -76,6 +76,7 @@ def page_data(
     cert = certified.certificate
     rules = certified.rules
     return {
+        "kind": "table",
         "source": source,
         "game": {
             "name": rules.name,

@@ -1,8 +1,8 @@
 "use strict";
-// The certify explorer. A "model" reads the embedded certificate (a label table) and answers the
-// page's questions: what is on the board, which moves there are and what each is worth, which move
-// the certified strategy plays. The page draws only what the model says, so another kind of
-// certificate needs only another model. Every string from the certificate reaches the page through textContent, never markup.
+// The certify explorer. A "model" reads the embedded certificate (a label table, or a proved
+// strategy) and answers the same questions for either: what is on the board, which moves there
+// are and what each is worth, which move the certified strategy plays. The page draws only what a
+// model says. Every string from the certificate reaches the page through textContent, never markup.
 (async function () {
   const DATA = JSON.parse(document.getElementById("certify-data").textContent);
   const MARK = ["", "X", "O"];
@@ -103,8 +103,9 @@
     }
     const players = DATA.strategies.map((s) => s.player);
     return {
-      rows: G.rows, cols: G.cols, start: 0, view, players,
-      hint: G.marks === "either" ? "Click the X or O half of an empty cell to play that mark there." : "Click an empty cell to play there.",
+      rows: G.rows, cols: G.cols, blocks: 0, start: 0, view, players,
+      hint: (G.marks === "either" ? "Click the X or O half of an empty cell to play that mark there." : "Click an empty cell to play there.") +
+        " W5 = win in 5 plies, L4 = loss in 4, D = draw (for the player moving).",
       guarantees: (p) => strategies[p].info.guarantees,
       strategyWords(p) {
         const s = strategies[p].info;
@@ -118,7 +119,47 @@
     };
   }
 
-  const model = await tableModel();
+  // ---- model of a strategy certificate: the proof, one move at the prover's turns -------------
+  async function proofModel() {
+    const P = DATA.proof;
+    const inflated = new Blob([await unpack(P.nodes, Uint8Array)]);
+    const nodes = JSON.parse(await inflated.text());
+    const first = nodes[0].p.split(" ")[0].split("/");
+    const rows = first.length, cols = first[0].length;
+    const blocks = rows === 9 && cols === 9 ? 3 : 0; // a 9×9 grid is Ultimate tic-tac-toe's 3×3 boards
+    const wins = P.guarantees === "win";
+    const word = (prover) => (prover ? (wins ? "win" : "draw") : (wins ? "loss" : "draw"));
+    const said = (prover) => (prover ? (wins ? "win (proved)" : "no loss (proved)") : (wins ? "loss (proved)" : "no win (proved)"));
+    function view(id) {
+      const node = nodes[id];
+      const [grid, ...rest] = node.p.split(" ");
+      const cells = grid.replace(/\//g, "").split("").map((c) => ".XO".indexOf(c));
+      const prover = node.m === P.prover;
+      const list = node.c.map(([name, child, cell, mark]) => ({ name, cell, mark: ".XO".indexOf(mark), child, known: child >= 0,
+        cls: child < 0 ? "" : word(prover), text: child < 0 ? "not embedded" : said(prover),
+        short: child < 0 ? "?" : word(prover)[0].toUpperCase(), plies: "", chosen: prover, best: false }));
+      const extra = rest.join(" ");
+      const sent = blocks && /^\d$/.test(extra) ? Number(extra) : -1;
+      const where = blocks ? (sent >= 0 ? `; must play in board ${sent}` : "; may play in any open board") : "";
+      const status = node.r !== null ? `Game over: ${winnerText(node.r)}.`
+        : `Player ${node.m} to move${where}${prover ? ": the proof gives its move." : ": the proof covers every reply."}`;
+      return { cells, moves: list, known: true, over: node.r !== null, status, toMove: node.m, sentBlock: sent,
+        lineCells: new Set(), code: null, dump: null,
+        note: prover && node.r === null ? "The certificate proves this one move; other moves here are not part of the proof." : "" };
+    }
+    return {
+      rows, cols, blocks, start: 0, view, players: [P.prover],
+      hint: "Click a coloured cell, or a move in the table, to follow the proof. W = the mover wins, L = loses, D = does not lose / does not win.",
+      guarantees: () => P.guarantees,
+      strategyWords: (p) => `Player ${p} ${wins ? "wins" : "never loses"}: the certificate gives its move at each of its turns ` +
+        `and the proof covers every reply of the opponent; ${num(P.positions)} positions` +
+        (P.cut ? `, of which this page embeds the first ${num(P.count)}.` : "."),
+      offPath: () => "not part of the proof",
+      chosen: (id, p) => (nodes[id].m === p && nodes[id].c.length ? view(id).moves[0] : null),
+    };
+  }
+
+  const model = DATA.kind === "strategy" ? await proofModel() : await tableModel();
 
   // ---- the line of play and where we are in it -------------------------------------------------
   let line = [];      // moves (as the model gives them) from the start
@@ -140,19 +181,26 @@
     const el = $("board");
     el.replaceChildren();
     el.style.gridTemplateColumns = `repeat(${model.cols}, 1fr)`;
+    el.classList.toggle("big", model.cols > 5);
     const last = at > 0 ? line[at - 1].cell : -1;
     v.cells.forEach((mark, cell) => {
       const cls = ["cell"];
       if (v.lineCells.has(cell)) cls.push("line");
       if (cell === last) cls.push("last");
+      if (model.blocks) {
+        const r = Math.floor(cell / model.cols), c = cell % model.cols, b = model.blocks;
+        if (c % b === b - 1 && c < model.cols - 1) cls.push("block-right");
+        if (r % b === b - 1 && r < model.rows - 1) cls.push("block-bottom");
+        if (v.sentBlock >= 0 && Math.floor(r / b) * b + Math.floor(c / b) === v.sentBlock) cls.push("sent");
+      }
       if (mark > 0) {
         el.append(h("div", { class: `${cls.join(" ")} filled m${mark}`, role: "img", "aria-label": `cell ${cell}: ${MARK[mark]}` },
-          h("span", { class: "num" }, String(cell)), MARK[mark]));
+          model.cols > 5 ? null : h("span", { class: "num" }, String(cell)), MARK[mark]));
         return;
       }
       const here = v.moves.filter((m) => m.cell === cell);
       const div = h("div", { class: cls.join(" "), role: "group", "aria-label": `cell ${cell}: empty` },
-        h("span", { class: "num" }, String(cell)));
+        model.cols > 5 ? null : h("span", { class: "num" }, String(cell)));
       for (const m of here) {
         const i = v.moves.indexOf(m);
         const words = `play ${m.name}: ${m.text}${m.best ? ", best" : ""}${m.chosen ? ", the strategy's move" : ""}`;
@@ -160,7 +208,7 @@
           class: `half m${m.mark} ${m.cls ? m.cls + "-bg" : ""}${m.chosen ? " strategy" : ""}${i === selected ? " selected" : ""}`,
           onclick: () => play(m) },
         here.length > 1 || DATA.game.marks !== "own" ? h("span", { class: "mk" }, MARK[m.mark]) : null,
-        h("span", {}, m.short), m.best ? "★" : null));
+        model.cols > 5 ? null : h("span", {}, m.short), m.best && model.cols <= 5 ? "★" : null));
       }
       el.append(div);
     });
@@ -196,7 +244,7 @@
     const v = model.view(stateAt(at));
     if (selected >= v.moves.length) selected = -1;
     $("status").textContent = v.status;
-    $("hint").textContent = v.moves.length ? `${model.hint} W5 = win in 5 plies, L4 = loss in 4, D = draw (for the player moving).` : "";
+    $("hint").textContent = v.moves.length ? model.hint : "";
     renderBoard(v);
     renderMoves(v);
     renderHistory();
@@ -210,7 +258,8 @@
   // ---- the strategy tree (seed 000's Figure 2, for the certified strategy) -------------------
   function mini(v) {
     const el = h("span", { class: "mini", "aria-hidden": "true" });
-    el.style.gridTemplateColumns = `repeat(${model.cols}, 13px)`;
+    el.style.gridTemplateColumns = `repeat(${model.cols}, ${model.cols > 5 ? 7 : 13}px)`;
+    if (model.cols > 5) el.classList.add("small");
     v.cells.forEach((m, c) => el.append(h("span", { class: `m${m}${v.lineCells.has(c) ? " hl" : ""}` }, m > 0 ? MARK[m] : "")));
     return el;
   }
@@ -262,13 +311,20 @@
     const G = DATA.game;
     $("game-name").textContent = G.name;
     $("game-words").textContent = G.description;
-    const rv = DATA.claim.root_value;
+    const C = DATA.claim;
     const certified = DATA.verdict !== null && DATA.verdict.startsWith("VALID") ? "Certified" : "Claimed by the certificate";
-    $("claim").append(`${certified}: with best play from the empty board, the first player's result is `,
-      h("span", { class: `v ${rv}` }, rv), DATA.claim.root_margin != null ? ` (line margin ${DATA.claim.root_margin})` : "", ". ",
+    if (DATA.kind === "strategy") $("claim").append(`${certified}: from ${C.root === null ? "the start" : "the position shown first"}, player ${C.player} `,
+      h("span", { class: `v ${C.result === "win" ? "win" : "draw"}` }, C.result === "win" ? "wins" : "does not lose"), " against every reply. ");
+    else $("claim").append(`${certified}: with best play from the empty board, the first player's result is `,
+      h("span", { class: `v ${C.root_value}` }, C.root_value), C.root_margin != null ? ` (line margin ${C.root_margin})` : "", ". ");
+    $("claim").append(
       DATA.verdict === null ? "Independent checker: not run for this page."
         : h("span", { class: DATA.verdict.startsWith("VALID") ? "verdict-ok" : "verdict-bad" },
           `Independent checker: ${DATA.verdict.split(" ")[0]}.`));
+    if (DATA.kind === "strategy") {
+      $("moves-title").textContent = "Moves in the proof";
+      $("moves").classList.add("no-plies"); // a proof certifies results, not distances
+    }
     const dl = $("identity");
     const row = (k, v) => dl.append(h("dt", {}, k), h("dd", {}, v));
     row("game", `${G.name}: ${G.description}`);
@@ -277,7 +333,9 @@
     row("checker", verdict === null ? "not run for this page (run: python -m checker CERTIFICATE.json)"
       : h("span", { class: verdict.startsWith("VALID") ? "verdict-ok" : "verdict-bad" }, verdict));
     row("source", DATA.source);
-    row("states", DATA.horizon === null ? `${num(DATA.states_total)} reachable states, all embedded`
+    if (DATA.kind === "strategy") row("proof", `${num(DATA.proof.positions)} positions` +
+      (DATA.proof.cut ? `; this page embeds the first ${num(DATA.proof.count)} (breadth first)` : ", all embedded"));
+    else row("states", DATA.horizon === null ? `${num(DATA.states_total)} reachable states, all embedded`
       : `${num(DATA.states_total)} reachable states; this page embeds the ${num(DATA.labels.count)} within ${DATA.horizon} plies of the start`);
     row("written by", `${DATA.provenance.tool}: ${DATA.provenance.command}`);
     const sel = $("strategy-player");
