@@ -8,42 +8,7 @@ import numpy as np
 
 from solver.engine import Game
 from solver.retrograde import Solution
-from solver.rules import Rules
-
-Permutation = tuple[int, ...]
-
-
-def board_symmetries(rules: Rules) -> list[Permutation]:
-    """Cell permutations of the board's geometric symmetries that map the line set onto itself.
-
-    A permutation `p` sends the mark on cell `i` to cell `p[i]`; the identity is included.
-    """
-    rows, cols = rules.rows, rules.cols
-
-    def cell(r: int, c: int) -> int:
-        return r * cols + c
-
-    candidates = [
-        lambda r, c: (r, c),
-        lambda r, c: (r, cols - 1 - c),
-        lambda r, c: (rows - 1 - r, c),
-        lambda r, c: (rows - 1 - r, cols - 1 - c),
-    ]
-    if rows == cols:
-        candidates += [
-            lambda r, c: (c, r),
-            lambda r, c: (cols - 1 - c, r),
-            lambda r, c: (c, rows - 1 - r),
-            lambda r, c: (cols - 1 - c, rows - 1 - r),
-        ]
-    lines = {frozenset(line) for line in rules.lines}
-    perms = []
-    for transform in candidates:
-        perm = tuple(cell(*transform(r, c)) for r in range(rows) for c in range(cols))
-        if {frozenset(perm[i] for i in line) for line in lines} == lines:
-            perms.append(perm)
-    return sorted(set(perms))
-
+from solver.rules import Permutation, board_symmetries
 
 def symmetric_image(boards: np.ndarray, perm: Permutation, swap_marks: bool) -> np.ndarray:
     """Boards (n, cells) moved by the cell permutation `perm`, with X↔O swapped if `swap_marks`."""

@@ -280,3 +280,38 @@ def resolve(game: str) -> Rules:
     close = folded.get(re.sub(r"[\W_]+", "", game.lower())) or next(iter(difflib.get_close_matches(game, _BUILTIN_PARTS, n=1)), None)
     hint = f"; did you mean '{close}'?" if close else ""
     raise RulesError(f"unknown game '{game}'{hint} (built-ins: {names}; or mnk:R,C,K[,wild][,misere]; or a .json/.toml spec)")
+
+
+Permutation = tuple[int, ...]
+
+
+def board_symmetries(rules: Rules) -> list[Permutation]:
+    """Cell permutations of the board's geometric symmetries that map the line set onto itself.
+
+    A permutation `p` sends the mark on cell `i` to cell `p[i]`; the identity is included.
+    """
+    rows, cols = rules.rows, rules.cols
+
+    def cell(r: int, c: int) -> int:
+        return r * cols + c
+
+    candidates = [
+        lambda r, c: (r, c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+    ]
+    if rows == cols:
+        candidates += [
+            lambda r, c: (c, r),
+            lambda r, c: (cols - 1 - c, r),
+            lambda r, c: (c, rows - 1 - r),
+            lambda r, c: (cols - 1 - c, rows - 1 - r),
+        ]
+    lines = {frozenset(line) for line in rules.lines}
+    perms = []
+    for transform in candidates:
+        perm = tuple(cell(*transform(r, c)) for r in range(rows) for c in range(cols))
+        if {frozenset(perm[i] for i in line) for line in lines} == lines:
+            perms.append(perm)
+    return sorted(set(perms))

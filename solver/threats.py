@@ -13,8 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import itemgetter
 
-from solver.analysis import board_symmetries
-from solver.engine import Game, Move
+from typing import TYPE_CHECKING
+
+from solver.rules import board_symmetries
+
+if TYPE_CHECKING:  # annotations only: the engine imports this module to offer its hooks
+    from solver.engine import Game, Move
 
 
 class PositionalHooks:

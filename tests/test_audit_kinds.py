@@ -10,7 +10,7 @@ import pytest
 from certify.audit.facts import Bench
 from certify.audit.run import audit_file
 from certify.audit.symmetry import games_up_to_symmetry
-from solver.analysis import board_symmetries
+from solver.rules import board_symmetries
 from solver.engine import Game, parse_moves
 from solver.retrograde import solve
 from solver.rules import make_rules

@@ -17,7 +17,8 @@ from pydantic import Field
 from certify.audit.base import ClaimBase, describe
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import Reading
-from solver.analysis import board_symmetries, symmetric_image, symmetry_classes
+from solver.analysis import symmetric_image, symmetry_classes
+from solver.rules import board_symmetries
 from solver.engine import Game
 
 

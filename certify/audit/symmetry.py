@@ -7,7 +7,8 @@ from itertools import product
 
 import numpy as np
 
-from solver.analysis import board_symmetries, path_counts, symmetric_image
+from solver.analysis import path_counts, symmetric_image
+from solver.rules import board_symmetries
 from solver.retrograde import Solution
 
 Symmetry = tuple[tuple[int, ...], bool]  # a cell permutation, and whether X and O swap
