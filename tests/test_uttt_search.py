@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
+from certify.bench_uttt import sample
 from solver.game import NoHooks
 from solver.pns import Claim, ProofSearch
 from solver.uttt import CriticalSquares, Uttt, immediate_wins, play
@@ -11,25 +10,10 @@ from solver.uttt import CriticalSquares, Uttt, immediate_wins, play
 GAME = Uttt()
 
 
-def late_positions(count: int, ply: int, seed: int) -> list:
-    """Positions `ply` plies into seeded random games that are still going."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        s = GAME.initial()
-        for _ in range(ply):
-            if GAME.is_terminal(s):
-                break
-            s = play(s, rng.choice(GAME.legal_moves(s)))
-        if not GAME.is_terminal(s):
-            out.append(s)
-    return out
-
-
 def test_hooks_keep_every_reply_and_drop_only_moves_that_hand_over_a_win() -> None:
     hooks = CriticalSquares()
     dropped = 0
-    for s in late_positions(60, 45, seed=1):
+    for s in sample([45], 60, seed=1)[45]:
         moves = GAME.legal_moves(s)
         prover = GAME.to_move(s)
         assert sorted(hooks.candidates(s, moves, False, 3 - prover)) == moves
@@ -47,7 +31,7 @@ def test_hooks_keep_every_reply_and_drop_only_moves_that_hand_over_a_win() -> No
 
 def test_values_with_and_without_critical_squares_agree() -> None:
     settled = 0
-    for s in late_positions(12, 55, seed=2):
+    for s in sample([55], 12, seed=2)[55]:
         for claim in (Claim(GAME.to_move(s), "win"), Claim(3 - GAME.to_move(s), "no-loss")):
             with_hooks = ProofSearch(GAME, claim, GAME.search_hooks()).search(s, max_nodes=30_000)
             without = ProofSearch(GAME, claim, NoHooks()).search(s, max_nodes=30_000)
