@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from certify.cli.app import EXIT_FAILED, fail
-from certify.schema import VALUE_WORDS
+from certify.format import VALUE_WORDS
 from solver.engine import Game, Move
 from solver.rules import Rules
 
