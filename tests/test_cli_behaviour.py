@@ -208,6 +208,32 @@ def test_show_and_tree_read_a_certificate_instead_of_solving(tmp_path):
     assert other.exit_code == 2 and "not for 'tictactoe'" in first_error(other)
 
 
+def test_stats_counts_the_same_from_a_certificate_and_refuses_another_game(tmp_path):
+    cert = tmp_path / "tictactoe.json"
+    assert run("solve", "tictactoe", "-o", str(cert)).exit_code == 0
+    solved = json.loads(run("stats", "tictactoe", "--json").stdout)
+    read = json.loads(run("stats", "tictactoe", "--cert", str(cert), "--json").stdout)
+    assert (solved.pop("labels"), read.pop("labels")) == ("solved now", f"certificate {cert} (checked)")
+    assert read == solved and read["reachable_states"] == 5478 and read["edges"] == 16167
+    shown = run("stats", "tictactoe", "--cert", str(cert))
+    assert shown.exit_code == 0 and "5,478" in shown.stdout and "labels: certificate" in shown.stdout
+    other = run("stats", "w3t", "--cert", str(cert))
+    assert other.exit_code == 2 and other.stdout == ""
+    assert first_error(other) == f"error: {cert}: certificate is for 'tictactoe', not for 'w3t' (rules differ)"
+    assert len(other.stderr.strip().splitlines()) == 1
+
+
+def test_a_false_certificate_given_by_cert_is_refused_with_the_checkers_verdict(tmp_path):
+    cert = tmp_path / "tictactoe.json"
+    assert run("solve", "tictactoe", "-o", str(cert)).exit_code == 0
+    data = json.loads(cert.read_text())
+    data["claim"]["root_value"] = "win"
+    cert.write_text(json.dumps(data))
+    result = run("stats", "tictactoe", "--cert", str(cert))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert first_error(result).startswith(f"error: {cert}: INVALID table")
+
+
 def test_verify_goes_on_when_z3_runs_out_of_time(tmp_path):
     result = run("verify", "w3t", "--out-dir", str(tmp_path), "--timeout", "0.1", "--json")
     assert result.exit_code == 0
