@@ -223,6 +223,16 @@ def test_stats_counts_the_same_from_a_certificate_and_refuses_another_game(tmp_p
     assert len(other.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("command", [["show", "tictactoe"], ["tree", "tictactoe"], ["stats", "tictactoe"],
+                                     ["play", "tictactoe"], ["z3", "value", "tictactoe"], ["z3", "strategy", "tictactoe"]])
+def test_cert_that_is_no_file_says_so_in_the_same_words(command, tmp_path):
+    (tmp_path / "empty.json").write_text("")
+    for name, words in (("missing.json", "no such file"), ("empty.json", "is empty"), (".", "is a directory, not a certificate")):
+        result = run(*command, "--cert", str(tmp_path / name), stdin="")
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.strip() == f"error: {tmp_path / name}: {words}", result.stderr
+
+
 def test_a_false_certificate_given_by_cert_is_refused_with_the_checkers_verdict(tmp_path):
     cert = tmp_path / "tictactoe.json"
     assert run("solve", "tictactoe", "-o", str(cert)).exit_code == 0
