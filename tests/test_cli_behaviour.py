@@ -115,6 +115,25 @@ def test_unwritable_outputs_exit_2_before_the_work(tmp_path):
         assert result.exit_code == 2 and words in first_error(result), (args, result.stderr)
 
 
+@pytest.mark.parametrize("command", [
+    ["audit", "certificates/claims/000.toml", "-o", "{folder}/a.md"],
+    ["verify", "w3t", "--out-dir", "{folder}"],
+    ["solve", "w3t", "-o", "{folder}/w3t.json"],
+    ["prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", "{folder}/p.json"],
+    ["explore", "w3t", "-o", "{folder}/w3t.html"],
+])
+def test_a_read_only_folder_is_bad_input_before_the_work(command, tmp_path, monkeypatch):
+    """The issue's read-only folders (audit: exit 3 PermissionError, verify: exit 1 NOT VERIFIED), as
+    a non-root user sees them: os.access says the folder is not writable (root may write anywhere)."""
+    real_access = os.access
+    monkeypatch.setattr("certify.files.os.access",
+                        lambda path, mode: False if mode & os.W_OK and str(path) == str(tmp_path) else real_access(path, mode))
+    result = run(*(arg.format(folder=tmp_path) for arg in command))
+    assert result.exit_code == 2 and result.stdout == "", result.stdout
+    assert first_error(result).endswith(f"cannot write: folder {tmp_path} is not writable"), result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 # ---- safe files --------------------------------------------------------------------------------
 
 
