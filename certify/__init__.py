@@ -5,19 +5,13 @@ The notebook API (docs/api.md), loaded on first use so `import certify` stays in
 `Verdict` types.
 """
 
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
 _API = ("Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve")
 __all__ = ["__version__", *_API]
 
 
 def __getattr__(name: str) -> object:
-    """Import the API module the first time one of its names is used (PEP 562); the version likewise."""
-    if name == "__version__":  # reading the installed metadata costs startup time: only when asked
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            return version("certify")
-        except PackageNotFoundError:  # running from a source tree that is not installed
-            return "0.1.0"
+    """Import the API module the first time one of its names is used (PEP 562)."""
     if name in _API:
         from certify import api
 

@@ -11,34 +11,62 @@ import heapq
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import ValidationError
 
 from certify import __version__
 from certify.files import write_atomic
-from certify.schema import (
-    FORMAT,
-    VALUE_WORDS,
-    VERSION,
-    Certificate,
-    Claim,
-    FirstMove,
-    Provenance,
-    StrategyCertificate,
-    StrategyTable,
-    Table,
-    pack,
-    unpack,
-)
+from certify.format import FORMAT, VALUE_WORDS, VERSION, pack, unpack
 from solver.analysis import first_move_values
 from solver.engine import Game, IllegalMove, Move
 from solver.retrograde import Solution, enumerate_layers, solve
 from solver.rules import Rules, make_rules
 from solver.strategy import Strategy, root_strategies
 
+if TYPE_CHECKING:
+    from certify.schema import Certificate, StrategyCertificate, StrategyTable
+
+# Writing builds the file's JSON object directly; the pydantic schema (certify.schema) is imported
+# only to read a file or to hand out a validated model, so `certify solve` never loads pydantic.
+
+
 class CertificateError(ValueError):
     """A file that is not a well-formed certificate; the message is one line."""
+
+
+def certificate_document(
+    rules: Rules,
+    solution: Solution | None = None,
+    command: str = "",
+    elapsed_seconds: float | None = None,
+) -> dict[str, Any]:
+    """The certificate of `rules`' root value as the file's JSON object, solving the game unless a solution is given."""
+    solution = solve(rules) if solution is None else solution
+    game = Game(rules)
+    margins = solution.margins
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": "table",
+        "rules": rules.canonical(),
+        "rules_sha256": rules.sha256(),
+        "claim": {
+            "root_value": VALUE_WORDS[int(solution.values[0])],
+            "root_margin": None if margins is None else int(margins[0]),
+            "first_moves": [
+                {"cell": cell, "mark": mark, "value": VALUE_WORDS[value]}
+                for cell, mark, value in first_move_values(solution)
+            ],
+        },
+        "table": {
+            "states": len(solution),
+            "labels": pack(label_bytes(solution.values, solution.distances), "uint8"),
+            "margins": None if margins is None else pack(margins, "int8"),
+        },
+        "strategies": [_strategy_table(game, s) for s in root_strategies(solution)],
+        "provenance": {"tool": f"certify {__version__}", "command": command, "elapsed_seconds": elapsed_seconds},
+    }
 
 
 def build_certificate(
@@ -47,35 +75,10 @@ def build_certificate(
     command: str = "",
     elapsed_seconds: float | None = None,
 ) -> Certificate:
-    """The certificate of `rules`' root value, solving the game unless a solution is given."""
-    solution = solve(rules) if solution is None else solution
-    game = Game(rules)
-    first_moves = [
-        FirstMove(cell=cell, mark=mark, value=VALUE_WORDS[value])
-        for cell, mark, value in first_move_values(solution)
-    ]
-    margins = solution.margins
-    return Certificate(
-        format=FORMAT,
-        version=VERSION,
-        kind="table",
-        rules=rules.canonical(),
-        rules_sha256=rules.sha256(),
-        claim=Claim(
-            root_value=VALUE_WORDS[int(solution.values[0])],
-            root_margin=None if margins is None else int(margins[0]),
-            first_moves=first_moves,
-        ),
-        table=Table(
-            states=len(solution),
-            labels=pack(label_bytes(solution.values, solution.distances), "uint8"),
-            margins=None if margins is None else pack(margins, "int8"),
-        ),
-        strategies=[_strategy_table(game, s) for s in root_strategies(solution)],
-        provenance=Provenance(
-            tool=f"certify {__version__}", command=command, elapsed_seconds=elapsed_seconds
-        ),
-    )
+    """The certificate of `rules`' root value as a schema-validated model (see `certificate_document`)."""
+    from certify.schema import Certificate
+
+    return Certificate.model_validate(certificate_document(rules, solution, command, elapsed_seconds))
 
 
 def label_bytes(values: np.ndarray, distances: np.ndarray) -> np.ndarray:
@@ -83,25 +86,26 @@ def label_bytes(values: np.ndarray, distances: np.ndarray) -> np.ndarray:
     return (64 * (values.astype(np.int16) + 1) + distances).astype(np.uint8)
 
 
-def _strategy_table(game: Game, strategy: Strategy) -> StrategyTable:
+def _strategy_table(game: Game, strategy: Strategy) -> dict[str, Any]:
     """Pack a strategy: for each of its states (ascending codes), the byte 16 * mark + cell played."""
     placed = game.decode(strategy.children.astype(np.int64) - strategy.codes.astype(np.int64))
     cells = placed.argmax(axis=1)
     marks = placed[np.arange(len(cells)), cells]
-    return StrategyTable(
-        player=strategy.player,
-        guarantees=strategy.guarantees,
-        entries=len(strategy),
-        moves=pack(16 * marks.astype(np.int64) + cells, "uint8"),
-    )
+    return {
+        "player": strategy.player,
+        "guarantees": strategy.guarantees,
+        "entries": len(strategy),
+        "moves": pack(16 * marks.astype(np.int64) + cells, "uint8"),
+    }
 
 
-def certificate_json(certificate: Certificate) -> str:
+def certificate_json(certificate: Certificate | dict[str, Any]) -> str:
     """The exact text of the certificate file: sorted keys, 2-space indent, final newline."""
-    return json.dumps(certificate.model_dump(mode="json"), sort_keys=True, indent=2) + "\n"
+    document = certificate if isinstance(certificate, dict) else certificate.model_dump(mode="json")
+    return json.dumps(document, sort_keys=True, indent=2) + "\n"
 
 
-def write_certificate(certificate: Certificate, path: Path) -> None:
+def write_certificate(certificate: Certificate | dict[str, Any], path: Path) -> None:
     """Write the certificate atomically."""
     write_atomic(path, certificate_json(certificate))
 
@@ -109,7 +113,7 @@ def write_certificate(certificate: Certificate, path: Path) -> None:
 def read_certificate(path: Path) -> Certificate:
     """Read and schema-validate a certificate of kind `table`; raises CertificateError with one line."""
     certificate = read_any_certificate(path)
-    if not isinstance(certificate, Certificate):
+    if certificate.kind != "table":
         raise CertificateError(f"{path}: a certificate of kind {certificate.kind!r}, where kind 'table' is needed")
     return certificate
 
@@ -128,6 +132,10 @@ def read_any_certificate(path: Path) -> Certificate | StrategyCertificate:
     if version != VERSION:
         raise CertificateError(f"{path}: certificate format version {ascii(version)[:20]} is not readable: "
                                f"this certify reads version {VERSION} (regenerate it with `certify solve`)")
+    from pydantic import ValidationError
+
+    from certify.schema import Certificate, StrategyCertificate
+
     model = StrategyCertificate if kind == "strategy" else Certificate
     try:
         return model.model_validate_json(text)

@@ -5,22 +5,33 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
-from certify.certificate import build_certificate, certificate_json
-from certify.schema import Certificate
+from certify.certificate import certificate_document, certificate_json
 from solver.retrograde import ProgressHook, Solution, solve
 from solver.rules import Rules
+
+if TYPE_CHECKING:
+    from certify.schema import Certificate
 
 
 @dataclass(frozen=True)
 class Solved:
-    """A solved game with its certificate and the file text."""
+    """A solved game with its certificate (the file's JSON object) and the file text."""
 
     rules: Rules
     solution: Solution
-    certificate: Certificate
+    document: dict[str, Any]
     text: str
     elapsed_seconds: float
+
+    @cached_property
+    def certificate(self) -> Certificate:
+        """The certificate as a schema-validated model (loads pydantic: not on `certify solve`'s path)."""
+        from certify.schema import Certificate
+
+        return Certificate.model_validate(self.document)
 
 
 def solve_command(game: str) -> str:
@@ -42,10 +53,8 @@ def solve_and_certify(
     solution = solve(rules, progress)
     if progress is not None:
         progress("build the certificate", -1, len(solution))
-    certificate = build_certificate(rules, solution, command=solve_command(game))
+    document = certificate_document(rules, solution, command=solve_command(game))
     elapsed = time.perf_counter() - start
     if timed:
-        certificate = certificate.model_copy(
-            update={"provenance": certificate.provenance.model_copy(update={"elapsed_seconds": round(elapsed, 4)})}
-        )
-    return Solved(rules, solution, certificate, certificate_json(certificate), elapsed)
+        document["provenance"]["elapsed_seconds"] = round(elapsed, 4)
+    return Solved(rules, solution, document, certificate_json(document), elapsed)

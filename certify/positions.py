@@ -12,7 +12,8 @@ from functools import cached_property
 import numpy as np
 
 from certify.certificate import certificate_rules, label_table, strategy_moves
-from certify.schema import VALUE_WORDS, Certificate, ValueWord
+from certify.format import VALUE_WORDS, ValueWord
+from certify.schema import Certificate
 from solver.engine import Game, Move
 from solver.rules import Rules
 

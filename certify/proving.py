@@ -20,7 +20,8 @@ from pydantic import ValidationError
 
 from certify import __version__
 from certify.files import write_atomic
-from certify.schema import FORMAT, Proof, Provenance, StrategyCertificate, StrategyClaim
+from certify.format import FORMAT
+from certify.schema import Proof, Provenance, StrategyCertificate, StrategyClaim
 from solver.families import game_from_rules
 from solver.game import Game, NoHooks
 from solver.pns import Claim, Outcome, ProofSearch, Progress

@@ -12,6 +12,7 @@ import re
 from operator import itemgetter
 from dataclasses import dataclass
 from functools import cache, cached_property
+from itertools import product
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from solver.rules import Rules, require_table_size
 _MEMO_LIMIT = 1 << 16  # states whose labels and moves a game remembers before starting over (bounds memory)
 _CHUNK_CELLS = 8  # boards decode 8 trits at a time from a table of every 8-cell pattern
 _CHUNK = 3**_CHUNK_CELLS
-_PATTERNS = [tuple((value // 3**i) % 3 for i in range(_CHUNK_CELLS)) for value in range(_CHUNK)]  # remembered labels / move lists per game before the memo starts over
+_PATTERNS = [p[::-1] for p in product(range(3), repeat=_CHUNK_CELLS)]  # pattern v: cell i holds (v // 3**i) % 3
 
 CODE_DTYPE = np.uint32  # 3**16 < 2**32: every board the vectorised API takes fits
 NO_CHILD = -1  # child codes are int32: 3**16 + 2 * 3**15 < 2**31

@@ -44,6 +44,6 @@ def game_from_rules(raw: dict[str, Any]) -> Game[Any, Any]:
 
     fields = {key: value for key, value in raw.items() if key != "family"}
     try:
-        return PositionalGame(Rules.model_validate(fields))
-    except ValueError as err:
-        raise RulesError(f"rules: {str(err).splitlines()[-1].strip()}") from None
+        return PositionalGame(Rules.from_fields(fields))
+    except RulesError as err:
+        raise RulesError(f"rules: {err}") from None

@@ -7,19 +7,23 @@ Marks: 1 = X, 2 = O, 0 = empty. Player 1 moves first.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 MarkRule = Literal["own", "either", "x-only"]
 Goal = Literal["first-line-wins", "first-line-loses", "most-lines"]
+MARK_RULES: tuple[str, ...] = get_args(MarkRule)
+GOALS: tuple[str, ...] = get_args(Goal)
 
 MAX_SIDE = 8  # proof search handles boards up to 8x8; the table solver stops at TABLE_MAX_CELLS
 TABLE_MAX_CELLS = 16  # 3**16 state codes: the exhaustive table solver's limit (4x4)
@@ -30,10 +34,13 @@ class RulesError(ValueError):
     """A rules spec that cannot describe a game; the message is one line for the user."""
 
 
-class Rules(BaseModel):
-    """One positional game: an R×C board, its winning lines, who may place which mark, the goal."""
+@dataclass(frozen=True)
+class Rules:
+    """One positional game: an R×C board, its winning lines, who may place which mark, the goal.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    Constructing one validates it (RulesError, one line) and puts the lines in canonical form: each
+    line's cells ascending, the lines sorted — a line is a set, and one game has one form.
+    """
 
     name: str
     rows: int
@@ -42,31 +49,49 @@ class Rules(BaseModel):
     marks: MarkRule
     goal: Goal
 
-    @field_validator("lines")
-    @classmethod
-    def _canonical_lines(cls, lines: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
-        """Each line's cells ascending, the lines sorted: a line is a set, and one game has one form."""
-        return tuple(sorted(tuple(sorted(line)) for line in lines))
-
-    @model_validator(mode="after")
-    def _well_formed(self) -> Rules:
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise RulesError("name: must be a string")
+        for field in ("rows", "cols"):
+            if type(getattr(self, field)) is not int:
+                raise RulesError(f"{field}: must be an integer")
         if not (1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE):
-            raise ValueError(f"board {self.rows}x{self.cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+            raise RulesError(f"board {self.rows}x{self.cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+        if self.marks not in MARK_RULES:
+            raise RulesError(f"marks: {ascii(self.marks)[:40]} is not one of {', '.join(MARK_RULES)}")
+        if self.goal not in GOALS:
+            raise RulesError(f"goal: {ascii(self.goal)[:40]} is not one of {', '.join(GOALS)}")
+        if not isinstance(self.lines, (list, tuple)) or not all(
+            isinstance(line, (list, tuple)) and all(type(c) is int for c in line) for line in self.lines
+        ):
+            raise RulesError("lines: must be a list of lists of cell numbers")
+        object.__setattr__(self, "lines", tuple(sorted(tuple(sorted(line)) for line in self.lines)))
         if not self.lines:
-            raise ValueError("the line list is empty")
+            raise RulesError("the line list is empty")
         for line in self.lines:
             if not line:
-                raise ValueError("a line has no cells")
+                raise RulesError("a line has no cells")
             bad = [c for c in line if not 0 <= c < self.cells]
             if bad:
-                raise ValueError(f"line {list(line)} has cell {bad[0]} outside 0..{self.cells - 1}")
+                raise RulesError(f"line {list(line)} has cell {bad[0]} outside 0..{self.cells - 1}")
             if len(set(line)) != len(line):
-                raise ValueError(f"line {list(line)} repeats a cell")
-        if len({frozenset(line) for line in self.lines}) != len(self.lines):
-            raise ValueError("the line list repeats a line (as a set of cells)")
+                raise RulesError(f"line {list(line)} repeats a cell")
+        if len(set(self.lines)) != len(self.lines):
+            raise RulesError("the line list repeats a line (as a set of cells)")
         if self.goal == "most-lines" and self.marks != "own":
-            raise ValueError("goal most-lines needs marks 'own' (a line must belong to a player)")
-        return self
+            raise RulesError("goal most-lines needs marks 'own' (a line must belong to a player)")
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, Any]) -> Rules:
+        """Rules from exactly their fields (a certificate's rules without `family`); raises RulesError."""
+        names = [field.name for field in dataclasses.fields(cls)]
+        unknown = sorted(set(fields) - set(names))
+        if unknown:
+            raise RulesError(f"unknown field {ascii(unknown[0])[:40]} (fields: {', '.join(names)})")
+        missing = [name for name in names if name not in fields]
+        if missing:
+            raise RulesError(f"missing field '{missing[0]}'")
+        return cls(**fields)
 
     @property
     def cells(self) -> int:
@@ -160,19 +185,7 @@ def make_rules(
         line_tuples = k_in_a_row(rows, cols, k)
     else:
         line_tuples = tuple(tuple(line) for line in lines)
-    return _validated(
-        dict(name=name, rows=rows, cols=cols, lines=line_tuples, marks=marks, goal=goal)
-    )
-
-
-def _validated(data: dict) -> Rules:
-    try:
-        return Rules.model_validate(data)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        message = first["msg"].removeprefix("Value error, ")
-        raise RulesError(f"{where}: {message}" if where else message) from None
+    return Rules(name=name, rows=rows, cols=cols, lines=line_tuples, marks=marks, goal=goal)  # type: ignore[arg-type]
 
 
 BUILTIN_DESCRIPTIONS: dict[str, str] = {

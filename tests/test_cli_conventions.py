@@ -52,6 +52,20 @@ def test_help_imports_no_command_module():
     assert out.strip().splitlines()[-1] == "LOADED []"
 
 
+def test_solve_writes_its_certificate_without_loading_pydantic_or_the_schema(tmp_path):
+    # pydantic costs ~0.1 s of import on every run; writing needs no validation (docs/benchmarks.md, startup)
+    path = tmp_path / "w3t.json"
+    script = (
+        f"import sys; sys.argv = ['certify', 'solve', 'w3t', '-o', {str(path)!r}]\n"
+        "from certify.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as stop:\n    assert not stop.code, stop.code\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'z3') or m == 'certify.schema'))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "LOADED []"
+    assert subprocess.run([sys.executable, "-m", "checker", str(path)], capture_output=True, text=True).stdout.startswith("VALID")
+
+
 def test_help_lists_every_command_and_the_readme_table_matches_it():
     listed = re.findall(r"^  (\w+)\s", run("--help").stdout.split("Commands:\n")[1].split("\n\n")[0], flags=re.M)
     assert listed == list(COMMANDS)

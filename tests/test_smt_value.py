@@ -6,7 +6,7 @@ import pytest
 
 from certify.smt.graph import enumerate_graph
 from certify.smt.value import cross_check_root, prove_value
-from certify.schema import VALUE_WORDS
+from certify.format import VALUE_WORDS
 from solver.retrograde import solve
 from solver.rules import BUILTIN_DESCRIPTIONS, resolve
 

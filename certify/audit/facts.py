@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from certify.pipeline import Solved, solve_and_certify
-from certify.schema import VALUE_WORDS
+from certify.format import VALUE_WORDS
 from certify.smt.result import SmtResult
 from certify.smt.value import cross_check_root
 from checker import CheckResult, check_bytes

@@ -15,7 +15,7 @@ from certify.policy import t3dt
 from certify.policy.audit import PolicyError, audit_policy
 from certify.policy.load import PolicySpecError, load_policy
 from certify.policy.search import Algorithm, search, search_policy
-from certify.schema import ValueWord
+from certify.format import ValueWord
 
 _ROLE = {1: "first (player 1)", 2: "second (player 2)"}
 

@@ -11,7 +11,7 @@ from certify.audit.base import ClaimBase, PositionFields, describe, parse_moves
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Exhibit, Reading, single, some
 from certify.audit.symmetry import edge_orbits
-from certify.schema import VALUE_WORDS, ValueWord
+from certify.format import VALUE_WORDS, ValueWord
 from solver.analysis import first_move_values
 
 MarkLetter = Literal["X", "O"]

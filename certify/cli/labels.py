@@ -13,7 +13,7 @@ import numpy as np
 
 from certify.cli.app import EXIT_FAILED, fail, user_errors
 from certify.files import readable_file
-from certify.schema import VALUE_WORDS
+from certify.format import VALUE_WORDS
 from solver.analysis import Labels
 from solver.engine import Game, Move
 from solver.rules import Rules

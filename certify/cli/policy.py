@@ -27,7 +27,7 @@ from certify.policy.certified import CertifiedPlayer, labels_of, published_certi
 from certify.policy.load import PolicySpecError, load_policy
 from certify.policy.registry import builtin_policies
 from certify.render import board_table, value_text
-from certify.schema import VALUE_WORDS
+from certify.format import VALUE_WORDS
 from solver.engine import Game, Move
 from solver.retrograde import solve
 from solver.rules import Rules

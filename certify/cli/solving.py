@@ -25,7 +25,7 @@ from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
 from certify.pipeline import Solved, default_filename, solve_and_certify
 from certify.render import board_line, board_table, plural, value_text
-from certify.schema import VALUE_WORDS, Certificate
+from certify.format import VALUE_WORDS
 from solver.analysis import stats as game_stats
 from solver.engine import Game
 from solver.retrograde import ProgressHook
@@ -107,11 +107,10 @@ def solve_game(
         "sha256": hashlib.sha256(solved.text.encode()).hexdigest(),
         "bytes": len(solved.text.encode()),
         "states": len(solved.solution),
-        "root_value": solved.certificate.claim.root_value,
-        "root_margin": solved.certificate.claim.root_margin,
+        "root_value": solved.document["claim"]["root_value"],
+        "root_margin": solved.document["claim"]["root_margin"],
         "strategies": [
-            {"player": s.player, "guarantees": s.guarantees, "entries": s.entries}
-            for s in solved.certificate.strategies
+            {key: s[key] for key in ("player", "guarantees", "entries")} for s in solved.document["strategies"]
         ],
         "seconds": round(solved.elapsed_seconds, 4),
     }
@@ -129,20 +128,21 @@ def solve_game(
 
 def claim_panel(solved: Solved) -> Panel:
     """The root value and the first moves of a solved game, drawn."""
-    claim = solved.certificate.claim
-    margin = "" if claim.root_margin is None else f" (line margin {claim.root_margin:+d})"
+    claim = solved.document["claim"]
+    margin = "" if claim["root_margin"] is None else f" (line margin {claim['root_margin']:+d})"
     header = Text.assemble(
         (solved.rules.name, "bold"),
         ": the first player's value is ",
-        value_text(claim.root_value),
+        value_text(claim["root_value"]),
         f"{margin}   {len(solved.solution):,} reachable states",
     )
     moves = Table("move", "value for the mover", box=None)
-    for move in claim.first_moves:
-        moves.add_row(f"{'XO'[move.mark - 1]}{move.cell}", value_text(move.value))
+    for move in claim["first_moves"]:
+        moves.add_row(f"{'XO'[move['mark'] - 1]}{move['cell']}", value_text(move["value"]))
     strategies = ", ".join(
-        f"player {s.player} {'wins' if s.guarantees == 'win' else 'never loses'} ({plural(s.entries, 'entry', 'entries')})"
-        for s in solved.certificate.strategies
+        f"player {s['player']} {'wins' if s['guarantees'] == 'win' else 'never loses'} "
+        f"({plural(s['entries'], 'entry', 'entries')})"
+        for s in solved.document["strategies"]
     )
     return Panel(Group(header, moves, f"strategies: {strategies}"), title="solved", expand=False)
 
@@ -319,4 +319,6 @@ def schema() -> None:
 
     Example: certify schema > certificate.schema.json
     """
+    from certify.schema import Certificate  # pydantic loads for this command only (certify/format.py)
+
     console.print_json(json.dumps(Certificate.model_json_schema()))

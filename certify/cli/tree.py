@@ -16,7 +16,7 @@ from certify.cli.options import CertOpt, GameArg, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
 from certify.proving import ProofFileError, read_proof, strategy_moves
 from certify.render import board_line, plural, value_text
-from certify.schema import VALUE_WORDS
+from certify.format import VALUE_WORDS
 from solver.engine import Game
 
 

@@ -27,7 +27,8 @@ from certify.cli.options import DEFAULT_TIMEOUT, GAME_HELP, GameArg, JsonOpt, Pl
 from certify.files import readable_file
 from certify.limits import TimedOut, memory_shortfall, run_bounded
 from certify.render import board_table, plural
-from certify.schema import FORMAT, Certificate
+from certify.format import FORMAT
+from certify.schema import Certificate
 from certify.smt.bmc import PROPERTY_TEXT, Property, ReplayDisagreement, certificate_strategies, check_side
 from certify.smt.graph import memory_estimate
 from certify.smt.pairing import PairingStrategy, SearchRole, check_pairing, parse_cell, parse_pairing, search_pairings

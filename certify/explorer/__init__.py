@@ -16,7 +16,7 @@ from importlib.resources import files
 import numpy as np
 
 from certify.positions import CertifiedGame
-from certify.schema import pack
+from certify.format import pack
 
 FULL_TABLE_LIMIT = 200_000
 DEFAULT_PLIES = 4

@@ -22,7 +22,7 @@ import numpy as np
 from certify.files import write_atomic
 from certify.policy import Policy
 from certify.render import board_line
-from certify.schema import VALUE_WORDS
+from certify.format import VALUE_WORDS
 from solver.engine import Game, Move
 from solver.retrograde import Solution, solve
 from solver.rules import Rules, resolve
