@@ -188,3 +188,8 @@ def load_envelope(document: object, kinds: tuple[str, ...], families: tuple[str,
     sha = field(document, "rules_sha256", str, "certificate")
     field(document, "provenance", dict, "certificate")
     return Envelope(document, kind, family, rules, name, sha)
+
+
+def counted(number: int, one: str, many: str) -> str:
+    """A count for a verdict line: `1 strategy`, `18,753 states`."""
+    return f"{number:,} {one if number == 1 else many}"

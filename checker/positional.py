@@ -7,7 +7,7 @@ the table kind (≤ 16 cells) and the strategy kind (larger boards) read the sam
 
 from dataclasses import dataclass
 
-from checker.load import NotACertificate, field, word_field
+from checker.load import NotACertificate, counted, field, word_field
 
 EMPTY, X, O = 0, 1, 2
 MARK_RULES = ("own", "either", "x-only")
@@ -66,7 +66,7 @@ def describe(game: Game) -> str:
     """The game in words: board, number and length of lines, marks, goal."""
     lengths = sorted({len(line) for line in game.lines})
     length = str(lengths[0]) if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
-    return (f"{game.rows}x{game.cols} board, {len(game.lines)} lines of {length}, "
+    return (f"{game.rows}x{game.cols} board, {counted(len(game.lines), 'line', 'lines')} of {length}, "
             f"marks {game.marks}, {game.goal}")
 
 

@@ -9,7 +9,7 @@ play must end as claimed, every stored move must be used, and the traversal must
 `proof.positions` positions (declared up front, so the work budget is known before any work).
 """
 
-from checker.load import Envelope, Invalid, Limits, NotACertificate, count_field, field, unpack_bytes, word_field
+from checker.load import Envelope, Invalid, Limits, NotACertificate, count_field, counted, field, unpack_bytes, word_field
 
 RESULTS = ("win", "no-loss")
 TRAVERSAL = "dfs-preorder"
@@ -67,4 +67,5 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
         raise Invalid(f"proof.positions = {positions}, but the strategy reaches {len(seen)} positions")
     where = "the start" if root_text is None else f"position {ascii(root_text)[:120]}"
     claimed = "wins" if result == "win" else "does not lose"
-    return f"player {player} {claimed} from {where}: {positions} positions, {turns} moves of player {player} checked"
+    return (f"player {player} {claimed} from {where}: {counted(positions, 'position', 'positions')}, "
+            f"{counted(turns, 'move', 'moves')} of player {player} checked")

@@ -15,7 +15,8 @@ from itertools import compress
 
 from checker import positional
 from checker.codes import Halves, halves, state
-from checker.load import Envelope, Invalid, Limits, NotACertificate, count_field, field, unpack_bytes, word_field
+from checker.load import (Envelope, Invalid, Limits, NotACertificate, count_field, counted, field, unpack_bytes,
+                          word_field)
 from checker.positional import Game
 
 MAX_CELLS = 16
@@ -269,5 +270,5 @@ def check(envelope: Envelope, family, game: Game, limits: Limits, progress=None)
             progress(f"strategy {index + 1}", 0)
         check_strategy(index, game, h, strategy, reach, labels)
     margin = "" if table.root_margin is None else f" margin {table.root_margin}"
-    return (f"{len(table.labels)} states, {edges} edges, root {table.root_value}{margin}, "
-            f"{len(table.strategies)} strategies checked")
+    return (f"{counted(len(table.labels), 'state', 'states')}, {counted(edges, 'edge', 'edges')}, "
+            f"root {table.root_value}{margin}, {counted(len(table.strategies), 'strategy', 'strategies')} checked")

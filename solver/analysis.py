@@ -3,12 +3,44 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from solver.engine import Game
 from solver.retrograde import Solution
-from solver.rules import Permutation, board_symmetries
+from solver.rules import Permutation, Rules, board_symmetries
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Every reachable state's label without the solver's best moves: what a certificate's table holds.
+
+    Enough for every count here (`stats`, `path_counts`, `symmetry_classes`, `first_move_values`),
+    so a checked certificate answers them without solving again. A state is terminal exactly when
+    its distance to the end is 0 (the checker enforces it).
+    """
+
+    rules: Rules
+    codes: np.ndarray  # ascending
+    values: np.ndarray  # for the side to move
+    distances: np.ndarray
+    margins: np.ndarray | None
+
+    @cached_property
+    def terminal(self) -> np.ndarray:
+        """Whether each state is terminal."""
+        return self.distances == 0
+
+    @property
+    def game(self) -> Game:
+        """The game these labels are about."""
+        return Game(self.rules)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    children = Solution.children  # reads only rules, codes and terminal, which both classes have
 
 def symmetric_image(boards: np.ndarray, perm: Permutation, swap_marks: bool) -> np.ndarray:
     """Boards (n, cells) moved by the cell permutation `perm`, with X↔O swapped if `swap_marks`."""
@@ -17,7 +49,7 @@ def symmetric_image(boards: np.ndarray, perm: Permutation, swap_marks: bool) -> 
     return np.where(moved == 0, 0, 3 - moved) if swap_marks else moved
 
 
-def symmetry_classes(solution: Solution, swap_marks: bool) -> int:
+def symmetry_classes(solution: Solution | Labels, swap_marks: bool) -> int:
     """Number of reachable states up to the board symmetries (and X↔O if `swap_marks`)."""
     game = solution.game
     boards = game.decode(solution.codes)
@@ -30,7 +62,7 @@ def symmetry_classes(solution: Solution, swap_marks: bool) -> int:
     return len(np.unique(canonical))
 
 
-def path_counts(solution: Solution, moves: np.ndarray | None = None) -> np.ndarray:
+def path_counts(solution: Solution | Labels, moves: np.ndarray | None = None) -> np.ndarray:
     """For every state, the number of move sequences from the empty board that reach it.
 
     `moves`, a boolean mask over the move columns `2*cell + mark - 1`, restricts the sequences
@@ -67,7 +99,7 @@ def predecessors(solution: Solution, code: int) -> list[int]:
     return sorted(parents)
 
 
-def first_move_values(solution: Solution) -> list[tuple[int, int, int]]:
+def first_move_values(solution: Solution | Labels) -> list[tuple[int, int, int]]:
     """(cell, mark, value for the mover) of every legal first move, by cell then mark."""
     root_children = solution.children(np.zeros(1, dtype=np.int64))[0]
     return [
@@ -92,7 +124,7 @@ class Stats:
     first_moves: list[dict]
 
 
-def _by_result(game: Game, solution: Solution, rows: np.ndarray, weights: np.ndarray) -> dict[str, int]:
+def _by_result(game: Game, solution: Solution | Labels, rows: np.ndarray, weights: np.ndarray) -> dict[str, int]:
     """Sum `weights` over terminal `rows` by who won (player 1, player 2) or draw."""
     values = solution.values[rows].astype(np.int64)
     p1_to_move = (game.decode(solution.codes[rows]) != 0).sum(axis=1) % 2 == 0
@@ -104,7 +136,7 @@ def _by_result(game: Game, solution: Solution, rows: np.ndarray, weights: np.nda
     }
 
 
-def stats(solution: Solution) -> Stats:
+def stats(solution: Solution | Labels) -> Stats:
     """Every count of the solved game."""
     game = solution.game
     words = {1: "win", 0: "draw", -1: "loss"}

@@ -31,7 +31,7 @@ def checked(game: str, limits: checker.Limits) -> None:
     text = certificate_json(build_certificate(rules, solution))
     result = checker.check_bytes(text.encode(), limits, rules.sha256())
     assert result.exit_code == 0, result.message
-    assert f"{len(solution)} states" in result.message
+    assert f"{len(solution):,} states" in result.message
     assert f"root {WORDS[int(solution.values[0])]}" in result.message
 
 

@@ -31,10 +31,18 @@ def test_verdict_line_names_counts_and_root():
     result = check(builtin_document("tictactoe"))
     sha = resolve("tictactoe").sha256()[:16]
     assert result.message == (f"VALID table 3x3 board, 8 lines of 3, marks own, first-line-wins rules sha256 {sha} "
-                              "name 'tictactoe': 5478 states, 16167 edges, root draw, 2 strategies checked")
+                              "name 'tictactoe': 5,478 states, 16,167 edges, root draw, 2 strategies checked")
     result = check(builtin_document("cumulative"))
     assert result.message.startswith("VALID table 3x3 board, 8 lines of 3, marks own, most-lines ")
     assert "root draw margin 0, 2 strategies checked" in result.message
+
+
+def test_verdict_counts_are_singular_for_one():
+    """One line, one strategy: `1 line of 1`, `1 strategy checked` (a 1x1 board whose line loses)."""
+    result = check(document_for(small_rules(("1x1", 1, 1, "own", "first-line-loses", 1))))
+    assert result.exit_code == 0, result.message
+    assert result.message.startswith("VALID table 1x1 board, 1 line of 1, ")
+    assert result.message.endswith(": 2 states, 1 edge, root loss, 1 strategy checked")
 
 
 @pytest.mark.parametrize("spec", SMALL_SPECS, ids=[spec[0] for spec in SMALL_SPECS])

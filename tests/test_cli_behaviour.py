@@ -126,6 +126,25 @@ def test_unwritable_outputs_exit_2_before_the_work(tmp_path):
         assert result.exit_code == 2 and words in first_error(result), (args, result.stderr)
 
 
+@pytest.mark.parametrize("command", [
+    ["audit", "certificates/claims/000.toml", "-o", "{folder}/a.md"],
+    ["verify", "w3t", "--out-dir", "{folder}"],
+    ["solve", "w3t", "-o", "{folder}/w3t.json"],
+    ["prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", "{folder}/p.json"],
+    ["explore", "w3t", "-o", "{folder}/w3t.html"],
+])
+def test_a_read_only_folder_is_bad_input_before_the_work(command, tmp_path, monkeypatch):
+    """The issue's read-only folders (audit: exit 3 PermissionError, verify: exit 1 NOT VERIFIED), as
+    a non-root user sees them: os.access says the folder is not writable (root may write anywhere)."""
+    real_access = os.access
+    monkeypatch.setattr("certify.files.os.access",
+                        lambda path, mode: False if mode & os.W_OK and str(path) == str(tmp_path) else real_access(path, mode))
+    result = run(*(arg.format(folder=tmp_path) for arg in command))
+    assert result.exit_code == 2 and result.stdout == "", result.stdout
+    assert first_error(result).endswith(f"cannot write: folder {tmp_path} is not writable"), result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 # ---- safe files --------------------------------------------------------------------------------
 
 
@@ -217,6 +236,42 @@ def test_show_and_tree_read_a_certificate_instead_of_solving(tmp_path):
         assert json.loads(run(*args, "--cert", str(cert)).stdout) == solved
     other = run("show", "tictactoe", "--cert", str(cert))
     assert other.exit_code == 2 and "not for 'tictactoe'" in first_error(other)
+
+
+def test_stats_counts_the_same_from_a_certificate_and_refuses_another_game(tmp_path):
+    cert = tmp_path / "tictactoe.json"
+    assert run("solve", "tictactoe", "-o", str(cert)).exit_code == 0
+    solved = json.loads(run("stats", "tictactoe", "--json").stdout)
+    read = json.loads(run("stats", "tictactoe", "--cert", str(cert), "--json").stdout)
+    assert (solved.pop("labels"), read.pop("labels")) == ("solved now", f"certificate {cert} (checked)")
+    assert read == solved and read["reachable_states"] == 5478 and read["edges"] == 16167
+    shown = run("stats", "tictactoe", "--cert", str(cert))
+    assert shown.exit_code == 0 and "5,478" in shown.stdout and "labels: certificate" in shown.stdout
+    other = run("stats", "w3t", "--cert", str(cert))
+    assert other.exit_code == 2 and other.stdout == ""
+    assert first_error(other) == f"error: {cert}: certificate is for 'tictactoe', not for 'w3t' (rules differ)"
+    assert len(other.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [["show", "tictactoe"], ["tree", "tictactoe"], ["stats", "tictactoe"],
+                                     ["play", "tictactoe"], ["z3", "value", "tictactoe"], ["z3", "strategy", "tictactoe"]])
+def test_cert_that_is_no_file_says_so_in_the_same_words(command, tmp_path):
+    (tmp_path / "empty.json").write_text("")
+    for name, words in (("missing.json", "no such file"), ("empty.json", "is empty"), (".", "is a directory, not a certificate")):
+        result = run(*command, "--cert", str(tmp_path / name), stdin="")
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.strip() == f"error: {tmp_path / name}: {words}", result.stderr
+
+
+def test_a_false_certificate_given_by_cert_is_refused_with_the_checkers_verdict(tmp_path):
+    cert = tmp_path / "tictactoe.json"
+    assert run("solve", "tictactoe", "-o", str(cert)).exit_code == 0
+    data = json.loads(cert.read_text())
+    data["claim"]["root_value"] = "win"
+    cert.write_text(json.dumps(data))
+    result = run("stats", "tictactoe", "--cert", str(cert))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert first_error(result).startswith(f"error: {cert}: INVALID table")
 
 
 def test_verify_goes_on_when_z3_runs_out_of_time(tmp_path):

@@ -36,6 +36,16 @@ def test_parallel_prove_writes_a_certificate_the_checker_accepts(tmp_path: Path)
     assert checker.check_file(str(out)).exit_code == 0
 
 
+def test_parallel_prove_to_stdout_keeps_every_report_on_stderr() -> None:
+    result = runner.invoke(app, ["prove", "mnk:3,4,3", "--claim", "win", "--player", "1", "--workers", "2",
+                                 "--job-nodes", "20", "-o", "-"])
+    assert result.exit_code == 0, result.stderr
+    assert checker.check_bytes(result.stdout.encode()).exit_code == 0  # stdout is the certificate alone
+    said = " ".join(result.stderr.split())
+    assert said.startswith("proved mnk:3,4,3: player 1 wins") and "wrote stdout (" in said, said
+    assert "parallel: process pool ×2, " in said, said
+
+
 def test_parallel_prove_of_a_false_claim_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "p.json"
     result = run("prove", "tictactoe", "--claim", "win", "--player", "1", "--workers", "2", "--job-nodes", "20", "-o", str(out))

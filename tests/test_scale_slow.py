@@ -45,7 +45,7 @@ def test_board_is_published_and_every_method_agrees(peer, game, tmp_path):  # no
     del solved, solution
     verdict = check_in_fresh_process(path, rules, states, ROOT)
     assert verdict.startswith("VALID"), verdict
-    assert re.search(rf"\b{states} states\b", verdict), verdict
+    assert re.search(rf"\b{states:,} states\b", verdict), verdict
     assert re.search(rf"\broot {VALUE_WORDS[root]}\b", verdict), verdict
     _, theirs = run_peer(peer, game)
     assert (theirs.states, theirs.edges, theirs.root) == (states, entry["edges"], root)

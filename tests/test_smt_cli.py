@@ -44,6 +44,26 @@ def test_strategy_of_a_certificate_is_proved(w3t_certificate):
     assert result.exit_code == 0 and "PROVED" in result.stdout
 
 
+def test_cert_gives_the_claim_and_the_strategies_of_a_certificate_about_game(w3t_certificate):
+    value = run("value", "w3t", "--cert", str(w3t_certificate), "--json")
+    assert value.exit_code == 0
+    assert json.loads(value.stdout)["results"][0]["details"]["claimed"] == "win"
+    from_file = run("strategy", "w3t", "--cert", str(w3t_certificate), "--json")
+    solved_now = run("strategy", "w3t", "--json")
+    assert from_file.exit_code == solved_now.exit_code == 0
+    checks = [[r["check"] for r in json.loads(result.stdout)["results"]] for result in (from_file, solved_now)]
+    assert checks[0] == checks[1] == ["w3t: player 1's strategy table (97 entries) wins every play"]
+
+
+@pytest.mark.parametrize("command", ["value", "strategy"])
+def test_cert_about_another_game_is_one_line_exit_2(command, w3t_certificate):
+    result = run(command, "tictactoe", "--cert", str(w3t_certificate))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == f"error: {w3t_certificate}: certificate is for 'w3t', not for 'tictactoe' (rules differ)"
+    twice = run(command, str(w3t_certificate), "--cert", str(w3t_certificate))
+    assert twice.exit_code == 2 and twice.stderr.startswith(f"error: {w3t_certificate} is a certificate already")
+
+
 def test_pairing_check_draws_its_counterexample_one_based():
     result = run("pairing", "cumulative", "--player", "1", "--pairs", "1-2,3-6,4-7,8-9", "--opening", "5", "--one-based", "--json")
     assert result.exit_code == 1  # some of the pairing's properties are refuted
@@ -65,7 +85,9 @@ def test_pairing_search_json_lists_the_refutations():
         ["value", "nosuchgame"],
         ["value", "w3t", "--claim", "maybe"],
         ["value", "w3t", "--margin", "1"],
-        ["strategy", "tictactoe"],
+        ["strategy", "mnk:5,5,3"],
+        ["strategy", "w3t", "--cert", "no-such-certificate.json"],
+        ["value", "w3t", "--cert", "no-such-certificate.json"],
         ["pairing", "cumulative"],
         ["pairing", "cumulative", "--pairs", "1-1", "--one-based"],
         ["pairing", "cumulative", "--pairs", "1-2,2-3"],

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, app, console, errors, fail, load_table_game, user_errors
 from certify.cli.options import ForceOpt, JsonOpt
+from certify.files import PAGE_MARK, check_output, is_stdout, write_atomic
+
+if TYPE_CHECKING:
+    from solver.rules import Rules
 
 EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
 
@@ -46,7 +50,7 @@ def explore(
     import checker
     from certify.certificate import certificate_json, read_certificate
     from certify.explorer import FULL_TABLE_LIMIT, build_page
-    from certify.pipeline import default_filename, solve_and_certify
+    from certify.pipeline import solve_and_certify
     from certify.positions import CertifiedGame
 
     kind = certificate_kind(source)
@@ -69,6 +73,8 @@ def explore(
             rules = load_table_game(source)  # another family (uttt) is refused here, in one line
             from certify.cli.solving import solving_progress
 
+            with user_errors():  # refuse before the solve, not after
+                check_output(page_path(output, serve, rules), PAGE_MARK, force)
             with solving_progress(not json_out) as hook:
                 certificate = solve_and_certify(rules, source, progress=hook).certificate
         certified = CertifiedGame(certificate)
@@ -77,12 +83,13 @@ def explore(
             verdict = (checker.check_file(source) if kind else checker.check_bytes(certificate_json(certificate).encode())).message
         html, facts = build_page(certified, verdict, source, plies)
         rules, total = certified.rules, certified.states
-    path = output if output is not None or serve else Path(default_filename(rules)).with_suffix(".html")
-    to_stdout = path is not None and str(path) == "-"
+    path = page_path(output, serve, rules)
+    to_stdout = path is not None and is_stdout(path)
     if to_stdout:
         print(html, end="")
     elif path is not None:
-        write_page(path, html, force)
+        with user_errors():
+            write_atomic(path, html, PAGE_MARK, force)
     summary = {
         "game": rules.name,
         "file": None if path is None else str(path),
@@ -106,25 +113,13 @@ def explore(
         raise typer.Exit(EXIT_FAILED if verdict.startswith("INVALID") else EXIT_BAD_INPUT)
 
 
-def write_page(path: Path, html: str, force: bool) -> None:
-    """Write the page atomically, replacing only an earlier explorer page unless `force`."""
-    from certify.files import write_atomic
+def page_path(output: Path | None, serve: bool, rules: Rules) -> Path | None:
+    """The page's file: -o, else none with --serve, else NAME.html here."""
+    if output is not None or serve:
+        return output
+    from certify.pipeline import default_filename
 
-    if path.is_dir():
-        raise fail(f"{path}: is a directory")
-    if path.exists() and not force:
-        try:
-            head = path.read_text(encoding="utf-8", errors="replace")
-        except OSError as err:
-            raise fail(f"{path}: cannot read: {err.strerror or err}") from None
-        if 'id="certify-data"' not in head:
-            raise fail(f"{path}: exists and is not a certify explore page (--force replaces it)")
-    if not path.parent.exists():
-        raise fail(f"{path}: cannot write: no such folder")
-    try:
-        write_atomic(path, html)
-    except OSError as err:
-        raise fail(f"{path}: cannot write: {err.strerror or err}") from None
+    return Path(default_filename(rules)).with_suffix(".html")
 
 
 def serve_page(html: str, port: int) -> None:

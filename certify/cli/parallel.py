@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -73,10 +74,10 @@ def parallel_summary(spec: Any, stats: Any) -> dict[str, Any]:
             "job_cpu_seconds": round(stats.worker_cpu_seconds, 3), "driver_cpu_seconds": round(stats.driver_cpu_seconds, 3)}
 
 
-def report_parallel(data: dict[str, Any]) -> None:
-    """One line about the parallel run."""
+def report_parallel(data: dict[str, Any], out: Console = console) -> None:
+    """One line about the parallel run, on `out` (stderr when the certificate goes to stdout)."""
     lost = f", {data['workers_lost']} worker(s) lost and their jobs retried" if data["workers_lost"] else ""
-    console.print(f"parallel: {escape(data['engine'])}, {data['jobs']:,} jobs ({data['proved_jobs']:,} proved, "
+    out.print(f"parallel: {escape(data['engine'])}, {data['jobs']:,} jobs ({data['proved_jobs']:,} proved, "
                   f"{data['disproved_jobs']:,} disproved, {data['unresolved_jobs']:,} out of budget), "
                   f"{data['job_cpu_seconds']:.1f} s CPU in jobs, {data['driver_cpu_seconds']:.1f} s in the driver{lost}")
 

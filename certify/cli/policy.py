@@ -17,13 +17,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from certify.certificate import CertificateError
 from certify.cli.app import EXIT_FAILED, app, console, fail, load_game
+from certify.cli.labels import certified_labels
 from certify.cli.moves import MoveError, parse_move
 from certify.cli.options import CertOpt, GameArg, Player, PlayerOrBoth
 from certify.cli.solving import solving_progress
 from certify.policy.audit import AuditProgress, PolicyAudit, PolicyError, audit_policy
-from certify.policy.certified import CertificateRejected, CertifiedPlayer, checked_labels, labels_of, published_certificate
+from certify.policy.certified import CertifiedPlayer, labels_of, published_certificate
 from certify.policy.load import PolicySpecError, load_policy
 from certify.policy.registry import builtin_policies
 from certify.render import board_table, value_text
@@ -183,12 +183,8 @@ def certified_player(rules: Rules, cert: Path | None) -> tuple[CertifiedPlayer, 
         with solving_progress() as hook:
             solution = solve(rules, hook)
         return CertifiedPlayer(rules, labels_of(solution)), "labels solved just now (no certificate given or published)"
-    try:
-        labels = checked_labels(rules, path)
-    except CertificateRejected as err:
-        raise fail(str(err), EXIT_FAILED) from None
-    except CertificateError as err:
-        raise fail(str(err)) from None
+    with solving_progress() as hook:
+        labels = certified_labels(rules, path, hook)
     return CertifiedPlayer(rules, labels), f"the certificate {path}, VALID by the independent checker"
 
 

@@ -20,6 +20,7 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout
 from certify.proving import Attempt, prove as run_proof, write_proof
+from certify.render import plural
 from solver.families import resolve_game
 from solver.pns import INF, Claim, Progress
 
@@ -149,7 +150,7 @@ def prove(
     else:
         report(data, target, game_obj.rules.name, out)
         if stats is not None:
-            report_parallel(data["parallel"])
+            report_parallel(data["parallel"], out)
     status = attempt.outcome.status
     if status == "interrupted":
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -159,14 +160,15 @@ def prove(
 
 def report(data: dict, claim: Claim, name: str, out: Console = console) -> None:
     """The result in words."""
-    work = (f"{data['nodes']:,} nodes in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
-            f"{data['table_entries']:,} table entries, peak {data['peak_rss_mb']:,.0f} MB")
+    work = (f"{plural(data['nodes'], 'node')} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
+            f"{plural(data['table_entries'], 'table entry', 'table entries')}, peak {data['peak_rss_mb']:,.0f} MB")
     where = "" if data["claim"]["root"] is None else f" from {data['claim']['root']}"
     said = f"{escape(name)}{escape(where)}: {claim.words()}"
     if data["status"] == "proved":
         out.print(f"[bold green]proved[/] {said} — {work}")
-        out.print(f"wrote [bold]{escape(data['file'])}[/] ({data['bytes']:,} bytes): {data['prover_moves']:,} moves of "
-                      f"player {claim.player}, {data['positions']:,} positions, depth {data['depth']}")
+        where = "stdout" if data["file"] == "-" else f"[bold]{escape(data['file'])}[/]"
+        out.print(f"wrote {where} ({plural(data['bytes'], 'byte')}): {plural(data['prover_moves'], 'move')} of "
+                  f"player {claim.player}, {plural(data['positions'], 'position')}, depth {data['depth']}")
     elif data["status"] == "disproved":
         out.print(f"[bold red]disproved[/] {said} — {work}; no certificate (a disproof is not certified)")
     else:

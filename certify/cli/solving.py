@@ -28,7 +28,7 @@ from certify.render import board_line, board_table, plural, value_text
 from certify.format import VALUE_WORDS
 from solver.analysis import stats as game_stats
 from solver.engine import Game
-from solver.retrograde import ProgressHook, solve
+from solver.retrograde import ProgressHook
 from solver.rules import BUILTIN_DESCRIPTIONS, TABLE_MAX_CELLS
 
 
@@ -148,19 +148,25 @@ def claim_panel(solved: Solved) -> Panel:
 
 
 @app.command()
-def stats(game: GameArg, json_out: JsonOpt = False) -> None:
+def stats(game: GameArg, cert: CertOpt = None, json_out: JsonOpt = False) -> None:
     """Counts of GAME: states, terminal states, edges, games, symmetry classes, root value.
+
+    Every count is computed from the reachable states and their labels: solved now, or with
+    --cert FILE read from that certificate (about GAME, checked first), the same numbers.
 
     Example: certify stats tictactoe
     """
     rules = load_table_game(game)
     with solving_progress(not json_out) as hook:
-        result = game_stats(solve(rules, hook))
-    data = {"game": rules.name, **dataclasses.asdict(result)}
+        labelled = labelled_game(rules, cert, hook)
+        if hook is not None:
+            hook("counting", -1, len(labelled.codes))
+        result = game_stats(labelled.labels())
+    data = {"game": rules.name, "labels": labelled.source, **dataclasses.asdict(result)}
     if json_out:
         console.print_json(json.dumps(data))
         return
-    table = Table("quantity", "count", box=None, title=f"{rules.name}")
+    table = Table("quantity", "count", box=None, title=f"{escape(rules.name)}")
     table.add_row("reachable states (empty board included)", f"{result.reachable_states:,}")
     for key, count in result.terminal_states.items():
         table.add_row(f"terminal states: {key.replace('_', ' ')}", f"{count:,}")
@@ -172,6 +178,7 @@ def stats(game: GameArg, json_out: JsonOpt = False) -> None:
         table.add_row(f"states up to symmetry ({key.replace('_', ' ')})", f"{count:,}")
     table.add_row("root value (first player)", value_text(result.root_value))
     console.print(table)
+    console.print(f"labels: {escape(labelled.source)}")
 
 
 def parse_code(game: Game, code: int | None, moves: str | None) -> int:

@@ -34,7 +34,7 @@ from certify.smt.graph import memory_estimate
 from certify.smt.pairing import PairingStrategy, SearchRole, check_pairing, parse_cell, parse_pairing, search_pairings
 from certify.smt.result import PlayedMove, SmtResult
 from certify.smt.value import prove_value
-from solver.rules import Rules, make_rules
+from solver.rules import Rules, require_table_size
 
 z3_app = typer.Typer(
     help="Cross-check values, strategies and pairing strategies with the Z3 SMT solver.",
@@ -62,6 +62,26 @@ def load_certificate(path: Path) -> Certificate:
     """Read a certificate file or exit 2."""
     with user_errors():
         return read_certificate(readable_file(path, "certificate"))
+
+
+def certificate_about(rules: Rules, path: Path) -> Certificate:
+    """The certificate at `path`, which must be about `rules` (the same rules sha256); exits 2 if not."""
+    certificate = load_certificate(path)
+    if certificate.rules_sha256 != rules.sha256():
+        raise fail(f"{path}: certificate is for '{certificate.rules.name}', not for '{rules.name}' (rules differ)")
+    certificate_rules(certificate)  # and its rules must match their own hash
+    return certificate
+
+
+def game_or_certificate(target: str, cert: Path | None) -> tuple[Rules, Certificate | None]:
+    """GAME|CERT and --cert FILE: the rules, and the certificate if one was given (about GAME)."""
+    if is_certificate(target):
+        if cert is not None:
+            raise fail(f"{target} is a certificate already: give GAME with --cert FILE, or the certificate alone")
+        certificate = load_certificate(Path(target))
+        return certificate_rules(certificate), certificate
+    rules = load_game(target)
+    return rules, None if cert is None else certificate_about(rules, cert)
 
 
 def is_certificate(argument: str) -> bool:
@@ -175,23 +195,21 @@ def value_command(
     target: Annotated[str, typer.Argument(metavar="GAME|CERT", help=f"{GAME_HELP} Or a certificate: its claim is checked.", show_default=False)],
     claim: Annotated[Optional[Literal["win", "draw", "loss"]], typer.Option("--claim", help="Claimed first-player value (default: the certificate's, or found by Z3).", show_default=False)] = None,
     margin: Annotated[Optional[int], typer.Option("--margin", metavar="N", help="most-lines: the claimed final line margin for player 1.", show_default=False)] = None,
+    cert: Annotated[Optional[Path], typer.Option("--cert", metavar="FILE", help="Take the claim from this certificate about GAME (Z3 re-proves it).", show_default=False)] = None,
     timeout: TimeoutOpt = DEFAULT_TIMEOUT,
     json_out: JsonOpt = False,
 ) -> None:
     """Prove the first player's value from the minimax equations.
 
     The claim (given, the certificate's, or found by Z3) is proved when the equations admit it,
-    its negation is UNSAT, and so is every other value. Exit 0 proved, 1 refuted or unknown.
+    its negation is UNSAT, and so is every other value. The certificate is CERT itself or
+    --cert FILE, which must be about GAME. Exit 0 proved, 1 refuted or unknown.
 
     Example: certify z3 value w3t --claim win
     """
-    if is_certificate(target):
-        certificate = load_certificate(Path(target))
-        rules = certificate_rules(certificate)
-        if claim is None:
-            claim, margin = certificate.claim.root_value, certificate.claim.root_margin if margin is None else margin  # type: ignore[assignment]
-    else:
-        rules = load_game(target)
+    rules, certificate = game_or_certificate(target, cert)
+    if certificate is not None and claim is None:
+        claim, margin = certificate.claim.root_value, certificate.claim.root_margin if margin is None else margin  # type: ignore[assignment]
     if margin is not None and rules.goal != "most-lines":
         raise fail("--margin applies only to goal most-lines")
     warn_memory(rules)
@@ -202,31 +220,40 @@ def value_command(
 
 @z3_app.command("strategy")
 def strategy_command(
-    certificate_path: Annotated[Path, typer.Argument(metavar="CERT", help="A certificate written by `certify solve`.", show_default=False)],
+    target: Annotated[str, typer.Argument(metavar="GAME|CERT", help=f"{GAME_HELP} Or a certificate written by `certify solve`.", show_default=False)],
     player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="Check only this player's strategy.", show_default=False)] = None,
     claim: Annotated[Optional[str], typer.Option("--claim", metavar="|".join(PROPERTY_TEXT), help="Check this instead of the certificate's guarantee.", show_default=False)] = None,
+    cert: Annotated[Optional[Path], typer.Option("--cert", metavar="FILE", help="Check the strategies of this certificate about GAME instead of solving GAME now.", show_default=False)] = None,
     timeout: TimeoutOpt = DEFAULT_TIMEOUT,
     json_out: JsonOpt = False,
 ) -> None:
     """Prove a certificate's strategies by bounded model checking.
 
     Every play that follows the strategy, against every opponent move, keeps the strategy's
-    guarantee; otherwise a counterexample is drawn, replayed through the engine. --timeout bounds
-    each player's check. Exit 0 proved, 1 refuted or unknown.
+    guarantee; otherwise a counterexample is drawn, replayed through the engine. The strategies
+    are CERT's, those of --cert FILE (about GAME), or, given GAME alone, the solver's (solved
+    now). --timeout bounds each player's check. Exit 0 proved, 1 refuted or unknown.
 
-    Example: certify z3 strategy w3t.json   (after: certify solve w3t -o w3t.json)
+    Example: certify z3 strategy w3t --player 1
     """
-    certificate = load_certificate(certificate_path)
-    rules = certificate_rules(certificate)
     if claim is not None and claim not in PROPERTY_TEXT:
         raise fail(f"--claim {claim}: must be {', '.join(PROPERTY_TEXT)}")
+    rules, certificate = game_or_certificate(target, cert)
+    source = cert or target
+    if certificate is None:
+        from certify.certificate import build_certificate
+
+        with user_errors():
+            require_table_size(rules)
+        certificate = build_certificate(rules)
+        source = f"{rules.name} (solved now)"
     try:
         strategies = certificate_strategies(certificate)
     except ValueError as err:
-        raise fail(f"{certificate_path}: strategy table: {err}") from None
+        raise fail(f"{source}: strategy table: {err}") from None
     chosen = [s for s in strategies if player is None or s.player == int(player)]
     if not chosen:
-        raise fail(f"{certificate_path}: no strategy for player {player}")
+        raise fail(f"{source}: no strategy for player {player}")
     results = [
         replayed(
             lambda s=s: check_side(rules, s, claim or ("win" if s.guarantees == "win" else "no-loss"), timeout),

@@ -10,6 +10,7 @@ of them at random.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -38,16 +39,21 @@ def published_certificate(rules: Rules) -> Path | None:
     return path if path.is_file() else None
 
 
-def checked_labels(rules: Rules, path: Path) -> LabelTable:
+def checked_labels(rules: Rules, path: Path, progress: Callable[[str, int], None] | None = None) -> LabelTable:
     """The label table of the certificate at `path`, once the independent checker accepts it.
 
-    Raises CertificateError when the file is unreadable or about other rules, and
-    CertificateRejected when the checker finds it false.
+    The checker's work budget fits `rules`, the game the caller named (a 4×4 table is over the
+    default budget): the file's rules must be those, so it cannot ask for more work than that game
+    has. `progress(stage, states)` follows the check. Raises CertificateError when the file is
+    unreadable or about other rules, and CertificateRejected when the checker finds it false.
     """
     certificate = read_certificate(path)
     if certificate.rules_sha256 != rules.sha256():
         raise CertificateError(f"{path}: certificate is for '{certificate.rules.name}', not for '{rules.name}' (rules differ)")
-    verdict = checker.check_file(str(path))
+    states = certificate.table.states
+    budget = checker.Limits(max_states=max(checker.Limits.max_states, states),
+                            max_work=max(checker.Limits.max_work, (states + 2 * 3 ** (rules.cells - rules.cells // 2)) * len(rules.lines)))
+    verdict = checker.check_file(str(path), budget, rules.sha256(), progress)
     if verdict.exit_code == 1:
         raise CertificateRejected(f"{path}: {verdict.message}")
     if verdict.exit_code != 0:
