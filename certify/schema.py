@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from certify.format import ValueWord
 
@@ -116,3 +116,9 @@ class StrategyCertificate(_Strict):
     claim: StrategyClaim
     proof: Proof
     provenance: Provenance
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a certificate file of either kind (its `kind` field says which)."""
+    either = Annotated[Certificate | StrategyCertificate, Field(discriminator="kind")]
+    return TypeAdapter(either).json_schema()

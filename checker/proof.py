@@ -27,8 +27,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     word_field(proof, "traversal", "proof", (TRAVERSAL,))
     positions = count_field(proof, "positions", "proof", 1, 10**18)
     if positions > limits.max_states:
-        raise NotACertificate(f"proof.positions = {positions} is over the work budget of {limits.max_states} "
-                              "positions (--max-states raises it for a large proof)")
+        raise NotACertificate(f"proof.positions = {positions}: over the work budget ({limits.max_states} "
+                              f"positions); to check a large proof, raise it: --max-states {positions}")
     turns = count_field(proof, "turns", "proof", 0, positions)
     moves = unpack_bytes(proof, "moves", "proof", turns)
     root = family.initial(game) if root_text is None else family.parse_position(game, root_text)

@@ -63,13 +63,11 @@ def load(document: dict, game: Game, limits: Limits) -> Table:
                       field(move, "value", str, where)))
     table = field(document, "table", dict, "certificate")
     states = count_field(table, "states", "table", 1, 3**game.cells)
-    if states > limits.max_states:
-        raise NotACertificate(f"table.states = {states} is over the work budget of {limits.max_states} states "
-                              "(--max-states raises it for a large game)")
     work = (states + 2 * 3**(game.cells - game.cells // 2)) * len(game.lines)
-    if work > limits.max_work:
-        raise NotACertificate(f"states x lines = {work} is over the work budget of {limits.max_work} "
-                              "(--max-work raises it for a large game)")
+    if states > limits.max_states or work > limits.max_work:
+        raise NotACertificate(f"table.states = {states} and states x lines = {work}: over the work budget "
+                              f"({limits.max_states} states, {limits.max_work} states x lines); to check a large "
+                              f"game, raise it: --max-states {states} --max-work {work}")
     labels = unpack_bytes(table, "labels", "table", states)
     most_lines = game.goal == "most-lines"
     if (field(table, "margins", str, "table", nullable=True) is None) == most_lines:

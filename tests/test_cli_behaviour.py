@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -74,6 +75,16 @@ def test_input_files_directory_empty_and_wrong_suffix(tmp_path):
     for args, first in cases:
         result = run(*args)
         assert result.exit_code == 2 and first_error(result).startswith(first), (args, result.stderr)
+
+
+def test_check_over_the_work_budget_says_which_options_fit_the_file():
+    path = Path(__file__).resolve().parents[1] / "certificates" / "mnk-4-4-3.json"
+    states = json.loads(path.read_text(encoding="utf-8"))["table"]["states"]
+    result = run("check", str(path))
+    line = first_error(result)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert line.startswith(f"error: table.states = {states} and states x lines = "), line
+    assert f"--max-states {states} --max-work " in line and "ERROR" not in line, line
 
 
 def test_a_wrong_claims_file_lists_every_problem(tmp_path):

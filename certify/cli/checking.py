@@ -87,5 +87,5 @@ def check(
         if asked and "not the game asked for" in result.message:
             console.print(f"  asked for {escape(asked)}", soft_wrap=True)
     else:  # not a certificate: an error, one line on stderr
-        errors.print(f"[bold red]error:[/] {escape(result.message)}", soft_wrap=True)
+        errors.print(f"[bold red]error:[/] {escape(result.message.removeprefix('ERROR: '))}", soft_wrap=True)
     raise typer.Exit(result.exit_code)

@@ -317,8 +317,10 @@ def state_view(labelled: Labelled, code: int) -> dict:
 def schema() -> None:
     """Print the JSON Schema of the certificate format (docs/certificate-format.md).
 
+    Both kinds, `table` (certify solve) and `strategy` (certify prove), told apart by `kind`.
+
     Example: certify schema > certificate.schema.json
     """
-    from certify.schema import Certificate  # pydantic loads for this command only (certify/format.py)
+    from certify.schema import json_schema  # pydantic loads for this command only (certify/format.py)
 
-    console.print_json(json.dumps(Certificate.model_json_schema()))
+    console.print_json(json.dumps(json_schema()))
