@@ -121,7 +121,7 @@ def leaf_commands() -> dict[str, object]:
     return leaves
 
 
-FAST_EXAMPLES = ("games", "show", "tree", "stats", "schema", "policy list", "z3 value", "prove")
+FAST_EXAMPLES = ("games", "show", "tree", "stats", "schema", "policy list", "z3 value", "z3 strategy", "z3 pairing", "prove")
 
 
 def test_every_command_has_one_example_and_the_quick_ones_work(tmp_path, monkeypatch):
@@ -140,3 +140,17 @@ def test_help_shows_choices_and_names_never_bare_types():
     for name in leaf_commands():
         shown = run(*name.split(), "--help").stdout
         assert not re.search(r"<(bool|str|int|float|path|int range|float range)>|BOOLEAN|TEXT|INTEGER", shown), (name, shown)
+
+
+def test_one_name_per_meaning_the_side_the_time_limit_the_output_and_the_certificate():
+    """The issue's four spellings of the side (--player, --role, --as x|o, --as first|second) are one."""
+    seen: dict[str, set[str]] = {}
+    for name, command in leaf_commands().items():
+        for param in command.params:
+            for option in getattr(param, "opts", []):
+                seen.setdefault(option, set()).add(name)
+    assert not {"--role", "--as", "--side", "--time-limit", "--limit", "--out", "--certificate"} & set(seen), seen
+    assert {"tree", "play", "prove", "policy audit", "z3 strategy", "z3 pairing"} <= seen["--player"]
+    assert {"z3 value", "z3 strategy", "z3 pairing", "verify"} <= seen["--timeout"]
+    assert {"show", "tree", "stats", "play", "z3 value", "z3 strategy"} <= seen["--cert"]
+    assert seen["-o"] == seen["--output"]
