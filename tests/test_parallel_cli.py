@@ -79,7 +79,7 @@ def test_check_folder_reports_the_worst(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["prove", "--batch", "nope.txt"], "cannot read"),
+    (["prove", "--batch", "nope.txt"], "nope.txt: no such file"),
     (["prove", "tictactoe", "--batch", "x.txt"], "give none of them here"),
     (["prove", "--batch", "x.txt", "--workers", "-1"], "--workers"),
     (["prove", "tictactoe", "--player", "1"], "give GAME, --claim and --player"),
