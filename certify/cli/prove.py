@@ -108,8 +108,9 @@ def prove(
         from certify.cli.parallel import engine_spec, run_batch
 
         run_batch(batch, output, engine_spec(workers, ray, ray_address), max_nodes, max_memory, json_out)
-    if game is None or claim is None or player is None:
-        raise fail("give GAME, --claim and --player (or --batch FILE)")
+    missing = [name for name, value in (("argument GAME", game), ("--claim", claim), ("--player", player)) if value is None]
+    if missing:
+        raise fail(f"certify prove: missing {' and '.join(missing)}, or give --batch FILE (see 'certify prove --help')")
     with user_errors():
         game_obj = resolve_game(game)
     target = Claim(int(player), claim)
