@@ -239,8 +239,10 @@ def load_batch(path: Path, folder: Path) -> Batch:
     """Read a batch file; raises BatchError with one line if it cannot be used."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise BatchError(f"{path}: cannot read ({err.__class__.__name__})") from None
+    except UnicodeDecodeError as err:
+        raise BatchError(f"cannot read: not UTF-8 text (bad byte at offset {err.start})") from None
+    except OSError as err:
+        raise BatchError(f"cannot read: {err.strerror or err}") from None
     if folder.exists() and not folder.is_dir():
         raise BatchError(f"{folder}: exists and is not a folder")
     return Batch(parse_batch(text), folder)

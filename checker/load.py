@@ -97,6 +97,8 @@ def parse_json(data: bytes) -> object:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise NotACertificate(f"not UTF-8 (bad byte at offset {err.start})") from None
+    if not text.strip():
+        raise NotACertificate("empty: the file holds no JSON document")
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant,
                           parse_int=_bounded_int, parse_float=_finite_float)

@@ -318,6 +318,9 @@ def test_files_the_checker_cannot_read(tmp_path):
     path = tmp_path / "latin1.json"
     path.write_bytes(b'{"format": "\xe9"}')
     assert "not UTF-8" in checker.check_file(path).message
+    path = tmp_path / "empty.json"
+    path.write_bytes(b" \n")
+    assert checker.check_file(path) == checker.CheckResult(2, "ERROR: empty: the file holds no JSON document")
     path = tmp_path / "big.json"
     path.write_text(json.dumps(small_document()))
     result = checker.check_file(path, checker.Limits(max_bytes=100))

@@ -87,6 +87,18 @@ def test_check_over_the_work_budget_says_which_options_fit_the_file():
     assert f"--max-states {states} --max-work " in line and "ERROR" not in line, line
 
 
+@pytest.mark.parametrize("command", [["prove", "--batch"], ["policy", "audit", "tictactoe", "--policy"]])
+def test_batch_and_policy_files_say_what_is_wrong_in_the_same_words(command, tmp_path):
+    (tmp_path / "empty.json").write_text("")
+    (tmp_path / "folder.json").mkdir()
+    what = "batch file" if "--batch" in command else "policy table"
+    for name, words in (("missing.json", "no such file"), ("empty.json", "is empty"),
+                        ("folder.json", f"is a directory, not a {what}")):
+        result = run(*command, str(tmp_path / name))
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.strip() == f"error: {tmp_path / name}: {words}", result.stderr
+
+
 def test_a_wrong_claims_file_lists_every_problem(tmp_path):
     claims = tmp_path / "spec.toml"
     claims.write_text('rows = 3\ncols = 3\nmarks = "own"\n')

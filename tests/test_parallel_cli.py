@@ -79,10 +79,11 @@ def test_check_folder_reports_the_worst(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["prove", "--batch", "nope.txt"], "cannot read"),
+    (["prove", "--batch", "nope.txt"], "nope.txt: no such file"),
     (["prove", "tictactoe", "--batch", "x.txt"], "give none of them here"),
     (["prove", "--batch", "x.txt", "--workers", "-1"], "--workers"),
-    (["prove", "tictactoe", "--player", "1"], "give GAME, --claim and --player"),
+    (["prove", "tictactoe", "--player", "1"], "error: certify prove: missing --claim, or give --batch FILE"),
+    (["prove"], "error: certify prove: missing argument GAME and --claim and --player, or give --batch FILE"),
 ])
 def test_bad_prove_options_are_one_line(args: list[str], message: str) -> None:
     result = run(*args)

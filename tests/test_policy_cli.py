@@ -76,7 +76,7 @@ def test_a_table_missing_a_state_fails_the_audit_in_one_line(tiny, tmp_path):
     ("nope", "unknown policy 'nope'"),
     ("os:no_such_function", "has no attribute"),
     ("no_such_module_xyz:f", "cannot be imported"),
-    ("missing.json", "cannot read"),
+    ("missing.json", "missing.json: no such file"),
     ("missing.py:f", "no such file"),
     ("os:sep", "not callable"),
 ])

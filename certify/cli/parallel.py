@@ -129,6 +129,11 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
     from certify.files import FileProblem
     from solver.engines import EngineError
 
+    from certify.cli.app import user_errors
+    from certify.files import readable_file
+
+    with user_errors():
+        readable_file(batch_file, "batch file")
     folder = folder or batch_file.with_suffix(".proofs")
     try:
         batch = load_batch(batch_file, folder)

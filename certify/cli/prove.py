@@ -81,7 +81,7 @@ def prove(
     claim: Annotated[Optional[Literal["win", "no-loss"]], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws (needed unless --batch).", show_default=False)] = None,
     player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --batch).", show_default=False)] = None,
     position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
-    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file (default: GAME.pP-CLAIM.json).")] = None,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file (default: GAME.pP-CLAIM.json; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
@@ -108,8 +108,9 @@ def prove(
         from certify.cli.parallel import engine_spec, run_batch
 
         run_batch(batch, output, engine_spec(workers, ray, ray_address), max_nodes, max_memory, json_out)
-    if game is None or claim is None or player is None:
-        raise fail("give GAME, --claim and --player (or --batch FILE)")
+    missing = [name for name, value in (("argument GAME", game), ("--claim", claim), ("--player", player)) if value is None]
+    if missing:
+        raise fail(f"certify prove: missing {' and '.join(missing)}, or give --batch FILE (see 'certify prove --help')")
     with user_errors():
         game_obj = resolve_game(game)
     target = Claim(int(player), claim)

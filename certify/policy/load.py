@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from types import ModuleType
 
+from certify.files import FileProblem, readable_file
 from certify.policy import Policy
 from certify.policy import PolicySpecError
 from certify.policy.registry import builtin_policy
@@ -66,9 +67,11 @@ def _import(name: str) -> ModuleType:
 def read_table(path: Path, rules: Rules) -> dict[int, tuple[Move, ...]]:
     """A move table `{"code": [[cell, mark], ...], ...}` from `path`, its shape checked."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(readable_file(path, "policy table").read_text(encoding="utf-8"))
+    except FileProblem as err:
+        raise PolicySpecError(str(err)) from None
     except OSError as err:
-        raise PolicySpecError(f"{path}: cannot read ({err.strerror})") from None
+        raise PolicySpecError(f"{path}: cannot read: {err.strerror or err}") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise PolicySpecError(f"{path}: not valid JSON: {err}") from None
     if not isinstance(data, dict):
