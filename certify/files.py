@@ -26,6 +26,11 @@ class FileProblem(ValueError):
     """A file that cannot be read or written as asked; the message is one line naming the file."""
 
 
+def file_stem(name: str) -> str:
+    """A game's name made file-safe, the stem of every default output name: `mnk:4,4,3` → `mnk-4-4-3`."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "game"
+
+
 def is_stdout(path: Path | str | None) -> bool:
     """Whether an output path is `-`, meaning standard output."""
     return path is not None and str(path) == "-"

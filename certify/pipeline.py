@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from certify.certificate import certificate_document, certificate_json
+from certify.files import file_stem
 from solver.retrograde import ProgressHook, Solution, solve
 from solver.rules import Rules
 
@@ -41,8 +41,7 @@ def solve_command(game: str) -> str:
 
 def default_filename(rules: Rules) -> str:
     """A file name from the game's name: `mnk:3,3,3` → `mnk-3-3-3.json`."""
-    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", rules.name).strip("-.") or "game"
-    return f"{stem}.json"
+    return f"{file_stem(rules.name)}.json"
 
 
 def solve_and_certify(

@@ -18,7 +18,7 @@ from certify.audit.facts import Bench
 from certify import scale_record
 from certify.audit.report import audit_markdown, verdict_counts
 from certify.audit.run import FileAudit, audit_file
-from certify.files import write_atomic
+from certify.files import file_stem, write_atomic
 from certify.policy.search_audit import write_search_audits
 from certify.policy.td import write_seed_policy_audits
 from certify.proving import prove
@@ -151,9 +151,8 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
 
 
 def proof_path(game: str, player: int, result: str) -> Path:
-    """certificates/proofs/mnk_4_4_3.p1-win.json."""
-    stem = "".join(ch if ch.isalnum() else "_" for ch in game)
-    return Path("certificates") / "proofs" / f"{stem}.p{player}-{result}.json"
+    """certificates/proofs/mnk-4-4-3.p1-win.json: named as `certify prove` names its output."""
+    return Path("certificates") / "proofs" / f"{file_stem(game)}.p{player}-{result}.json"
 
 
 def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None) -> dict:

@@ -154,3 +154,10 @@ def test_one_name_per_meaning_the_side_the_time_limit_the_output_and_the_certifi
     assert {"z3 value", "z3 strategy", "z3 pairing", "verify"} <= seen["--timeout"]
     assert {"show", "tree", "stats", "play", "z3 value", "z3 strategy"} <= seen["--cert"]
     assert seen["-o"] == seen["--output"]
+
+
+def test_default_output_names_share_one_stem(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("solve", "mnk:3,3,3,misere").exit_code == 0
+    assert run("prove", "mnk:3,3,3,misere", "--claim", "no-loss", "--player", "1").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mnk-3-3-3-misere.json", "mnk-3-3-3-misere.p1-no-loss.json"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +17,7 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
-from certify.files import CERTIFICATE_MARK, check_output, is_stdout
+from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout
 from certify.proving import Attempt, prove as run_proof, write_proof
 from certify.render import plural
 from solver.families import resolve_game
@@ -50,9 +49,8 @@ def search_progress(enabled: bool) -> Iterator[Callable[[Progress], None] | None
 
 
 def default_output(game_name: str, claim: Claim) -> Path:
-    """`mnk_4_4_3.p1-win.json`: the game's name made file-safe, the player and the claim."""
-    stem = re.sub(r"[^A-Za-z0-9]+", "_", game_name).strip("_") or "game"
-    return Path(f"{stem}.p{claim.player}-{claim.result}.json")
+    """`mnk-4-4-3.p1-win.json`: the game's name made file-safe, the player and the claim."""
+    return Path(f"{file_stem(game_name)}.p{claim.player}-{claim.result}.json")
 
 
 def summary(attempt: Attempt, path: Path | None) -> dict:
