@@ -19,7 +19,7 @@ from certify import scale_record
 from certify.audit.report import audit_markdown, verdict_counts
 from certify.audit.run import FileAudit, audit_file
 from certify.files import write_atomic
-from certify.policy.audit import write_search_audits
+from certify.policy.search_audit import write_search_audits
 from certify.policy.td import write_seed_policy_audits
 from certify.proving import prove
 from solver.families import resolve_game

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from certify.policy.audit import FIG3_BOARD
+from certify.policy.search_audit import FIG3_BOARD
 from certify.policy.search import search
 from solver.engine import Game
 from solver.retrograde import solve

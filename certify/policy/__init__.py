@@ -12,3 +12,7 @@ from collections.abc import Callable, Sequence
 from solver.engine import Game, Move
 
 Policy = Callable[[Game, int], Sequence[Move]]
+
+
+class PolicySpecError(ValueError):
+    """A policy that cannot be named or built for this game; the message is one line."""

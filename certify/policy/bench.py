@@ -7,7 +7,8 @@ import statistics
 import time
 
 from certify.policy import Policy
-from certify.policy.registry import PolicySpecError, builtin_policies
+from certify.policy import PolicySpecError
+from certify.policy.registry import builtin_policies
 from solver.engine import Game
 from solver.rules import resolve
 

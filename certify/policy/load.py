@@ -13,7 +13,8 @@ from types import ModuleType
 
 from certify.files import FileProblem, readable_file
 from certify.policy import Policy
-from certify.policy.registry import PolicySpecError, builtin_policy
+from certify.policy import PolicySpecError
+from certify.policy.registry import builtin_policy
 from solver.engine import Game, Move
 from solver.rules import Rules
 

@@ -5,17 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from certify.policy import Policy
+from certify.policy import Policy, PolicySpecError
 from certify.policy.certified import certified_policy
 from certify.policy.search import Algorithm, Ties, search_policy
 from solver.engine import Game, Move
 from solver.rules import Rules
 
 PolicyFactory = Callable[[Rules], Policy]
-
-
-class PolicySpecError(ValueError):
-    """A policy that cannot be named or built for this game; the message is one line."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +59,7 @@ CORE_POLICIES: dict[str, BuiltinPolicy] = {
 # ---- Seed-specific players -------------------------------------------------------------------
 # Added by their authors: `t3dt` (certify/policy/t3dt.py, seed 002) and `td-*` (certify/policy/td.py,
 # seed 004). A factory that does not apply to a game raises PolicySpecError with one line.
-from certify.policy import t3dt, td  # noqa: E402  (seed players; neither imports this module at load)
+from certify.policy import t3dt, td  # noqa: E402  (the seed players, kept apart from the general ones above)
 
 SEED_POLICIES: dict[str, BuiltinPolicy] = {
     "t3dt": BuiltinPolicy(t3dt.t3dt_factory("t3dt"), "T3DT decision tree (seed 002, 4.1-4.5); fork-making corners where the text wants a fork"),

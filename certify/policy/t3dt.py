@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from certify.policy import Policy
+from certify.policy import Policy, PolicySpecError
 from certify.policy.audit import audit_policy
 from solver.engine import Game, Move
 from solver.retrograde import Solution, solve
@@ -531,8 +531,6 @@ def t3dt_factory(reading: str) -> Callable[[Rules], Policy]:
     """A registry factory: T3DT in the named reading, for tic-tac-toe only."""
 
     def factory(rules: Rules) -> Policy:
-        from certify.policy.registry import PolicySpecError  # the registry imports this module
-
         if not is_tictactoe(rules):
             raise PolicySpecError(f"T3DT plays 3x3 tic-tac-toe only, not '{rules.name}'")
         return t3dt_policy(READINGS[reading])

@@ -20,6 +20,7 @@ from typing import Literal
 import numpy as np
 
 from certify.files import write_atomic
+from certify.policy import PolicySpecError
 from certify.policy.audit import PolicyAudit, audit_policy
 from solver.engine import Game, Move
 from solver.retrograde import Solution, solve
@@ -554,8 +555,6 @@ def td_factory(init: Init, seed: int = DEFAULT_SEED) -> Callable[[Rules], Frozen
     """A registry factory: the frozen greedy policy of a full `init` run on `seed`."""
 
     def factory(rules: Rules) -> FrozenTd:
-        from certify.policy.registry import PolicySpecError  # the registry imports this module
-
         solution = cumulative_solution()
         if rules.canonical() | {"name": ""} != solution.rules.canonical() | {"name": ""}:
             raise PolicySpecError(f"the TD players are trained on cumulative tic-tac-toe, not on '{rules.name}'")
