@@ -42,6 +42,7 @@ class Labels:
 
     children = Solution.children  # reads only rules, codes and terminal, which both classes have
 
+
 def symmetric_image(boards: np.ndarray, perm: Permutation, swap_marks: bool) -> np.ndarray:
     """Boards (n, cells) moved by the cell permutation `perm`, with X↔O swapped if `swap_marks`."""
     moved = np.empty_like(boards)

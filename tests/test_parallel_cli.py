@@ -101,3 +101,11 @@ def test_ray_missing_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
     result = run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--ray")
     assert result.exit_code == 2 and "pip install -e '.[ray]'" in result.output
+
+
+def test_check_folder_of_one_file_says_file(tmp_path: Path) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    assert run("solve", "tictactoe", "-o", str(folder / "t.json")).exit_code == 0
+    result = run("check", str(folder))
+    assert result.exit_code == 0 and result.stdout.strip().splitlines()[-1] == "1 of 1 file VALID"

@@ -24,6 +24,7 @@ from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, lo
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, TimeoutOpt
 from certify.files import AUDIT_MARK, CERTIFICATE_MARK, check_output, readable_file, write_atomic
 from certify.publish import audit_command, generate, publish as write_published, stale
+from certify.render import plural
 from certify.verify import STEP_TITLES, STEPS, Step, Verification, verify as run_verify
 from solver.rules import RulesError
 
@@ -238,7 +239,7 @@ def publish_command(
         elif differ:
             errors.print("[bold red]stale:[/] " + ", ".join(p.as_posix() for p in differ) + " — run `certify publish`")
         else:
-            console.print(f"[bold green]✓[/] all {len(generated.files)} published files are up to date")
+            console.print(f"[bold green]✓[/] all {plural(len(generated.files), 'published file')} are up to date")
         raise typer.Exit(EXIT_FAILED if differ else EXIT_OK)
     written = write_published(root, generated)
     if json_out:
@@ -246,4 +247,4 @@ def publish_command(
         return
     for path in written:
         console.print(f"wrote [bold]{path.as_posix()}[/]")
-    console.print(f"{len(generated.files)} files, {len(written)} changed")
+    console.print(f"{plural(len(generated.files), 'file')}, {len(written):,} changed")

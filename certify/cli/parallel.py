@@ -18,6 +18,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Table
 
 from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, console, errors, fail
+from certify.render import plural
 
 DEFAULT_JOB_NODES = 20_000
 
@@ -226,7 +227,7 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
             mark = "[bold green]✓[/]" if code == EXIT_OK else "[bold red]✗[/]"
             console.print(f"{mark} {escape(path.name)}: {escape(message)}", soft_wrap=True)
         valid = sum(code == EXIT_OK for _, code, _ in results)
-        console.print(f"{valid} of {len(results)} files VALID")
+        console.print(f"{valid:,} of {plural(len(results), 'file')} VALID")
     raise typer.Exit(exit_code)
 
 
