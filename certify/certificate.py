@@ -25,6 +25,7 @@ from solver.rules import Rules, make_rules
 from solver.strategy import Strategy, root_strategies
 
 if TYPE_CHECKING:
+    import checker
     from certify.schema import Certificate, StrategyCertificate, StrategyTable
 
 # Writing builds the file's JSON object directly; the pydantic schema (certify.schema) is imported
@@ -145,6 +146,31 @@ def read_any_certificate(path: Path) -> Certificate | StrategyCertificate:
         raise CertificateError(
             f"{path}: not a valid certificate: {where}: {first['msg']} ({err.error_count()} {'error' if err.error_count() == 1 else 'errors'})"
         ) from None
+
+
+def read_certificate_about(rules: Rules, path: Path) -> Certificate:
+    """Read a certificate of kind `table` that must be about `rules` (the same rules sha256).
+
+    Raises CertificateError with one line if it is unreadable, malformed or about other rules.
+    """
+    certificate = read_certificate(path)
+    if certificate.rules_sha256 != rules.sha256():
+        raise CertificateError(f"{path}: certificate is for '{certificate.rules.name}', not for '{rules.name}' (rules differ)")
+    return certificate
+
+
+def fitting_limits(rules: Rules, states: int, limits: checker.Limits | None = None) -> checker.Limits:
+    """The checker's work budget raised (never lowered) to fit a table of `states` states of `rules`.
+
+    For a game the caller named: a certificate checked against that game's rules sha256 asks for
+    at most the states it declares, never more than the 3**cells codes of that game's board.
+    """
+    import checker
+
+    base = checker.Limits() if limits is None else limits
+    states = min(states, 3**rules.cells)
+    work = (states + 2 * 3 ** (rules.cells - rules.cells // 2)) * len(rules.lines)  # as checker/table.py counts it
+    return checker.Limits(max_bytes=base.max_bytes, max_states=max(base.max_states, states), max_work=max(base.max_work, work))
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,13 @@ from certify.audit.claims import ClaimsFileError, load_claims
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimResult
 from certify.audit.run import audit_file
-from certify.certificate import CertificateError, read_certificate, write_certificate
+from certify.certificate import CertificateError, fitting_limits, read_certificate, write_certificate
 from certify.files import FileProblem
 from certify.limits import TimedOut, run_bounded
 from certify.pipeline import default_filename, solve_and_certify
 from certify.render import plural
 from certify.smt.value import cross_check_root
-from checker import Limits, check_file
+from checker import check_file
 from solver.rules import Rules
 
 STEPS = ("solve", "schema", "checker", "z3", "claims")
@@ -141,9 +141,7 @@ def verify(
 
     def checker_step() -> tuple[bool, str]:
         # our own certificate: a budget that fits it, and it must be about these rules
-        budget = Limits(max_states=max(Limits.max_states, report.states),
-                        max_work=max(Limits.max_work, report.states * len(rules.lines) * 2))
-        result = check_file(str(path), budget, rules.sha256())
+        result = check_file(str(path), fitting_limits(rules, report.states), rules.sha256())
         return result.exit_code == 0, result.message
 
     def z3_step() -> tuple[bool | None, str]:

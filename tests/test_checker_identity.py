@@ -169,3 +169,18 @@ def test_version_1_files_are_refused_naming_the_version(tmp_path):
     assert result.exit_code == 2 and "version 1 is not readable" in result.output
     completed = run_cli(str(path))
     assert completed.returncode == 2 and "version 1 is not readable" in completed.stderr
+
+
+def test_check_with_game_fits_the_budget_to_that_game():
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    path = str(published_path("tictactoe"))
+    runner = CliRunner()
+    refused = runner.invoke(app, ["check", path, "--max-states", "10"])
+    assert refused.exit_code == 2 and "over the work budget" in refused.stderr
+    fitted = runner.invoke(app, ["check", path, "--max-states", "10", "--game", "tictactoe"])
+    assert fitted.exit_code == 0 and "VALID" in fitted.stdout
+    other = runner.invoke(app, ["check", path, "--max-states", "10", "--game", "w3t"])
+    assert other.exit_code == 1 and "not the game asked for" in other.stdout

@@ -13,10 +13,11 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 import checker
-from certify.certificate import read_any_certificate
+from certify.certificate import fitting_limits, read_any_certificate
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, user_errors
 from certify.cli.options import GAME_HELP
 from certify.files import readable_file
+from solver.rules import Rules
 
 BUDGET = checker.Limits()
 CheckProgress = Callable[[str, int], None]
@@ -42,7 +43,7 @@ def checking_status(path: Path, enabled: bool) -> Iterator[CheckProgress | None]
 def check(
     certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve` (kind table) or `certify prove` (kind strategy), or a folder of them (`certify prove --batch`).", show_default=False)],
     game: Annotated[Optional[str], typer.Option("--game", metavar="GAME", help=f"INVALID unless the certificate is about this game. {GAME_HELP}", show_default=False)] = None,
-    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states, or proofs of more positions (raise it for a 4x4 game).")] = BUDGET.max_states,
+    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states, or proofs of more positions (raise it for a 4x4 game, or give --game: the budget then fits that game).")] = BUDGET.max_states,
     max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines.")] = BUDGET.max_work,
     max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = BUDGET.max_bytes,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -69,10 +70,13 @@ def check(
 
         with user_errors():
             expected = resolve_game(game).rules
+    limits = checker.Limits(max_bytes=max_bytes, max_states=max_states, max_work=max_work)
     if certificate.stat().st_size <= max_bytes:
         with user_errors():
-            read_any_certificate(certificate)  # a schema error gives the field by name, exit 2
-    limits = checker.Limits(max_bytes=max_bytes, max_states=max_states, max_work=max_work)
+            document = read_any_certificate(certificate)  # a schema error gives the field by name, exit 2
+        if expected is not None and document.kind == "table" and isinstance(expected, Rules):
+            # about the game asked for or INVALID: the budget may grow to what that game can need
+            limits = fitting_limits(expected, document.table.states, limits)
     sha = None if expected is None else expected.sha256()
     with checking_status(certificate, not json_out) as progress:
         result = checker.check_file(str(certificate), limits, sha, progress)

@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from certify.certificate import certificate_rules as certified_rules
-from certify.certificate import read_certificate
+from certify.certificate import read_certificate, read_certificate_about
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, fail, load_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, GAME_HELP, GameArg, JsonOpt, PlayerOrBoth, TimeoutOpt
 from certify.files import readable_file
@@ -66,9 +66,8 @@ def load_certificate(path: Path) -> Certificate:
 
 def certificate_about(rules: Rules, path: Path) -> Certificate:
     """The certificate at `path`, which must be about `rules` (the same rules sha256); exits 2 if not."""
-    certificate = load_certificate(path)
-    if certificate.rules_sha256 != rules.sha256():
-        raise fail(f"{path}: certificate is for '{certificate.rules.name}', not for '{rules.name}' (rules differ)")
+    with user_errors():
+        certificate = read_certificate_about(rules, readable_file(path, "certificate"))
     certificate_rules(certificate)  # and its rules must match their own hash
     return certificate
 

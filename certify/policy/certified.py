@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import checker
-from certify.certificate import CertificateError, LabelTable, label_table, read_certificate
+from certify.certificate import CertificateError, LabelTable, fitting_limits, label_table, read_certificate_about
 from certify.pipeline import default_filename
 from solver.engine import Game, Move
 from solver.retrograde import Solution, solve
@@ -47,12 +47,8 @@ def checked_labels(rules: Rules, path: Path, progress: Callable[[str, int], None
     has. `progress(stage, states)` follows the check. Raises CertificateError when the file is
     unreadable or about other rules, and CertificateRejected when the checker finds it false.
     """
-    certificate = read_certificate(path)
-    if certificate.rules_sha256 != rules.sha256():
-        raise CertificateError(f"{path}: certificate is for '{certificate.rules.name}', not for '{rules.name}' (rules differ)")
-    states = certificate.table.states
-    budget = checker.Limits(max_states=max(checker.Limits.max_states, states),
-                            max_work=max(checker.Limits.max_work, (states + 2 * 3 ** (rules.cells - rules.cells // 2)) * len(rules.lines)))
+    certificate = read_certificate_about(rules, path)
+    budget = fitting_limits(rules, certificate.table.states)
     verdict = checker.check_file(str(path), budget, rules.sha256(), progress)
     if verdict.exit_code == 1:
         raise CertificateRejected(f"{path}: {verdict.message}")
