@@ -14,6 +14,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
 import checker
 from certify.certificate import CertificateError, LabelTable, fitting_limits, label_table, read_certificate_about
 from certify.pipeline import default_filename
@@ -22,6 +24,7 @@ from solver.retrograde import Solution, solve
 from solver.rules import Rules
 
 PUBLISHED_DIR = Path("certificates")
+UNREACHED = -128  # the value of a code the label table does not hold (values are -1, 0, 1)
 
 
 class CertificateRejected(ValueError):
@@ -61,22 +64,22 @@ class CertifiedPlayer:
     """A `Policy` over a label table; remembers the expected results it has worked out."""
 
     def __init__(self, rules: Rules, labels: LabelTable) -> None:
-        # a state is terminal exactly when its distance to the end is 0
         self.game = Game(rules)
-        self._labels = {
-            int(code): (int(value), int(distance))
-            for code, value, distance in zip(labels.codes, labels.values, labels.distances)
-        }
+        # labels by code, two bytes per code of the board (86 MB at 4x4; a dict of every state took 1.2 GB)
+        self._values = np.full(3**rules.cells, UNREACHED, dtype=np.int8)
+        self._values[labels.codes] = labels.values
+        self._distances = np.zeros(3**rules.cells, dtype=np.uint8)
+        self._distances[labels.codes] = labels.distances
         self._expected: dict[tuple[int, int], Fraction] = {}
 
     def __call__(self, game: Game, code: int) -> tuple[Move, ...]:
         return self.choices(code)
 
     def _label(self, code: int) -> tuple[int, int]:
-        try:
-            return self._labels[code]
-        except KeyError:
-            raise KeyError(f"the label table has no state {code}") from None
+        value = int(self._values[code])
+        if value == UNREACHED:
+            raise KeyError(f"the label table has no state {code}")
+        return value, int(self._distances[code])
 
     def rank(self, child: int) -> tuple[int, int]:
         """How good moving to `child` is for the mover: value, then speed of a win or delay of a loss."""
