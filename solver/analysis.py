@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -10,6 +11,8 @@ import numpy as np
 from solver.engine import Game
 from solver.retrograde import Solution
 from solver.rules import Permutation, Rules, board_symmetries
+
+_BATCH = 1 << 16  # states handled at once: their boards and child matrices stay a few MB (4x4 has 43 M states)
 
 
 @dataclass(frozen=True)
@@ -50,16 +53,31 @@ def symmetric_image(boards: np.ndarray, perm: Permutation, swap_marks: bool) -> 
     return np.where(moved == 0, 0, 3 - moved) if swap_marks else moved
 
 
+def _batches(count: int) -> Iterator[slice]:
+    """Consecutive slices of at most _BATCH rows covering `count` rows."""
+    return (slice(start, min(start + _BATCH, count)) for start in range(0, count, _BATCH))
+
+
+def marks_placed(solution: Solution | Labels) -> np.ndarray:
+    """The number of marks on each state's board (int8), in row order."""
+    game = solution.game
+    marks = np.empty(len(solution), dtype=np.int8)
+    for rows in _batches(len(solution)):
+        marks[rows] = (game.decode(solution.codes[rows]) != 0).sum(axis=1)
+    return marks
+
+
 def symmetry_classes(solution: Solution | Labels, swap_marks: bool) -> int:
     """Number of reachable states up to the board symmetries (and X↔O if `swap_marks`)."""
     game = solution.game
-    boards = game.decode(solution.codes)
-    canonical = np.full(len(boards), np.iinfo(np.int64).max, dtype=np.int64)
+    perms = board_symmetries(solution.rules)
     swaps = (False, True) if swap_marks else (False,)
-    for perm in board_symmetries(solution.rules):
-        for swap in swaps:
-            image = symmetric_image(boards, perm, swap)
-            canonical = np.minimum(canonical, image.astype(np.int64) @ game.pow3)
+    canonical = np.empty(len(solution), dtype=np.int64)
+    for rows in _batches(len(solution)):
+        boards = game.decode(solution.codes[rows])
+        canonical[rows] = np.min(
+            [symmetric_image(boards, perm, swap).astype(np.int64) @ game.pow3 for perm in perms for swap in swaps], axis=0
+        )
     return len(np.unique(canonical))
 
 
@@ -71,15 +89,17 @@ def path_counts(solution: Solution | Labels, moves: np.ndarray | None = None) ->
     """
     counts = np.zeros(len(solution), dtype=np.int64)
     counts[0] = 1
-    marks = (solution.game.decode(solution.codes) != 0).sum(axis=1)
+    marks = marks_placed(solution)
     for depth in range(int(marks.max())):
         layer = np.flatnonzero((marks == depth) & ~solution.terminal)
-        children = solution.children(layer)
-        if moves is not None:
-            children = np.where(moves[None, :], children, -1)
-        weights = np.repeat(counts[layer], children.shape[1]).reshape(children.shape)
-        legal = children >= 0
-        np.add.at(counts, children[legal], weights[legal])
+        for rows in _batches(len(layer)):
+            parents = layer[rows]
+            children = solution.children(parents)
+            if moves is not None:
+                children = np.where(moves[None, :], children, -1)
+            weights = np.repeat(counts[parents], children.shape[1]).reshape(children.shape)
+            legal = children >= 0
+            np.add.at(counts, children[legal], weights[legal])
     return counts
 
 
@@ -125,10 +145,10 @@ class Stats:
     first_moves: list[dict]
 
 
-def _by_result(game: Game, solution: Solution | Labels, rows: np.ndarray, weights: np.ndarray) -> dict[str, int]:
-    """Sum `weights` over terminal `rows` by who won (player 1, player 2) or draw."""
+def _by_result(solution: Solution | Labels, marks: np.ndarray, rows: np.ndarray, weights: np.ndarray) -> dict[str, int]:
+    """Sum `weights` over terminal `rows` by who won (player 1, player 2) or draw; `marks` from marks_placed."""
     values = solution.values[rows].astype(np.int64)
-    p1_to_move = (game.decode(solution.codes[rows]) != 0).sum(axis=1) % 2 == 0
+    p1_to_move = marks[rows] % 2 == 0
     p1_result = np.where(p1_to_move, values, -values)
     return {
         "first_player_wins": int(weights[p1_result == 1].sum()),
@@ -139,21 +159,21 @@ def _by_result(game: Game, solution: Solution | Labels, rows: np.ndarray, weight
 
 def stats(solution: Solution | Labels) -> Stats:
     """Every count of the solved game."""
-    game = solution.game
     words = {1: "win", 0: "draw", -1: "loss"}
     terminal_rows = np.flatnonzero(solution.terminal)
     live_rows = np.flatnonzero(~solution.terminal)
-    children = solution.children(live_rows)
+    edges = sum(int((solution.children(live_rows[rows]) >= 0).sum()) for rows in _batches(len(live_rows)))
+    marks = marks_placed(solution)
     paths = path_counts(solution)
     symmetry = {"board": symmetry_classes(solution, swap_marks=False)}
     if solution.rules.marks != "own":
         symmetry["board_and_mark_swap"] = symmetry_classes(solution, swap_marks=True)
     return Stats(
         reachable_states=len(solution),
-        terminal_states=_by_result(game, solution, terminal_rows, np.ones(len(terminal_rows), np.int64)),
+        terminal_states=_by_result(solution, marks, terminal_rows, np.ones(len(terminal_rows), np.int64)),
         nonterminal_states=len(live_rows),
-        edges=int((children >= 0).sum()),
-        games=_by_result(game, solution, terminal_rows, paths[terminal_rows]),
+        edges=edges,
+        games=_by_result(solution, marks, terminal_rows, paths[terminal_rows]),
         states_up_to_symmetry=symmetry,
         root_value=words[int(solution.values[0])],
         root_margin=None if solution.margins is None else int(solution.margins[0]),
