@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from certify.format import VALUE_WORDS
 from certify.smt.graph import enumerate_graph
 from certify.smt.value import cross_check_root, prove_value
-from certify.format import VALUE_WORDS
 from solver.retrograde import solve
 from solver.rules import BUILTIN_DESCRIPTIONS, resolve
 

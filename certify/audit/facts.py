@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from certify.pipeline import Solved, solve_and_certify
 from certify.format import VALUE_WORDS
+from certify.pipeline import Solved, solve_and_certify
 from certify.smt.result import SmtResult
 from certify.smt.value import cross_check_root
 from checker import CheckResult, check_bytes

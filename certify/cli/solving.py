@@ -23,9 +23,9 @@ from certify.cli.moves import MoveError, play_moves
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
+from certify.format import VALUE_WORDS
 from certify.pipeline import Solved, default_filename, solve_and_certify
 from certify.render import board_line, board_table, plural, value_text
-from certify.format import VALUE_WORDS
 from solver.analysis import stats as game_stats
 from solver.engine import Game
 from solver.retrograde import ProgressHook

@@ -25,9 +25,9 @@ from certify.certificate import read_certificate, read_certificate_about
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, fail, load_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, GAME_HELP, GameArg, JsonOpt, PlayerOrBoth, TimeoutOpt
 from certify.files import readable_file
+from certify.format import FORMAT
 from certify.limits import TimedOut, memory_shortfall, run_bounded
 from certify.render import board_table, plural
-from certify.format import FORMAT
 from certify.schema import Certificate
 from certify.smt.bmc import PROPERTY_TEXT, Property, ReplayDisagreement, certificate_strategies, check_side
 from certify.smt.graph import memory_estimate
