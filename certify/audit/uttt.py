@@ -86,6 +86,15 @@ class Tally:
     counter: list[tuple[Position, int | None]] = field(default_factory=list)
     undecided: int = 0
 
+    def settle(self, verdict: bool | None, s: Position, move: int | None) -> None:
+        """Count one proof-search verdict: `move` from `s` (None: `s` itself) does not lose, loses later, or undecided."""
+        if verdict:
+            self.counter.append((s, move))
+        elif verdict is False:
+            self.deeper += 1
+        else:
+            self.undecided += 1
+
 
 def witness(s: Position, move: int | None, player: int, result: Literal["win", "no-loss"], max_nodes: int) -> str:
     """A counterexample anyone can re-check: the position, the move, and a checked certificate."""
@@ -163,13 +172,7 @@ class CriticalSquares(UtttClaim):
                     tally.immediate += 1
                     continue
                 inside += bool(threat_boards(s, other(player)) >> move // 9 & 1)
-                verdict = decide(after, player, "no-loss", self.max_nodes)
-                if verdict:
-                    tally.counter.append((s, move))
-                elif verdict is False:
-                    tally.deeper += 1
-                else:
-                    tally.undecided += 1
+                tally.settle(decide(after, player, "no-loss", self.max_nodes), s, move)
         escaped = tally.examined - tally.immediate
         measured = (
             f"{len(sample)} positions from {games} seeded random games (seed {self.seed}), {tally.examined} moves on "
@@ -228,13 +231,7 @@ class ForcedBoard(UtttClaim):
             elif all(immediate_wins(play(s, m)) for m in GAME.legal_moves(s)):
                 tally.immediate += 1
             else:
-                verdict = decide(s, player, "no-loss", self.max_nodes)
-                if verdict:
-                    tally.counter.append((s, None))
-                elif verdict is False:
-                    tally.deeper += 1
-                else:
-                    tally.undecided += 1
+                tally.settle(decide(s, player, "no-loss", self.max_nodes), s, None)
         measured = (
             f"{len(sample)} positions from {games} seeded random games (seed {self.seed}) where the player to move "
             f"is sent to such a board: {len(wins_at_once)} can win at once inside it; {tally.immediate} lose "
