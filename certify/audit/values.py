@@ -13,6 +13,7 @@ from certify.audit.result import ClaimError, Exhibit, Reading, single, some
 from certify.audit.symmetry import edge_orbits
 from certify.format import VALUE_WORDS, ValueWord
 from solver.analysis import first_move_values
+from solver.retrograde import Solution
 
 MarkLetter = Literal["X", "O"]
 
@@ -178,6 +179,16 @@ class LabelReading(BaseModel):
     labels: dict[str, list[str]] = Field(min_length=1)
 
 
+def _legal_children(solution: Solution, code: int) -> dict[str, int] | None:
+    """Move name → child row of every legal move from `code`; None if `code` is not reachable."""
+    try:
+        row = solution.index(code)
+    except KeyError:
+        return None
+    children = solution.children(np.array([row]))[0]
+    return {_move_name(col // 2, col % 2 + 1): int(child) for col, child in enumerate(children) if child >= 0}
+
+
 class AtlasDump(PositionFields, ClaimBase):
     """A printed list of a position's moves with child codes and outcome words, read several ways."""
 
@@ -198,21 +209,21 @@ class AtlasDump(PositionFields, ClaimBase):
     def says(self) -> str:
         return ", ".join(f"{e.move}→{e.child} {e.label}" for e in self.entries)
 
-    def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
-        game, solution = facts.game, facts.solution
-        code = self.position(game)
-        try:
-            row = solution.index(code)
-        except KeyError:
-            return single("dump of the position", f"{describe(game, code)} is not reachable", False)
-        children = solution.children(np.array([row]))[0]
-        actual = {
-            _move_name(col // 2, col % 2 + 1): int(child) for col, child in enumerate(children) if child >= 0
-        }
+    def listed(self) -> dict[str, DumpEntry]:
+        """The source's entries by move name."""
         listed = {}
         for entry in self.entries:
             (move,) = parse_moves(entry.move)
             listed[_move_name(move.cell, move.mark)] = entry
+        return listed
+
+    def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
+        game, solution = facts.game, facts.solution
+        code = self.position(game)
+        actual = _legal_children(solution, code)
+        if actual is None:
+            return single("dump of the position", f"{describe(game, code)} is not reachable", False)
+        listed = self.listed()
         problems = [f"{name} is not a legal move" for name in listed if name not in actual]
         problems += [f"legal move {name} is missing" for name in actual if name not in listed]
         problems += [
@@ -245,16 +256,10 @@ class AtlasDump(PositionFields, ClaimBase):
         """The source's dump beside certify's, move by move (certify's legal moves in its order)."""
         game, solution = facts.game, facts.solution
         code = self.position(game)
-        try:
-            row = solution.index(code)
-        except KeyError:
+        actual = _legal_children(solution, code)
+        if actual is None:
             return []
-        children = solution.children(np.array([row]))[0]
-        actual = {_move_name(col // 2, col % 2 + 1): int(child) for col, child in enumerate(children) if child >= 0}
-        listed = {}
-        for entry in self.entries:
-            (move,) = parse_moves(entry.move)
-            listed[_move_name(move.cell, move.mark)] = entry
+        listed = self.listed()
         rows = []
         for name in list(actual) + [n for n in listed if n not in actual]:
             entry = listed.get(name)
