@@ -17,7 +17,7 @@ M = TypeVar("M")
 
 @runtime_checkable
 class GameRules(Protocol):
-    """The statement of a game: a pydantic model embedded in certificates."""
+    """The statement of a game: an immutable value whose canonical form certificates embed."""
 
     name: str
 

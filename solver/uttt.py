@@ -14,13 +14,11 @@ used by proof search as optional pruning and move ordering, and audited in certi
 from __future__ import annotations
 
 import hashlib
-import json
 import re
+from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict
-
-from solver.rules import RulesError
+from solver.rules import RulesError, canonical_json
 
 X, O = 1, 2
 FULL9 = 0x1FF
@@ -39,15 +37,14 @@ SET_BITS = tuple(tuple(c for c in range(9) if m >> c & 1) for m in range(512))
 MOVES = tuple(tuple(tuple(9 * b + c for c in SET_BITS[m]) for m in range(512)) for b in range(9))
 
 
-class UtttRules(BaseModel):
+@dataclass(frozen=True)
+class UtttRules:
     """The rules of one Ultimate tic-tac-toe variant; every choice a variant could make is named.
 
     Only OpenSpiel's rules are implemented: won boards are closed, drawn boards count for nobody,
     a player sent to a closed board plays anywhere open, and no move left is a draw. The fields
     exist so that a certificate says which of the named variants (docs/uttt.md) it is about.
     """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str = "uttt"
     won_boards: Literal["closed"] = "closed"
@@ -71,8 +68,7 @@ class UtttRules(BaseModel):
     def sha256(self) -> str:
         """Hex sha256 of the canonical JSON without the name (sorted keys, no spaces, UTF-8)."""
         body = {k: v for k, v in self.canonical().items() if k != "name"}
-        text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return hashlib.sha256(text.encode()).hexdigest()
+        return hashlib.sha256(canonical_json(body).encode()).hexdigest()
 
     def describe(self) -> str:
         """The game in words."""

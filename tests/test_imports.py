@@ -64,3 +64,15 @@ def test_solver_imports_nothing_from_certify():
     offenders = {name: sorted(d for d in deps if d.split(".")[0] == "certify")
                  for name, deps in dependencies().items() if name.startswith("solver")}
     assert {name: deps for name, deps in offenders.items() if deps} == {}
+
+
+def test_solver_does_not_use_pydantic():
+    # games are plain frozen values; pydantic validates files read by certify (and costs startup time)
+    users = []
+    for name, path in module_files().items():
+        if name.startswith("solver"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                roots = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                users += [name for root in roots if root.split(".")[0] == "pydantic"]
+    assert users == []
