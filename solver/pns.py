@@ -40,6 +40,11 @@ class Claim:
         """Whether a terminal with these returns satisfies the claim."""
         return returns[self.player - 1] >= (1 if self.result == "win" else 0)
 
+    def opposite(self) -> Claim:
+        """The claim that holds exactly when this one fails: against a win, the other player does
+        not lose; against a no-loss, the other player wins (finite games are determined)."""
+        return Claim(3 - self.player, "no-loss" if self.result == "win" else "win")
+
     def words(self) -> str:
         """`player 1 wins` / `player 2 does not lose`."""
         return f"player {self.player} {'wins' if self.result == 'win' else 'does not lose'}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import importlib
 import re
 import subprocess
@@ -161,3 +162,21 @@ def test_default_output_names_share_one_stem(tmp_path, monkeypatch):
     assert run("solve", "mnk:3,3,3,misere").exit_code == 0
     assert run("prove", "mnk:3,3,3,misere", "--claim", "no-loss", "--player", "1").exit_code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mnk-3-3-3-misere.json", "mnk-3-3-3-misere.p1-no-loss.json"]
+
+
+def test_a_disproved_claim_comes_with_the_certificate_of_its_opposite(tmp_path, monkeypatch):
+    import checker
+
+    monkeypatch.chdir(tmp_path)
+    for claim, player, opposite, words in (("win", "1", "p2-no-loss", "player 2 does not lose"),
+                                           ("no-loss", "1", "p2-win", "player 2 wins")):
+        result = run("prove", "mnk:3,4,3,misere", "--claim", claim, "--player", player, "--json")
+        assert result.exit_code == 1
+        data = json.loads(result.stdout)
+        assert data["status"] == "disproved" and data["opposite"]["status"] == "proved"
+        path = tmp_path / f"mnk-3-4-3-misere.{opposite}.json"
+        assert data["opposite"]["file"] == path.name
+        verdict = checker.check_file(str(path)).message
+        assert verdict.startswith("VALID") and words in verdict, verdict
+        provenance = json.loads(path.read_text(encoding="utf-8"))["provenance"]["command"]
+        assert provenance == f"certify prove mnk:3,4,3,misere --claim {opposite.split('-', 1)[1]} --player 2"

@@ -46,10 +46,12 @@ def test_parallel_prove_to_stdout_keeps_every_report_on_stderr() -> None:
     assert "parallel: process pool ×2, " in said, said
 
 
-def test_parallel_prove_of_a_false_claim_writes_nothing(tmp_path: Path) -> None:
+def test_parallel_prove_of_a_false_claim_certifies_the_opposite(tmp_path: Path) -> None:
     out = tmp_path / "p.json"
     result = run("prove", "tictactoe", "--claim", "win", "--player", "1", "--workers", "2", "--job-nodes", "20", "-o", str(out))
-    assert result.exit_code == 1 and "disproved" in result.output and not out.exists()
+    assert result.exit_code == 1 and "disproved" in result.output
+    verdict = checker.check_file(str(out)).message
+    assert verdict.startswith("VALID") and "player 2 does not lose" in verdict, verdict
 
 
 def test_batch_certificates_are_those_of_prove_and_a_rerun_resumes(tmp_path: Path) -> None:

@@ -77,8 +77,8 @@ def parallel_summary(spec: Any, stats: Any) -> dict[str, Any]:
 
 def report_parallel(data: dict[str, Any], out: Console = console) -> None:
     """One line about the parallel run, on `out` (stderr when the certificate goes to stdout)."""
-    lost = f", {data['workers_lost']} worker(s) lost and their jobs retried" if data["workers_lost"] else ""
-    out.print(f"parallel: {escape(data['engine'])}, {data['jobs']:,} jobs ({data['proved_jobs']:,} proved, "
+    lost = f", {plural(data['workers_lost'], 'worker')} lost and their jobs retried" if data["workers_lost"] else ""
+    out.print(f"parallel: {escape(data['engine'])}, {plural(data['jobs'], 'job')} ({data['proved_jobs']:,} proved, "
                   f"{data['disproved_jobs']:,} disproved, {data['unresolved_jobs']:,} out of budget), "
                   f"{data['job_cpu_seconds']:.1f} s CPU in jobs, {data['driver_cpu_seconds']:.1f} s in the driver{lost}")
 

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 
 import typer
 from rich.console import Console
@@ -79,7 +79,7 @@ def prove(
     claim: Annotated[Optional[Literal["win", "no-loss"]], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws (needed unless --batch).", show_default=False)] = None,
     player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --batch).", show_default=False)] = None,
     position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
-    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file (default: GAME.pP-CLAIM.json; - for stdout); with --batch, the folder of certificates.")] = None,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
@@ -94,8 +94,9 @@ def prove(
 ) -> None:
     """Prove that a player wins or does not lose GAME by proof-number search; write the proof tree.
 
-    Exit 0 proved (certificate written), 1 disproved or out of budget (nothing written), 2 bad input,
-    130 interrupted (nothing written).
+    Exit 0 proved (certificate written), 1 disproved (the opposite claim is then searched and its
+    certificate written: the other player does not lose against a win claim, wins against a
+    no-loss claim) or out of budget (nothing written), 2 bad input, 130 interrupted (nothing written).
 
     Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
     """
@@ -126,22 +127,41 @@ def prove(
     path = output or default_output(game_obj.rules.name, target)
     with user_errors():
         check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
-    stats = None
+    spec = None
     if parallel:
-        from certify.cli.parallel import engine_spec, parallel_summary, prove_in_parallel, report_parallel
+        from certify.cli.parallel import engine_spec
 
         spec = engine_spec(workers, ray, ray_address)
-        attempt, stats = prove_in_parallel(game_obj, target, position, spec, job_nodes, max_nodes, " ".join(words), timed, not json_out)
-    else:
+
+    def search(claim_searched: Claim) -> tuple[Attempt, Any]:
+        command = " ".join([*words[:1], f"--claim {claim_searched.result}", f"--player {claim_searched.player}", *words[3:]])
+        if spec is not None:
+            from certify.cli.parallel import prove_in_parallel
+
+            return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out)
         with search_progress(not json_out and errors.is_terminal) as hook:
-            attempt = run_proof(game_obj, target, position, max_nodes, max_memory, hook, " ".join(words), timed, plain=plain)
-    if attempt.certificate is None:
+            return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain), None
+
+    attempt, stats = search(target)
+    data = summary(attempt, None)
+    written = attempt
+    if attempt.outcome.status == "disproved":  # certify the claim that holds instead: a disproof is checkable too
+        opposite, _ = search(target.opposite())  # the parallel figures reported are the first search's
+        if output is None:
+            path = default_output(game_obj.rules.name, target.opposite())
+            with user_errors():
+                check_output(path, CERTIFICATE_MARK, force)
+        data["opposite"] = summary(opposite, None)
+        written = opposite
+    if written.certificate is None:
         path = None
     else:
         with user_errors():
-            write_proof(attempt.certificate, path)
-    data = summary(attempt, path)
+            write_proof(written.certificate, path)
+        (data if written is attempt else data["opposite"]).update(summary(written, path))
     if stats is not None:
+        from certify.cli.parallel import parallel_summary
+
         data["parallel"] = parallel_summary(spec, stats)
     out = errors if is_stdout(path) else console  # the certificate itself may be on stdout
     if json_out:
@@ -149,27 +169,40 @@ def prove(
     else:
         report(data, target, game_obj.rules.name, out)
         if stats is not None:
+            from certify.cli.parallel import report_parallel
+
             report_parallel(data["parallel"], out)
-    status = attempt.outcome.status
-    if status == "interrupted":
+    if "interrupted" in (attempt.outcome.status, written.outcome.status):
         raise typer.Exit(EXIT_INTERRUPTED)
-    if status != "proved":
+    if attempt.outcome.status != "proved":
         raise typer.Exit(EXIT_FAILED)
 
 
 def report(data: dict, claim: Claim, name: str, out: Console = console) -> None:
-    """The result in words."""
-    work = (f"{plural(data['nodes'], 'node')} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
-            f"{plural(data['table_entries'], 'table entry', 'table entries')}, peak {data['peak_rss_mb']:,.0f} MB")
+    """The result in words; after a disproof, the search for the opposite claim and what it wrote."""
     where = "" if data["claim"]["root"] is None else f" from {data['claim']['root']}"
     said = f"{escape(name)}{escape(where)}: {claim.words()}"
+    if data["status"] != "disproved":
+        report_search(data, claim, said, out)
+        return
+    out.print(f"[bold red]disproved[/] {said} — {work_done(data)}")
+    opposite = claim.opposite()
+    report_search(data["opposite"], opposite, f"the opposite, {opposite.words()}", out)
+
+
+def work_done(data: dict) -> str:
+    """What one search cost."""
+    return (f"{plural(data['nodes'], 'node')} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
+            f"{plural(data['table_entries'], 'table entry', 'table entries')}, peak {data['peak_rss_mb']:,.0f} MB")
+
+
+def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
+    """One search that proved its claim (and what it wrote) or did not settle it."""
     if data["status"] == "proved":
-        out.print(f"[bold green]proved[/] {said} — {work}")
+        out.print(f"[bold green]proved[/] {said} — {work_done(data)}")
         where = "stdout" if data["file"] == "-" else f"[bold]{escape(data['file'])}[/]"
         out.print(f"wrote {where} ({plural(data['bytes'], 'byte')}): {plural(data['prover_moves'], 'move')} of "
                   f"player {claim.player}, {plural(data['positions'], 'position')}, depth {data['depth']}")
-    elif data["status"] == "disproved":
-        out.print(f"[bold red]disproved[/] {said} — {work}; no certificate (a disproof is not certified)")
-    else:
+    else:  # the opposite of a disproved claim is proved unless the budget runs out or Ctrl-C
         pn, dn = (number(INF if v is None else v) for v in (data["root_pn"], data["root_dn"]))
-        out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work}; root pn {pn} dn {dn}; nothing written")
+        out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work_done(data)}; root pn {pn} dn {dn}; nothing written")
