@@ -17,6 +17,7 @@ from itertools import product
 import numpy as np
 
 from solver.rules import Rules, require_table_size
+from solver.threats import PositionalHooks
 
 _MEMO_LIMIT = 1 << 16  # states whose labels and moves a game remembers before starting over (bounds memory)
 _CHUNK_CELLS = 8  # boards decode 8 trits at a time from a table of every 8-cell pattern
@@ -246,11 +247,9 @@ class Game:
             raise ValueError(f"move '{text}': expected one move, like X4")
         return moves[0]
 
-    def search_hooks(self) -> "PositionalHooks":
+    def search_hooks(self) -> PositionalHooks:
         """Move ordering and pruning for proof search (solver/game.py)."""
-        from solver.threats import PositionalHooks
-
-        return PositionalHooks(self)
+        return PositionalHooks(self.rules, self.board)
 
     # ---- vectorised API --------------------------------------------------------------------
 

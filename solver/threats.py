@@ -10,23 +10,35 @@ prover searches only the blocks (the opponent's moves are never pruned).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
+from typing import Protocol, TypeVar
 
-from typing import TYPE_CHECKING
+from solver.rules import Rules, board_symmetries
 
-from solver.rules import board_symmetries
 
-if TYPE_CHECKING:  # annotations only: the engine imports this module to offer its hooks
-    from solver.engine import Game, Move
+class Placement(Protocol):
+    """A positional move as the hooks read it (solver.engine.Move): a mark placed on a cell."""
+
+    @property
+    def cell(self) -> int: ...
+
+    @property
+    def mark(self) -> int: ...
+
+
+P = TypeVar("P", bound=Placement)
 
 
 class PositionalHooks:
-    """`SearchHooks` for a positional `Game` (solver/game.py)."""
+    """`SearchHooks` (solver/game.py) for the positional game of `rules`, whose states `board` decodes.
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        rules = game.rules
+    Given the rules and the decoder rather than the engine, so the engine can offer these hooks
+    without the two modules importing each other.
+    """
+
+    def __init__(self, rules: Rules, board: Callable[[int], tuple[int, ...]]) -> None:
+        self.rules, self.board = rules, board
         weight = [0] * rules.cells
         for line in rules.lines:
             for cell in line:
@@ -43,16 +55,16 @@ class PositionalHooks:
 
     def table_key(self, state: int) -> bytes:
         """The least symmetric image of the board, as bytes: symmetric positions share an entry."""
-        board = self.game.board(state)
+        board = self.board(state)
         return bytes(min(image(board) for image in self.images))
 
-    def candidates(self, state: int, moves: Sequence[Move], prover_moves: bool, prover: int) -> list[Move]:
+    def candidates(self, state: int, moves: Sequence[P], prover_moves: bool, prover: int) -> list[P]:
         """The moves to search in `state`, best first (see the module docstring)."""
         weight = self.weight
         ordered = sorted(moves, key=lambda m: -weight[m.cell])
         if not self.threats or not ordered:
             return ordered
-        board = self.game.board(state)
+        board = self.board(state)
         mine = ordered[0].mark
         theirs = 3 - mine
         wins, blocks = self._completions(board, mine, theirs)
@@ -66,7 +78,7 @@ class PositionalHooks:
         """Cells completing a line of `mine` now, and cells where `theirs` would complete one."""
         wins: set[int] = set()
         blocks: set[int] = set()
-        for line in self.game.rules.lines:
+        for line in self.rules.lines:
             empty = [c for c in line if board[c] == 0]
             if len(empty) != 1:
                 continue
@@ -78,6 +90,6 @@ class PositionalHooks:
         return wins, blocks
 
 
-def _first(moves: list[Move], cells: set[int]) -> list[Move]:
+def _first(moves: list[P], cells: set[int]) -> list[P]:
     """All `moves`, those on `cells` first (stable)."""
     return [m for m in moves if m.cell in cells] + [m for m in moves if m.cell not in cells]
