@@ -113,17 +113,17 @@ def prove(
     with user_errors():
         game_obj = resolve_game(game)
     target = Claim(int(player), claim)
-    words = [f"certify prove {game}", f"--claim {claim}", f"--player {player}"]
+    options = []  # recorded in provenance after the claim: the command that regenerates the file
     if position is not None:
         try:
             game_obj.parse_position(position)
         except ValueError as err:
             raise fail(str(err)) from None
-        words.append(f"--position '{position}'")
+        options.append(f"--position '{position}'")
     if plain:
         if parallel:
             raise fail("--plain is for the serial search (leave out --workers, --ray and --batch)")
-        words.append("--plain")
+        options.append("--plain")
     path = output or default_output(game_obj.rules.name, target)
     with user_errors():
         check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
@@ -134,7 +134,7 @@ def prove(
         spec = engine_spec(workers, ray, ray_address)
 
     def search(claim_searched: Claim) -> tuple[Attempt, Any]:
-        command = " ".join([*words[:1], f"--claim {claim_searched.result}", f"--player {claim_searched.player}", *words[3:]])
+        command = " ".join([f"certify prove {game} --claim {claim_searched.result} --player {claim_searched.player}", *options])
         if spec is not None:
             from certify.cli.parallel import prove_in_parallel
 
