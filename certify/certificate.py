@@ -26,7 +26,7 @@ from solver.strategy import Strategy, root_strategies
 
 if TYPE_CHECKING:
     import checker
-    from certify.schema import Certificate, StrategyCertificate, StrategyTable
+    from certify.schema import Certificate, PairingCertificate, StrategyCertificate, StrategyTable
 
 # Writing builds the file's JSON object directly; the pydantic schema (certify.schema) is imported
 # only to read a file or to hand out a validated model, so `certify solve` never loads pydantic.
@@ -119,7 +119,7 @@ def read_certificate(path: Path) -> Certificate:
     return certificate
 
 
-def read_any_certificate(path: Path) -> Certificate | StrategyCertificate:
+def read_any_certificate(path: Path) -> Certificate | StrategyCertificate | PairingCertificate:
     """Read and schema-validate a certificate of any kind; raises CertificateError with one line."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -135,9 +135,9 @@ def read_any_certificate(path: Path) -> Certificate | StrategyCertificate:
                                f"this certify reads version {VERSION} (regenerate it with `certify solve`)")
     from pydantic import ValidationError
 
-    from certify.schema import Certificate, StrategyCertificate
+    from certify.schema import Certificate, PairingCertificate, StrategyCertificate
 
-    model = StrategyCertificate if kind == "strategy" else Certificate
+    model = {"strategy": StrategyCertificate, "pairing": PairingCertificate}.get(kind, Certificate)
     try:
         return model.model_validate_json(text)
     except ValidationError as err:

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from certify import __version__
 from certify.files import write_atomic
 from certify.format import FORMAT
-from certify.schema import Proof, Provenance, StrategyCertificate, StrategyClaim
+from certify.schema import PairingCertificate, Proof, Provenance, StrategyCertificate, StrategyClaim
 from solver.families import game_from_rules
 from solver.game import Game, NoHooks
 from solver.pns import Claim, Outcome, ProofSearch, Progress
@@ -119,7 +119,7 @@ def strategy_certificate(
     return tree, certificate, seconds
 
 
-def certificate_text(certificate: StrategyCertificate) -> str:
+def certificate_text(certificate: StrategyCertificate | PairingCertificate) -> str:
     """The exact text of the file: sorted keys, 2-space indent, final newline (deterministic)."""
     return json.dumps(certificate.model_dump(mode="json"), sort_keys=True, indent=2) + "\n"
 

@@ -118,7 +118,35 @@ class StrategyCertificate(_Strict):
     provenance: Provenance
 
 
+class PairingClaim(_Strict):
+    """Player `player` does not lose from `root` (null: the start): the one claim a pairing proves."""
+
+    player: Literal[1, 2]
+    result: Literal["no-loss"]
+    root: str | None
+
+
+class PairingSpec(_Strict):
+    """The pairing player's first move (a cell, or null) and the disjoint pairs of cells it answers by."""
+
+    first_move: int | None = Field(ge=0)
+    pairs: list[tuple[int, int]]
+
+
+class PairingCertificate(_Strict):
+    """A proof certificate of kind `pairing`: every line open to the opponent holds both cells of a pair."""
+
+    format: Literal["certify-certificate"]
+    version: Literal[2]
+    kind: Literal["pairing"]
+    rules: dict[str, Any]  # the positional family's canonical rules; checked when loaded
+    rules_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    claim: PairingClaim
+    pairing: PairingSpec
+    provenance: Provenance
+
+
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of a certificate file of either kind (its `kind` field says which)."""
-    either = Annotated[Certificate | StrategyCertificate, Field(discriminator="kind")]
+    """The JSON Schema of a certificate file of any kind (its `kind` field says which)."""
+    either = Annotated[Certificate | StrategyCertificate | PairingCertificate, Field(discriminator="kind")]
     return TypeAdapter(either).json_schema()

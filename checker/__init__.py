@@ -11,14 +11,14 @@ It never raises for any input. One rules module per family, one module per kind.
 
 from dataclasses import dataclass
 
-from checker import positional, proof, table, uttt
+from checker import pairing, positional, proof, table, uttt
 from checker.load import DEFAULT_MAX_BYTES, Invalid, Limits, NotACertificate, load_envelope, parse_json, read_bytes
 from checker.load import rules_hash
 
 __all__ = ["DEFAULT_MAX_BYTES", "CheckResult", "Limits", "check_bytes", "check_document", "check_file"]
 
 FAMILIES = {"positional": positional, "uttt": uttt}
-KINDS = {"table": table, "strategy": proof}
+KINDS = {"table": table, "strategy": proof, "pairing": pairing}
 SHA_SHOWN = 16
 
 
