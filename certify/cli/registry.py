@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explore": ("certify.cli.explore", "Write one self-contained HTML page to play through a certified game: board, move values, strategy tree."),
     "schema": ("certify.cli.solving", "Print the JSON Schema of the certificate format (docs/certificate-format.md)."),
     "z3": ("certify.cli.z3", "Cross-check values, strategies and pairing strategies with the Z3 SMT solver."),
+    "pairing": ("certify.cli.pairing", "Pairing strategies as certificates: find one that blocks every line open to the opponent."),
     "audit": ("certify.cli.audit", "Evaluate every claim in CLAIMS against the solved, checked games."),
     "policy": ("certify.cli.policy", "Players as policies: list the built-in ones, audit any of them exhaustively."),
     "play": ("certify.cli.policy", "Play GAME in the terminal against the certified player."),

@@ -140,9 +140,10 @@ def solve(lines: Sequence[tuple[int, ...]], free: Sequence[int], with_first: boo
     """One Z3 query: a pairing (and a first move when `with_first`) blocking every line; None if unsat."""
     free_set = set(free)
     useful = sorted({pair for line in lines for pair in combinations(sorted(free_set.intersection(line)), 2)})
-    chosen = {pair: z3.Bool(f"pair_{pair[0]}_{pair[1]}") for pair in useful}
-    first = {cell: z3.Bool(f"first_{cell}") for cell in free} if with_first else {}
-    solver = z3.Solver()
+    context = z3.Context()  # a fresh context: the answer does not depend on earlier queries in this process
+    chosen = {pair: z3.Bool(f"pair_{pair[0]}_{pair[1]}", context) for pair in useful}
+    first = {cell: z3.Bool(f"first_{cell}", context) for cell in free} if with_first else {}
+    solver = z3.Solver(ctx=context)
     solver.set("timeout", max(1, int(timeout * 1000)))
     uses: dict[int, list[z3.BoolRef]] = {cell: ([first[cell]] if cell in first else []) for cell in free}
     for (a, b), variable in chosen.items():
@@ -153,7 +154,8 @@ def solve(lines: Sequence[tuple[int, ...]], free: Sequence[int], with_first: boo
         solver.add(z3.AtMost(*first.values(), 1))
     for line in lines:
         cells = sorted(free_set.intersection(line))
-        solver.add(z3.Or([chosen[pair] for pair in combinations(cells, 2)] + [first[c] for c in cells if c in first]))
+        terms = [chosen[pair] for pair in combinations(cells, 2)] + [first[c] for c in cells if c in first]
+        solver.add(z3.Or(terms) if terms else z3.BoolVal(False, context))
     answer = solver.check()
     if answer == z3.unknown:
         return "unknown"

@@ -1,0 +1,319 @@
+"""The pairing kind: true certificates accepted with the claim they prove, hostile ones refused,
+and the checker's condition confirmed by playing the pairing strategy out on small boards."""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+
+import pytest
+
+import checker
+from certify.pairing_certificate import pairing_certificate, search_pairing
+from certify.proving import certificate_text
+from certify.smt.cover import Position, counting_bound, open_lines, search
+from certify.smt.pairing import maximal_pairings
+from solver.rules import Rules, make_rules, resolve
+from test_checker_helpers import rules_sha256
+
+
+@cache
+def found(game: str, player: int, root: str | None = None) -> str:
+    """The certificate text the search writes (checked VALID by the search itself)."""
+    result = search_pairing(resolve(game), player, root, 60, f"test {game}")
+    assert result.text is not None, result.cover.reason
+    return result.text
+
+
+def document(game: str, player: int, root: str | None = None) -> dict:
+    return json.loads(found(game, player, root))
+
+
+def verdict(doc: dict, limits: checker.Limits = checker.Limits()) -> checker.CheckResult:
+    result = checker.check_document(doc, limits)
+    assert "\n" not in result.message
+    return result
+
+
+def invalid(doc: dict) -> str:
+    result = verdict(doc)
+    assert result.exit_code == 1, result.message
+    assert result.message.startswith("INVALID pairing ")
+    return result.message
+
+
+def error(doc: dict, limits: checker.Limits = checker.Limits()) -> str:
+    result = verdict(doc, limits)
+    assert result.exit_code == 2, result.message
+    assert result.message.startswith("ERROR: ")
+    return result.message
+
+
+def with_rules(doc: dict, rules: Rules) -> dict:
+    """`doc` about other rules (same board size), its hash recomputed so only the rules differ."""
+    changed = copy.deepcopy(doc)
+    changed["rules"] = rules.canonical()
+    changed["rules_sha256"] = rules_sha256(changed["rules"])
+    return changed
+
+
+# ---- true certificates ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "player", "root", "claim"), [
+    ("tictactoe", 1, None, "player 1 does not lose from the start"),
+    ("mnk:4,4,4", 1, None, "player 1 does not lose from the start"),
+    ("mnk:8,8,8", 2, None, "player 2 does not lose from the start"),
+    ("mnk:5,5,5", 1, None, "player 1 does not lose from the start"),
+    ("mnk:4,4,4", 2, "X.../..../..../....", "player 2 does not lose from position 'X.../..../..../....'"),
+    ("cumulative", 1, None, "player 1 does not lose from the start (most-lines)"),
+])
+def test_found_pairings_are_valid_and_say_what_they_prove(game, player, root, claim):
+    result = verdict(document(game, player, root))
+    assert result.exit_code == 0, result.message
+    assert result.message.startswith("VALID pairing ") and claim in result.message
+
+
+def test_a_first_move_is_named_and_blocks_the_lines_through_it():
+    doc = document("tictactoe", 1)
+    assert doc["pairing"]["first_move"] == 4  # the centre: the four edge lines are left, one pair each
+    assert "first move on cell 4" in verdict(doc).message
+
+
+# ---- hostile certificates --------------------------------------------------------------------------
+
+
+def test_overlapping_pairs_are_refused():
+    doc = document("mnk:8,8,8", 2)
+    doc["pairing"]["pairs"][1][0] = doc["pairing"]["pairs"][0][0]
+    assert "already paired" in invalid(doc)
+
+
+@pytest.mark.parametrize("cell", [64, -1, 10**6])
+def test_off_board_cells_are_refused(cell):
+    doc = document("mnk:8,8,8", 2)
+    doc["pairing"]["pairs"][0][1] = cell
+    assert "is not on the board" in invalid(doc)
+
+
+def test_a_cell_paired_with_itself_is_refused():
+    doc = document("mnk:8,8,8", 2)
+    first = doc["pairing"]["pairs"][0][0]
+    doc["pairing"]["pairs"][0] = [first, first]
+    assert "already paired" in invalid(doc) or "itself" in invalid(doc)
+
+
+def test_a_line_left_uncovered_by_one_cell_is_refused():
+    """Move one cell of one pair to an unpaired cell: the line it blocked is open (or two lines are)."""
+    doc = document("mnk:8,8,8", 2)
+    paired = {cell for pair in doc["pairing"]["pairs"] for cell in pair}
+    rules = resolve("mnk:8,8,8")
+    refused = 0
+    for index, (a, b) in enumerate(doc["pairing"]["pairs"]):
+        line = next(line for line in rules.lines if a in line and b in line)
+        spare = next(cell for cell in range(64) if cell not in paired and cell not in line)
+        mutated = copy.deepcopy(doc)
+        mutated["pairing"]["pairs"][index] = [a, spare]
+        message = invalid(mutated)
+        assert "holds no pair, and player 1 could complete it" in message
+        refused += 1
+    assert refused == 18
+
+
+def test_a_dropped_pair_is_refused():
+    doc = document("mnk:5,5,5", 1)
+    for index in range(len(doc["pairing"]["pairs"])):
+        mutated = copy.deepcopy(doc)
+        del mutated["pairing"]["pairs"][index]
+        assert "holds no pair" in invalid(mutated)
+
+
+@pytest.mark.parametrize(("rules", "why"), [
+    ("mnk:3,3,3,misere", "completing a line loses"),
+    ("mnk:3,3,3,wild", "either player may place either mark"),
+    ("notakto", "both players place X"),
+])
+def test_a_pairing_claimed_for_rules_it_does_not_prove_is_refused(rules, why):
+    doc = with_rules(document("tictactoe", 1), resolve(rules))
+    message = invalid(doc)
+    assert "a pairing proves nothing under these rules" in message and why in message
+
+
+def test_the_wrong_player_is_refused():
+    """tictactoe's pairing needs player 1's first move; player 2 does not move first."""
+    doc = document("tictactoe", 1)
+    doc["claim"]["player"] = 2
+    assert "player 1 is to move at the root" in invalid(doc)
+
+
+def test_the_wrong_player_at_a_position_is_refused():
+    """Player 2's pairing after X0 counts on O's reply; player 1 owns no O to block with."""
+    doc = document("mnk:4,4,4", 2, ROOT)
+    doc["claim"]["player"] = 1
+    doc["pairing"]["first_move"] = None
+    invalid(doc)
+
+
+def test_a_first_move_on_a_taken_cell_or_a_paired_cell_is_refused():
+    doc = document("mnk:4,4,4", 2, ROOT)
+    taken = copy.deepcopy(doc)
+    taken["pairing"]["first_move"] = 0
+    assert "not an empty cell" in invalid(taken)
+    paired = copy.deepcopy(doc)
+    paired["pairing"]["first_move"] = doc["pairing"]["pairs"][0][0]
+    assert "the first move" in invalid(paired)
+
+
+def test_a_pair_on_a_marked_cell_is_refused():
+    doc = document("mnk:4,4,4", 2, ROOT)
+    doc["pairing"]["pairs"][0][0] = 0
+    assert "not empty at the root" in invalid(doc)
+
+
+def test_a_finished_root_is_refused():
+    doc = document("tictactoe", 1)
+    doc["claim"]["root"] = "XXX/OO./..."
+    doc["pairing"]["first_move"] = None
+    assert "finished game" in invalid(doc)
+
+
+@pytest.mark.parametrize(("path", "value", "words"), [
+    (("claim", "result"), "win", "claim.result"),
+    (("claim", "player"), 3, "claim.player"),
+    (("pairing", "pairs"), [[1, 2, 3]], "pairing.pairs[0] must be an array of two integers"),
+    (("pairing", "pairs"), [[1, True]], "pairing.pairs[0] must be an array of two integers"),
+    (("pairing", "pairs"), "1-2", "pairing.pairs must be array"),
+    (("pairing", "first_move"), "4", "pairing.first_move must be integer or null"),
+])
+def test_malformed_fields_are_errors(path, value, words):
+    doc = document("tictactoe", 1)
+    doc[path[0]][path[1]] = value
+    assert words in error(doc)
+
+
+def test_huge_pair_lists_and_rules_over_the_work_budget_are_refused_before_work():
+    doc = document("tictactoe", 1)
+    doc["pairing"]["pairs"] = [[0, 1]] * 1_000_000
+    assert "more than 9 cells can hold" in error(doc)
+    assert "--max-work" in error(document("mnk:8,8,8", 2), checker.Limits(max_work=100))
+
+
+def test_huge_files_are_refused_unread(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text(found("mnk:8,8,8", 2), encoding="utf-8")
+    result = checker.check_file(str(path), checker.Limits(max_bytes=1000))
+    assert result.exit_code == 2 and "--max-bytes" in result.message
+
+
+def test_the_uttt_family_is_refused():
+    doc = document("tictactoe", 1)
+    from solver.families import resolve_game
+
+    doc["rules"] = resolve_game("uttt").rules.canonical()
+    doc["rules_sha256"] = rules_sha256(doc["rules"])
+    assert "positional games" in error(doc)
+
+
+# ---- the condition is sound: play the strategy out ---------------------------------------------------
+
+
+def opponent_can_complete(rules: Rules, player: int, board: list[int], partner: dict[int, int],
+                          first: int | None, to_move: int, last: int | None) -> bool:
+    """Whether some play of the pairing strategy (every opponent move, every free choice of the
+    pairer) lets the opponent complete a line; own marks, first-line-wins."""
+    for line in rules.lines:
+        mark = board[line[0]]
+        if mark and all(board[c] == mark for c in line):
+            return mark != player
+    empty = [cell for cell in range(rules.cells) if board[cell] == 0]
+    if not empty:
+        return False
+    if to_move == player:
+        if first is not None:
+            choices = [first]
+        elif last is not None and last in partner and board[partner[last]] == 0:
+            choices = [partner[last]]
+        else:
+            choices = empty
+    else:
+        choices = empty
+    for cell in choices:
+        board[cell] = to_move
+        bad = opponent_can_complete(rules, player, board, partner, None, 3 - to_move, cell)
+        board[cell] = 0
+        if bad:
+            return True
+    return False
+
+
+ROOT = "X.../..../..../...."  # player 2 draws by a reply and a pairing after X0 on 4x4
+SMALL = ["mnk:3,3,3", "mnk:2,4,3", "mnk:1,6,4"]  # 2, 166 and 120 valid pairing certificates of 5,000
+
+
+@pytest.mark.parametrize("game", SMALL)
+def test_every_pairing_the_checker_accepts_never_loses_when_played_out(game):
+    """Every maximal pairing and first move on small boards: each one VALID survives every play."""
+    rules = resolve(game)
+    accepted = 0
+    for player in (1, 2):
+        for first in [None, *range(rules.cells)] if player == 1 else [None]:
+            for pairing in maximal_pairings([cell for cell in range(rules.cells) if cell != first]):
+                doc = json.loads(certificate_text(pairing_certificate(rules, player, None, pairing, first, "test")))
+                result = verdict(doc)
+                assert result.exit_code in (0, 1), result.message
+                if result.exit_code == 0:
+                    accepted += 1
+                    assert not opponent_can_complete(rules, player, [0] * rules.cells, pairing.partner, first, 1, None)
+    assert accepted > 0
+
+
+def test_the_play_out_finds_a_loss_when_a_line_is_unblocked():
+    rules = resolve("tictactoe")
+    partner = {0: 1, 1: 0, 3: 6, 6: 3, 7: 8, 8: 7}  # the right column (2, 5, 8) holds no pair
+    assert opponent_can_complete(rules, 1, [0] * 9, partner, 4, 1, None)
+    partner |= {2: 5, 5: 2}
+    assert not opponent_can_complete(rules, 1, [0] * 9, partner, 4, 1, None)
+
+
+# ---- the search ------------------------------------------------------------------------------------------
+
+
+def test_the_counting_bound_names_its_numbers():
+    rules = resolve("mnk:4,4,4")
+    position = Position((0,) * 16, 2)
+    reason = counting_bound(open_lines(rules, position), range(16), first_move_allowed=False)
+    assert reason == ("10 open lines, but a pair lies in at most 1 of them and 16 free cells make at most 8 pairs: "
+                      "8 lines at most")
+
+
+def test_overlapping_segments_let_a_pair_block_several_lines():
+    """On a row of 6 with lines of 4, cells 2 and 3 lie in three segments together."""
+    rules = make_rules("row", 1, 6, "own", "first-line-wins", k=4)
+    assert counting_bound(rules.lines, range(6), False) is None
+    cover = search(rules, Position((0,) * 6, 2))
+    assert cover.status == "found" and cover.pairing is not None and len(cover.pairing.pairs) == 1
+
+
+def test_search_says_none_with_z3_when_counting_does_not_decide():
+    cover = search(resolve("mnk:5,5,4"), Position((0,) * 25, 1))
+    assert cover.status == "none" and cover.reason.startswith("Z3: unsat with or without a first move")
+
+
+def test_search_refuses_rules_a_pairing_proves_nothing_for():
+    with pytest.raises(ValueError, match="proves nothing"):
+        search(resolve("misere"), Position((0,) * 9, 1))
+
+
+def test_every_pair_found_is_needed():
+    doc = document("mnk:7,7,7", 2)
+    for index in range(len(doc["pairing"]["pairs"])):
+        mutated = copy.deepcopy(doc)
+        del mutated["pairing"]["pairs"][index]
+        assert verdict(mutated).exit_code == 1
+
+
+def test_pairs_are_written_in_one_order():
+    pairs = document("mnk:6,6,6", 1)["pairing"]["pairs"]
+    assert pairs == sorted(pairs) and all(a < b for a, b in pairs)
+    assert len({c for pair in pairs for c in pair}) == 2 * len(pairs)
