@@ -15,7 +15,7 @@ from pathlib import Path
 
 import checker
 from certify.audit.facts import Bench
-from certify import scale_record
+from certify import pairing_record, scale_record
 from certify.audit.report import audit_markdown, verdict_counts
 from certify.audit.run import FileAudit, audit_file
 from certify.files import file_stem, write_atomic
@@ -107,6 +107,8 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             if progress:
                 progress(f"proof (kept): {path.as_posix()}")
             proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None))
+    pairings, pairing_files = pairing_record.generate(root, progress)
+    files.update(pairing_files)
     audits: list[FileAudit] = []
     for claims_path in sorted((published / "claims").glob("*.toml")):
         relative = claims_path.relative_to(root)
@@ -137,6 +139,7 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             for a in audits
         ],
         "policy_audits": [f"certificates/audits/{name}" for name in policy_pages],
+        pairing_record.INDEX_KEY: pairings,
     }
     if scale:
         scale_entries, scale_files = scale_record.regenerate(progress)
@@ -146,7 +149,7 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
     if scale_entries:
         index[scale_record.INDEX_KEY] = scale_entries
     files[Path("certificates/index.json")] = json.dumps(index, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    files[Path("certificates/README.md")] = readme(certificates, audits, policy_pages, proofs, scale_entries)
+    files[Path("certificates/README.md")] = readme(certificates, audits, policy_pages, proofs, scale_entries, pairings)
     return Generated(files)
 
 
@@ -180,7 +183,8 @@ def audit_command(claims_file: Path) -> str:
 
 
 def readme(
-    certificates: list[dict], audits: Iterable[FileAudit], policy_pages: list[str], proofs: list[dict], scale: list[dict]
+    certificates: list[dict], audits: Iterable[FileAudit], policy_pages: list[str], proofs: list[dict], scale: list[dict],
+    pairings: list[dict],
 ) -> str:
     """certificates/README.md: what is published, with hashes, sizes and checker verdicts."""
     lines = [
@@ -215,6 +219,7 @@ def readme(
             f"{proof['prover_moves']:,} | {proof['positions']:,} | {'not redone' if proof['nodes'] is None else format(proof['nodes'], ',')} | `{proof['sha256'][:16]}…` | "
             f"{proof['bytes']:,} B | {proof['checker'].split()[0]} |"
         )
+    lines += pairing_record.readme_section(pairings)
     lines += [
         "",
         "Full sha256 digests are in `index.json`. The rules sha256 names the game a certificate is about",

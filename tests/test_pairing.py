@@ -317,3 +317,21 @@ def test_pairs_are_written_in_one_order():
     pairs = document("mnk:6,6,6", 1)["pairing"]["pairs"]
     assert pairs == sorted(pairs) and all(a < b for a, b in pairs)
     assert len({c for pair in pairs for c in pair}) == 2 * len(pairs)
+
+
+# ---- the published record ------------------------------------------------------------------------------
+
+
+def test_seed_004_pairings_in_the_new_kind():
+    """3a (centre opening, four pairs) blocks every line: VALID; 4a-4c let player 1 complete a line and
+    count on player 2 completing one too (most-lines), which a pairing certificate does not prove."""
+    from pathlib import Path
+
+    from certify.pairing_record import seeds
+
+    entries, files = seeds(Path(__file__).resolve().parents[1])
+    verdicts = {entry["source"]: entry["checker"].split()[0] for entry in entries}
+    assert verdicts == {"seed 004, claim 004.3a": "VALID", "seed 004, claim 004.4a": "INVALID",
+                        "seed 004, claim 004.4b": "INVALID", "seed 004, claim 004.4c": "INVALID"}
+    assert len(files) == 1
+    assert all("holds no pair, and player 1 could complete it" in e["checker"] for e in entries if e["file"] is None)

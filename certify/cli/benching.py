@@ -20,7 +20,7 @@ PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (
 
 @app.command()
 def bench(
-    suite: Annotated[Literal["solver", "z3", "players", "prove", "all", "startup", "scale", "parallel", "uttt"], typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), prove (proof search and strategy certificates), all of those, startup (whole-process times of small commands), scale (the 4x4 boards beside the C peer mnk.c), parallel (1 vs 2 workers, process pool and Ray; docs/scaling.md), or uttt (how far checked Ultimate tic-tac-toe proofs reach, with and without critical squares; docs/benchmarks.md).")] = "solver",
+    suite: Annotated[Literal["solver", "z3", "players", "prove", "pairing", "all", "startup", "scale", "parallel", "uttt"], typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), prove (proof search and strategy certificates), pairing (pairing search and pairing certificates checked), all of those, startup (whole-process times of small commands), scale (the 4x4 boards beside the C peer mnk.c), parallel (1 vs 2 workers, process pool and Ray; docs/scaling.md), or uttt (how far checked Ultimate tic-tac-toe proofs reach, with and without critical squares; docs/benchmarks.md).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
     board: Annotated[list[str] | None, typer.Option("--board", help="scale: a board to run (repeatable; default the eight 4x4 boards).")] = None,
@@ -71,6 +71,10 @@ def bench(
             timings += solver_benchmarks(repeat)
         if suite in ("z3", "all"):
             timings += z3_benchmarks(max(1, repeat // 5))
+        if suite in ("pairing", "all"):
+            from certify.bench_pairing import pairing_benchmarks
+
+            timings += pairing_benchmarks(repeat)
         if suite in ("players", "all"):
             players = policy_benchmark(games=games)
         if suite in ("prove", "all"):
