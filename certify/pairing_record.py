@@ -1,8 +1,9 @@
 """The pairing certificates in the published record: boards with a pure pairing draw, seed 004's pairings.
 
-Each (game, player) of PUBLISHED_PAIRINGS is searched by `certify pairing search` (the same search,
-the same file: certificates/pairings/NAME.pP-pairing.json), and the independent checker's verdict
-goes into certificates/index.json. Seed 004's pairing claims of property `no-loss` (certificates/
+Each (game, player, opening) of PUBLISHED_PAIRINGS is searched by `certify pairing search` (the same
+search, the same file: certificates/pairings/NAME.pP-pairing.json; with an opening, player 2's
+pairing after player 1's first mark there, NAME.p2-after-xCELL-pairing.json), and the independent
+checker's verdict goes into certificates/index.json. Seed 004's pairing claims of property `no-loss` (certificates/
 claims/004.toml) are written in the new kind with the paper's own pairs, opening and reply, and
 checked: a VALID one is published; an INVALID one is listed with the checker's reason, which says
 why the paper's argument is not this kind's (the audit pages judge those claims on their own terms).
@@ -27,21 +28,22 @@ from solver.rules import Rules, resolve
 INDEX_KEY = "pairings"
 SEARCH_TIMEOUT = 60.0
 SEED_CLAIMS = Path("certificates") / "claims" / "004.toml"
-PUBLISHED_PAIRINGS = (  # (game, player): boards where the search finds a pairing (docs/findings.md)
-    ("tictactoe", 1),
-    ("mnk:4,4,4", 1),
-    ("mnk:5,5,5", 1),
-    ("mnk:5,5,5", 2),
-    ("mnk:6,6,6", 1),
-    ("mnk:6,6,6", 2),
-    ("mnk:7,7,7", 1),
-    ("mnk:7,7,7", 2),
-    ("mnk:8,8,8", 1),
-    ("mnk:8,8,8", 2),
-    ("mnk:5,6,5", 1),
-    ("mnk:6,6,5", 1),
-    ("mnk:8,8,7", 1),
-    ("mnk:8,8,7", 2),
+PUBLISHED_PAIRINGS: tuple[tuple[str, int, int | None], ...] = (  # (game, player, player 1's opening or None)
+    ("tictactoe", 1, None),
+    ("mnk:4,4,4", 1, None),
+    *(("mnk:4,4,4", 2, cell) for cell in range(16)),  # with player 1's, the draw of 4x4 by pairings alone
+    ("mnk:5,5,5", 1, None),
+    ("mnk:5,5,5", 2, None),
+    ("mnk:6,6,6", 1, None),
+    ("mnk:6,6,6", 2, None),
+    ("mnk:7,7,7", 1, None),
+    ("mnk:7,7,7", 2, None),
+    ("mnk:8,8,8", 1, None),
+    ("mnk:8,8,8", 2, None),
+    ("mnk:5,6,5", 1, None),
+    ("mnk:6,6,5", 1, None),
+    ("mnk:8,8,7", 1, None),
+    ("mnk:8,8,7", 2, None),
 )
 ProgressHook = Callable[[str], None]
 
@@ -71,25 +73,27 @@ def entry(source: str, game: str, player: int, root: str | None, text: str, path
 
 
 def searched(progress: ProgressHook | None) -> tuple[list[dict], dict[Path, str]]:
-    """Search every published (game, player); the index entries and the files' text."""
+    """Search every published (game, player, opening); the index entries and the files' text."""
     entries, files = [], {}
-    for game, player in PUBLISHED_PAIRINGS:
+    for game, player, opening in PUBLISHED_PAIRINGS:
+        rules = resolve(game)
+        start = None if opening is None else after_opening(rules, opening)
+        command = f"certify pairing search {game} --player {player}" + ("" if start is None else f" --position '{start}'")
         if progress:
-            progress(f"pairing: {game} player {player}")
-        found = search_pairing(resolve(game), player, None, SEARCH_TIMEOUT, f"certify pairing search {game} --player {player}")
+            progress(command)
+        found = search_pairing(rules, player, start, SEARCH_TIMEOUT, command)
         if found.text is None:
-            raise RuntimeError(f"{game}: no pairing found for player {player} ({found.cover.reason})")
-        path = pairing_path(f"{file_stem(game)}.p{player}-pairing")
+            raise RuntimeError(f"{command}: no pairing found ({found.cover.reason})")
+        after = "" if opening is None else f"-after-x{opening}"
+        path = pairing_path(f"{file_stem(game)}.p{player}{after}-pairing")
         files[path] = found.text
-        entries.append(entry("certify pairing search", game, player, None, found.text, path))
+        entries.append(entry("certify pairing search", game, player, start, found.text, path))
     return entries, files
 
 
-def seed_root(rules: Rules, claim: PairingStrategy) -> str | None:
-    """The position a seed claim starts from: the empty board, or after player 1's opening `after`."""
-    if claim.after is None:
-        return None
-    board = ["X" if cell == claim.after else "." for cell in range(rules.cells)]
+def after_opening(rules: Rules, cell: int) -> str:
+    """The position after player 1's first mark on `cell`, in the family's notation."""
+    board = ["X" if each == cell else "." for each in range(rules.cells)]
     return "/".join("".join(board[row * rules.cols:(row + 1) * rules.cols]) for row in range(rules.rows))
 
 
@@ -101,7 +105,7 @@ def seeds(root: Path) -> tuple[list[dict], dict[Path, str]]:
             continue
         rules = resolve(claim.game)
         first = claim.opening if claim.player == 1 else claim.reply
-        start = seed_root(rules, claim)
+        start = None if claim.after is None else after_opening(rules, claim.after)
         command = f"certify publish ({SEED_CLAIMS.as_posix()}, claim {claim.id})"
         text = certificate_text(pairing_certificate(rules, claim.player, start, Pairing(tuple(claim.pairs)), first, command))
         valid = checker.check_document(json.loads(text)).exit_code == 0

@@ -335,3 +335,44 @@ def test_seed_004_pairings_in_the_new_kind():
                         "seed 004, claim 004.4b": "INVALID", "seed 004, claim 004.4c": "INVALID"}
     assert len(files) == 1
     assert all("holds no pair, and player 1 could complete it" in e["checker"] for e in entries if e["file"] is None)
+
+
+# ---- the command ------------------------------------------------------------------------------------------
+
+
+def pairing_cli(*args: str):
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    return CliRunner().invoke(app, ["pairing", *args], catch_exceptions=False)
+
+
+def test_search_command_writes_the_published_file(tmp_path):
+    path = tmp_path / "p.json"
+    result = pairing_cli("search", "mnk:4,4,4", "--player", "2", "--position", ROOT, "-o", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["status"] == "found" and data["checker"].startswith("VALID pairing ")
+    written, searched = json.loads(path.read_text(encoding="utf-8")), document("mnk:4,4,4", 2, ROOT)
+    assert written["provenance"]["command"] == f"certify pairing search mnk:4,4,4 --player 2 --position '{ROOT}'"
+    assert written["pairing"] == searched["pairing"]  # the CLI's search (in a child process) finds the same
+    assert checker.check_file(str(path)).exit_code == 0
+
+
+def test_search_command_says_why_none_exists(tmp_path):
+    path = tmp_path / "none.json"
+    result = pairing_cli("search", "mnk:4,4,4", "--player", "2", "-o", str(path))
+    assert result.exit_code == 1
+    assert "none exists" in result.output and "counting: 10 open lines" in result.output
+    assert not path.exists()
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("misere",), "a pairing proves nothing for marks own, goal first-line-loses"),
+    (("tictactoe", "--position", "XX/..."), "position"),
+    (("tictactoe", "--player", "3"), "--player"),
+])
+def test_search_command_refuses_bad_input_in_one_line(args, words):
+    result = pairing_cli("search", *args)
+    assert result.exit_code == 2 and words in result.output
