@@ -8,6 +8,8 @@ import json
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import checker
 from certify.pairing_certificate import pairing_certificate, search_pairing
@@ -376,3 +378,53 @@ def test_search_command_says_why_none_exists(tmp_path):
 def test_search_command_refuses_bad_input_in_one_line(args, words):
     result = pairing_cli("search", *args)
     assert result.exit_code == 2 and words in result.output
+
+
+def test_certify_check_and_the_schema_know_the_kind(tmp_path):
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+    from certify.schema import PairingCertificate, json_schema
+
+    path = tmp_path / "p.json"
+    path.write_text(found("mnk:8,8,8", 2), encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(path), "--game", "mnk:8,8,8"], catch_exceptions=False)
+    assert result.exit_code == 0 and "VALID pairing 8x8 board" in result.output
+    assert PairingCertificate.model_validate_json(found("mnk:8,8,8", 2)).pairing.first_move is None
+    assert "PairingCertificate" in json.dumps(json_schema())
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 70) | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_random_edits_of_a_pairing_certificate_never_crash_nor_prove_a_falsehood(data):
+    """Replace one value anywhere in tictactoe's pairing certificate by random JSON: a one-line
+    verdict always, and VALID only if the pairing strategy still never loses when played out."""
+    doc = document("tictactoe", 1)
+    node, key = doc, None
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = data.draw(st.sampled_from(keys))
+        if not isinstance(node[key], (dict, list)) or data.draw(st.booleans()):
+            break
+        node = node[key]
+    if key is not None:
+        node[key] = data.draw(JSON_VALUES)
+    result = verdict(doc)
+    assert result.exit_code in (0, 1, 2)
+    if result.exit_code == 0:
+        rules = resolve("tictactoe")
+        assert doc["rules_sha256"] == rules.sha256()
+        if doc["claim"]["root"] is None:
+            pairs = doc["pairing"]["pairs"]
+            partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+            first = doc["pairing"]["first_move"]
+            assert not opponent_can_complete(rules, doc["claim"]["player"], [0] * 9, partner, first, 1, None)
