@@ -22,6 +22,7 @@ from certify import __version__
 from certify.files import write_atomic
 from certify.format import FORMAT
 from certify.schema import PairingCertificate, Proof, Provenance, StrategyCertificate, StrategyClaim
+from solver.blocking import pairing_closer
 from solver.families import game_from_rules
 from solver.game import Game, NoHooks
 from solver.pns import Claim, Outcome, ProofSearch, Progress
@@ -30,6 +31,8 @@ from solver.rules import RulesError
 
 STRATEGY_VERSION = 2
 ZLIB_LEVEL = 9  # a proof is written once and read many times
+NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
+TRAVERSAL_BUDGET = 50_000  # steps of solver/blocking.py per position when writing a proof with pairings
 
 
 class ProofFileError(ValueError):
@@ -80,15 +83,23 @@ def prove(
     timed: bool = False,
     max_seconds: float | None = None,
     plain: bool = False,
+    pairings: bool = False,
 ) -> Attempt:
-    """Search the claim from `root` (family notation; None: the start) and certify it if proved."""
+    """Search the claim from `root` (family notation; None: the start) and certify it if proved.
+
+    With `pairings`, a no-loss proof of a positional game closes a prover's position wherever a
+    pairing blocks every line still open to the opponent (solver/blocking.py).
+    """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    search = ProofSearch(game, claim, NoHooks() if plain else game.search_hooks(), progress)
+    closer = pairing_closer(game, claim.player, claim.result) if pairings else None
+    search = ProofSearch(game, claim, NoHooks() if plain else game.search_hooks(), progress, closure=closer)
     outcome = search.search(state, max_nodes, max_memory_mb, max_seconds)
     if outcome.status != "proved":
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started)
-    tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed)
+    # the traversal's closer may search longer: a position the search closed must close here too
+    tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed,
+                                                      pairing_closer(game, claim.player, claim.result, TRAVERSAL_BUDGET) if pairings else None)
     return Attempt(claim, root, outcome, tree, certificate, seconds)
 
 
@@ -101,10 +112,14 @@ def strategy_certificate(
     command: str,
     started: float,
     timed: bool,
+    close: Callable[[Any], Any] | None = None,
 ) -> tuple[ProofTree, StrategyCertificate, float]:
-    """The certificate of a proved claim whose prover plays `choose(position)`; (tree, certificate,
-    seconds since `started`). Any search that found the strategy writes the same file through here."""
-    tree = canonical_strategy(game, state, claim.player, choose)
+    """The certificate of a proved claim whose prover plays `choose(position)` (or closes it by the
+    pairing `close(position)`); (tree, certificate, seconds since `started`). Any search that found
+    the strategy writes the same file through here."""
+    tree = canonical_strategy(game, state, claim.player, choose, close)
+    packed = [byte for first, pairs in tree.closures
+              for byte in (NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair))]
     seconds = time.perf_counter() - started
     certificate = StrategyCertificate(
         format=FORMAT,
@@ -113,7 +128,9 @@ def strategy_certificate(
         rules=game.rules.canonical(),
         rules_sha256=game.rules.sha256(),
         claim=StrategyClaim(player=claim.player, result=claim.result, root=root),
-        proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves)),
+        proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves),
+                    **({"closures": len(tree.closures), "closure_bytes": len(packed), "pairings": pack_moves(packed)}
+                       if tree.closures else {})),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
     return tree, certificate, seconds
@@ -121,7 +138,12 @@ def strategy_certificate(
 
 def certificate_text(certificate: StrategyCertificate | PairingCertificate) -> str:
     """The exact text of the file: sorted keys, 2-space indent, final newline (deterministic)."""
-    return json.dumps(certificate.model_dump(mode="json"), sort_keys=True, indent=2) + "\n"
+    data = certificate.model_dump(mode="json")
+    proof = data.get("proof", {})
+    if proof.get("closures", 0) is None:  # a proof without pairings: the format before them
+        for key in ("closures", "closure_bytes", "pairings"):
+            del proof[key]
+    return json.dumps(data, sort_keys=True, indent=2) + "\n"
 
 
 def write_proof(certificate: StrategyCertificate, path: Path) -> None:

@@ -96,6 +96,13 @@ class StrategyClaim(_Strict):
     root: str | None
 
 
+class PairingSpec(_Strict):
+    """The pairing player's first move (a cell, or null) and the disjoint pairs of cells it answers by."""
+
+    first_move: int | None = Field(ge=0)
+    pairs: list[tuple[int, int]]
+
+
 class Proof(_Strict):
     """The prover's moves, one byte each (an index into the canonical legal moves), in traversal order."""
 
@@ -103,6 +110,9 @@ class Proof(_Strict):
     positions: int = Field(ge=1)  # distinct positions the traversal visits, terminals included
     turns: int = Field(ge=0)  # the prover's positions: the number of move bytes
     moves: str  # uint8 per turn, zlib, base64
+    closures: int | None = Field(None, ge=0)  # positions closed by a pairing (move byte 255); absent: none
+    closure_bytes: int | None = Field(None, ge=0)
+    pairings: str | None = None  # per closure: k, then k pairs of cells; uint8, zlib, base64
 
 
 class StrategyCertificate(_Strict):
@@ -124,13 +134,6 @@ class PairingClaim(_Strict):
     player: Literal[1, 2]
     result: Literal["no-loss"]
     root: str | None
-
-
-class PairingSpec(_Strict):
-    """The pairing player's first move (a cell, or null) and the disjoint pairs of cells it answers by."""
-
-    first_move: int | None = Field(ge=0)
-    pairs: list[tuple[int, int]]
 
 
 class PairingCertificate(_Strict):

@@ -49,19 +49,38 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                               f"lines x cells); to check them, raise it: --max-work {work}")
     if len(pairs) > game.cells // 2:
         raise NotACertificate(f"pairing.pairs has {len(pairs)} pairs, more than {game.cells} cells can hold")
-    refused = REFUSED.get(game.marks) or REFUSED.get(game.goal)
-    if refused:
-        raise Invalid(f"a pairing proves nothing under these rules: {refused}")
-    opponent = 3 - player
+    refuse_rules(game)
     root = positional.initial(game) if root_text is None else positional.parse_position(game, root_text)
     if positional.result(game, root) is not None:
         raise Invalid(f"the root {positional.draw_board(game, root)} is a finished game")
-    if first is not None and positional.to_move(game, root) != player:
-        raise Invalid(f"pairing.first_move = {first}, but player {opponent} is to move at the root")
-    if first is not None and not (0 <= first < game.cells and root[first] == positional.EMPTY):
-        raise Invalid(f"pairing.first_move = {first} is not an empty cell of the root")
-    partner = pair_cells(pairs, game, root, first)
-    taken = {first} | {cell for cell in range(game.cells) if root[cell] == player}
+    blocked = blocking(game, root, player, first, pairs)
+    opponent = 3 - player
+    where = "the start" if root_text is None else f"position {ascii(root_text)[:120]}"
+    opening = "" if first is None else f"first move on cell {first}, then "
+    return (f"player {player} does not lose from {where} ({game.goal}): {opening}each move of player {opponent} "
+            f"answered on its pair's other cell; {counted(len(pairs), 'pair', 'pairs')} block all "
+            f"{counted(len(game.lines) - blocked, 'line', 'lines')} open to player {opponent} "
+            f"({blocked} more through player {player}'s cells), so player {opponent} completes no line")
+
+
+def refuse_rules(game: positional.Game) -> None:
+    """Raise Invalid, saying why, unless a pairing proves "P does not lose" under these rules."""
+    refused = REFUSED.get(game.marks) or REFUSED.get(game.goal)
+    if refused:
+        raise Invalid(f"a pairing proves nothing under these rules: {refused}")
+
+
+def blocking(game: positional.Game, board: positional.Board, player: int, first: int | None, pairs: list) -> int:
+    """Check the condition at `board` (a position where play goes on): `first` is empty with `player`
+    to move, the pairs are disjoint empty cells, and every line without a mark of `player` (nor
+    `first`) holds a pair. Returns how many lines hold a mark of `player` or `first`; raises Invalid."""
+    opponent = 3 - player
+    if first is not None and positional.to_move(game, board) != player:
+        raise Invalid(f"pairing.first_move = {first}, but player {opponent} is to move at {positional.draw_board(game, board)}")
+    if first is not None and not (0 <= first < game.cells and board[first] == positional.EMPTY):
+        raise Invalid(f"pairing.first_move = {first} is not an empty cell of {positional.draw_board(game, board)}")
+    partner = pair_cells(pairs, game, board, first)
+    taken = {first} | {cell for cell in range(game.cells) if board[cell] == player}
     blocked = 0
     for index, line in enumerate(game.lines):
         if taken.intersection(line):
@@ -69,14 +88,9 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
             continue
         cells = set(line)
         if not any(partner[cell] in cells for cell in line):
-            raise Invalid(f"rules.lines[{index}] = {list(line)} holds no pair, and player {opponent} could "
-                          f"complete it")
-    where = "the start" if root_text is None else f"position {ascii(root_text)[:120]}"
-    opening = "" if first is None else f"first move on cell {first}, then "
-    return (f"player {player} does not lose from {where} ({game.goal}): {opening}each move of player {opponent} "
-            f"answered on its pair's other cell; {counted(len(pairs), 'pair', 'pairs')} block all "
-            f"{counted(len(game.lines) - blocked, 'line', 'lines')} open to player {opponent} "
-            f"({blocked} more through player {player}'s cells), so player {opponent} completes no line")
+            raise Invalid(f"rules.lines[{index}] = {list(line)} holds no pair at {positional.draw_board(game, board)}, "
+                          f"and player {opponent} could complete it")
+    return blocked
 
 
 def pair_cells(pairs: list, game: positional.Game, root: positional.Board, first: int | None) -> list[int]:
@@ -93,7 +107,7 @@ def pair_cells(pairs: list, game: positional.Game, root: positional.Board, first
             if partner[cell] != -1 or cell == first:
                 raise Invalid(f"{where} = {pair}: cell {cell} is already {'paired' if cell != first else 'the first move'}")
             if root[cell] != positional.EMPTY:
-                raise Invalid(f"{where} = {pair}: cell {cell} is not empty at the root")
+                raise Invalid(f"{where} = {pair}: cell {cell} is not empty")
         if a == b:
             raise Invalid(f"{where} = {pair} pairs a cell with itself")
         partner[a], partner[b] = b, a

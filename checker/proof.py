@@ -7,13 +7,20 @@ taken from a stack and skipped if already seen; at the prover's position the nex
 followed, at the opponent's every move, pushed in reverse so the first is explored first. Every
 play must end as claimed, every stored move must be used, and the traversal must see exactly
 `proof.positions` positions (declared up front, so the work budget is known before any work).
+
+A no-loss proof of a positional game may close a prover's position by a pairing: the move byte
+CLOSE, and the next pairing of `proof.pairings`, whose pairs of empty cells must block every line
+still open to the opponent there (checker/pairing.py); the traversal does not go past it.
 """
 
+from checker import pairing, positional
 from checker.load import Envelope, Invalid, Limits, NotACertificate, count_field, counted, field, unpack_bytes, word_field
 
 RESULTS = ("win", "no-loss")
 TRAVERSAL = "dfs-preorder"
 WORDS = {1: "win", 0: "draw", -1: "loss"}
+CLOSE = 255  # never a move index: at most 128 legal moves in a positional game, 81 in uttt
+NO_FIRST_MOVE = 255  # a closure's first byte when the prover makes no first move
 
 
 def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> str:  # type: ignore[no-untyped-def]
@@ -31,6 +38,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                               f"positions); to check a large proof, raise it: --max-states {positions}")
     turns = count_field(proof, "turns", "proof", 0, positions)
     moves = unpack_bytes(proof, "moves", "proof", turns)
+    closures = closures_of(proof, family, game, result, turns)
+    closed = 0
     root = family.initial(game) if root_text is None else family.parse_position(game, root_text)
     worst = 1 if result == "win" else 0
     seen, stack, used = set(), [root], 0
@@ -55,6 +64,13 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                 raise Invalid(f"proof.moves ends before player {player}'s turn at {family.draw_board(game, state)}")
             index = moves[used]
             used += 1
+            if index == CLOSE:
+                if closed == len(closures):
+                    raise Invalid(f"proof.moves[{used - 1}] closes {family.draw_board(game, state)} by a pairing, "
+                                  f"but proof.closures has only {len(closures)}")
+                pairing.blocking(game, state, player, *closures[closed])
+                closed += 1
+                continue
             if index >= len(children):
                 raise Invalid(f"proof.moves[{used - 1}] = {index} at {family.draw_board(game, state)}, "
                               f"which has only {len(children)} legal moves")
@@ -63,9 +79,42 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
             stack.extend(child for _, child in reversed(children))
     if used != turns:
         raise Invalid(f"proof.moves has {turns - used} move(s) the strategy never uses")
+    if closed != len(closures):
+        raise Invalid(f"proof.closures has {len(closures) - closed} pairing(s) the strategy never uses")
     if len(seen) != positions:
         raise Invalid(f"proof.positions = {positions}, but the strategy reaches {len(seen)} positions")
     where = "the start" if root_text is None else f"position {ascii(root_text)[:120]}"
     claimed = "wins" if result == "win" else "does not lose"
+    closing = f", {counted(closed, 'position', 'positions')} closed by a pairing" if closures else ""
     return (f"player {player} {claimed} from {where}: {counted(positions, 'position', 'positions')}, "
-            f"{counted(turns, 'move', 'moves')} of player {player} checked")
+            f"{counted(turns - closed, 'move', 'moves')} of player {player}{closing} checked")
+
+
+def closures_of(proof: dict, family, game, result: str, turns: int) -> list[list]:  # type: ignore[no-untyped-def]
+    """The pairings of `proof.pairings` (absent: none): per closure the prover's first move (255: none),
+    the number of pairs k, then k pairs of cells, one byte each.
+
+    Only no-loss proofs of positional games under rules a pairing proves may have any.
+    """
+    if "closures" not in proof:
+        return []
+    count = count_field(proof, "closures", "proof", 0, turns)
+    size = count_field(proof, "closure_bytes", "proof", 0, count * (game.cells + 2) if family is positional else 0)
+    raw = unpack_bytes(proof, "pairings", "proof", size)
+    if count and (family is not positional or result != "no-loss"):
+        raise Invalid("a pairing closes a branch only in a no-loss proof of a positional game")
+    if count:
+        pairing.refuse_rules(game)
+        if game.cells > NO_FIRST_MOVE:
+            raise NotACertificate(f"closures take boards of at most {NO_FIRST_MOVE} cells, not {game.cells}")
+    closures, offset = [], 0
+    while offset < size:
+        end = offset + 2 + 2 * raw[offset + 1] if offset + 1 < size else size + 1
+        if end > size:
+            raise NotACertificate(f"proof.pairings: closure {len(closures)} runs past the end of its bytes")
+        first = None if raw[offset] == NO_FIRST_MOVE else raw[offset]
+        closures.append((first, [list(raw[cell:cell + 2]) for cell in range(offset + 2, end, 2)]))
+        offset = end
+    if len(closures) != count:
+        raise NotACertificate(f"proof.pairings holds {len(closures)} closures, proof.closures says {count}")
+    return closures

@@ -107,8 +107,11 @@ class ProofSearch:
         hooks: SearchHooks[Any, Any] | None = None,
         progress: Callable[[Progress], None] | None = None,
         progress_seconds: float = 0.5,
+        closure: Callable[[Any], object | None] | None = None,
     ) -> None:
         self.game = game
+        self.closure = closure  # at the prover's positions: a pairing that proves the claim there, or None
+        self.closed: dict[Hashable, bool] = {}
         self.claim = claim
         self.hooks = hooks if hooks is not None else NoHooks()
         self.table_key: Callable[[Any], Hashable] = getattr(self.hooks, "table_key", game.key)  # optional hook
@@ -190,6 +193,9 @@ class ProofSearch:
         self._tick()
         table = self.table
         or_node = self.game.to_move(state) == self.claim.player
+        if or_node and self.closure is not None and self.closes(state, key):
+            table[key] = (0, INF)
+            return
         children = self._children(state, key)
         if not children:  # the prover has no candidate: every move loses (hooks prune only losers)
             table[key] = (INF, 0) if or_node else (0, INF)
@@ -217,6 +223,13 @@ class ProofSearch:
                 self._mid(child, child_key, min(pn_limit, widened), min(INF, dn_limit - total + child_dn))
             else:
                 self._mid(child, child_key, min(INF, pn_limit - total + child_pn), min(dn_limit, widened))
+
+    def closes(self, state: Any, key: Hashable) -> bool:
+        """Whether the closure hook closes this prover's position (asked once per table key)."""
+        known = self.closed.get(key)
+        if known is None:
+            known = self.closed[key] = self.closure(state) is not None  # type: ignore[misc]
+        return known
 
     def _children(self, state: Any, key: Hashable) -> list[tuple[Any, Hashable]]:
         """The candidate children and their table keys, terminals valued in the table; remembered.

@@ -25,12 +25,19 @@ class ProofTree:
     positions: int  # distinct positions the traversal visits (terminals included)
     terminals: int
     depth: int  # longest play from the root, in plies
+    closures: tuple[Any, ...] = ()  # the pairings of the CLOSE moves, in traversal order
 
 
-def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any]) -> ProofTree:
-    """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc)."""
+CLOSE = 255  # the move byte of a prover's position closed by a pairing (never a move index)
+
+
+def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any],
+                       close: Callable[[Any], Any] | None = None) -> ProofTree:
+    """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc),
+    or, where `close(state)` gives a pairing, closes the position by it (the byte CLOSE)."""
     seen: set[Any] = set()
     moves: list[int] = []
+    closures: list[Any] = []
     terminals = depth = 0
     stack = [(root, 0)]
     while stack:
@@ -45,9 +52,14 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
             continue
         legal = game.legal_moves(state)
         if game.to_move(state) == prover:
+            pairing = None if close is None else close(state)
+            if pairing is not None:
+                moves.append(CLOSE)
+                closures.append(pairing)
+                continue
             move = choose(state)
             moves.append(legal.index(move))
             stack.append((game.apply(state, move), ply + 1))
         else:
             stack.extend((game.apply(state, move), ply + 1) for move in reversed(legal))
-    return ProofTree(moves, len(seen), terminals, depth)
+    return ProofTree(moves, len(seen), terminals, depth, tuple(closures))

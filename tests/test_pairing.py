@@ -118,7 +118,7 @@ def test_a_line_left_uncovered_by_one_cell_is_refused():
         mutated = copy.deepcopy(doc)
         mutated["pairing"]["pairs"][index] = [a, spare]
         message = invalid(mutated)
-        assert "holds no pair, and player 1 could complete it" in message
+        assert "holds no pair at " in message and "and player 1 could complete it" in message
         refused += 1
     assert refused == 18
 
@@ -146,7 +146,7 @@ def test_the_wrong_player_is_refused():
     """tictactoe's pairing needs player 1's first move; player 2 does not move first."""
     doc = document("tictactoe", 1)
     doc["claim"]["player"] = 2
-    assert "player 1 is to move at the root" in invalid(doc)
+    assert "player 1 is to move at" in invalid(doc)
 
 
 def test_the_wrong_player_at_a_position_is_refused():
@@ -161,7 +161,7 @@ def test_a_first_move_on_a_taken_cell_or_a_paired_cell_is_refused():
     doc = document("mnk:4,4,4", 2, ROOT)
     taken = copy.deepcopy(doc)
     taken["pairing"]["first_move"] = 0
-    assert "not an empty cell" in invalid(taken)
+    assert "not an empty cell of" in invalid(taken)
     paired = copy.deepcopy(doc)
     paired["pairing"]["first_move"] = doc["pairing"]["pairs"][0][0]
     assert "the first move" in invalid(paired)
@@ -170,7 +170,7 @@ def test_a_first_move_on_a_taken_cell_or_a_paired_cell_is_refused():
 def test_a_pair_on_a_marked_cell_is_refused():
     doc = document("mnk:4,4,4", 2, ROOT)
     doc["pairing"]["pairs"][0][0] = 0
-    assert "not empty at the root" in invalid(doc)
+    assert "is not empty" in invalid(doc)
 
 
 def test_a_finished_root_is_refused():
@@ -336,7 +336,7 @@ def test_seed_004_pairings_in_the_new_kind():
     assert verdicts == {"seed 004, claim 004.3a": "VALID", "seed 004, claim 004.4a": "INVALID",
                         "seed 004, claim 004.4b": "INVALID", "seed 004, claim 004.4c": "INVALID"}
     assert len(files) == 1
-    assert all("holds no pair, and player 1 could complete it" in e["checker"] for e in entries if e["file"] is None)
+    assert all("and player 1 could complete it" in e["checker"] for e in entries if e["file"] is None)
 
 
 # ---- the command ------------------------------------------------------------------------------------------

@@ -83,6 +83,7 @@ def prove(
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
+    pairings: Annotated[bool, typer.Option("--pairings", help="no-loss, positional own-mark games: close a branch where a pairing blocks every line left to the opponent (the checker verifies it there).")] = False,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,
     ray: RayOpt = False,
@@ -124,6 +125,10 @@ def prove(
         if parallel:
             raise fail("--plain is for the serial search (leave out --workers, --ray and --batch)")
         options.append("--plain")
+    if pairings:
+        if parallel:
+            raise fail("--pairings is for the serial search (leave out --workers, --ray and --batch)")
+        options.append("--pairings")
     path = output or default_output(game_obj.rules.name, target)
     with user_errors():
         check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
@@ -140,7 +145,8 @@ def prove(
 
             return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out)
         with search_progress(not json_out and errors.is_terminal) as hook:
-            return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain), None
+            return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
+                             pairings=pairings), None
 
     attempt, stats = search(target)
     data = summary(attempt, None)
