@@ -428,3 +428,92 @@ def test_random_edits_of_a_pairing_certificate_never_crash_nor_prove_a_falsehood
             partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
             first = doc["pairing"]["first_move"]
             assert not opponent_can_complete(rules, doc["claim"]["player"], [0] * 9, partner, first, 1, None)
+
+
+# ---- proof trees that end in a pairing -------------------------------------------------------------------
+
+
+@cache
+def closed_proof(game: str, player: int) -> str:
+    from certify.proving import prove
+    from solver.families import resolve_game
+    from solver.pns import Claim
+
+    attempt = prove(resolve_game(game), Claim(player, "no-loss"), pairings=True, max_nodes=20_000)
+    assert attempt.text is not None
+    return attempt.text
+
+
+def unpacked(text: str) -> list[int]:
+    import base64
+    import zlib
+
+    return list(zlib.decompress(base64.b64decode(text)))
+
+
+def repacked(doc: dict, key: str, data: list[int]) -> dict:
+    from certify.proving import pack_moves
+
+    changed = copy.deepcopy(doc)
+    changed["proof"][key] = pack_moves(data)
+    return changed
+
+
+def test_a_proof_closed_by_pairings_is_valid_and_small():
+    for player, positions in ((1, 1), (2, 17)):  # 4x4: player 1 pairs at once; player 2 after each opening
+        doc = json.loads(closed_proof("mnk:4,4,4", player))
+        result = verdict(doc)
+        assert result.exit_code == 0, result.message
+        assert doc["proof"]["positions"] == positions
+        assert f"{doc['proof']['closures']:,} position" in result.message and "closed by a pairing" in result.message
+
+
+def test_a_closure_that_leaves_a_line_open_is_refused():
+    doc = json.loads(closed_proof("mnk:4,4,4", 2))
+    data = unpacked(doc["proof"]["pairings"])
+    data[1] -= 1  # the first closure loses its last pair
+    del data[2 + 2 * data[1]:4 + 2 * data[1]]
+    mutated = repacked(doc, "pairings", data)
+    mutated["proof"]["closure_bytes"] -= 2
+    assert "holds no pair at " in invalid_strategy(mutated)
+
+
+def test_closures_in_a_win_proof_or_under_misere_rules_are_refused():
+    doc = json.loads(closed_proof("mnk:4,4,4", 2))
+    win = copy.deepcopy(doc)
+    win["claim"]["result"] = "win"
+    assert "only in a no-loss proof" in invalid_strategy(win)
+    misere = with_rules(doc, resolve("mnk:4,4,4,misere"))
+    assert "a pairing proves nothing under these rules" in invalid_strategy(misere)
+
+
+def test_closure_counts_must_match_their_bytes():
+    doc = json.loads(closed_proof("mnk:4,4,4", 2))
+    fewer = copy.deepcopy(doc)
+    fewer["proof"]["closures"] -= 1
+    assert "closures" in error(fewer)
+    short = copy.deepcopy(doc)
+    short["proof"]["closure_bytes"] -= 1
+    assert "pairings" in error(short)
+
+
+def test_a_close_byte_without_its_pairing_or_a_pairing_unused_is_refused():
+    doc = json.loads(closed_proof("mnk:4,4,4", 1))
+    moves = unpacked(doc["proof"]["moves"])
+    assert moves == [255]
+    none_left = copy.deepcopy(doc)
+    for key, value in (("closures", 0), ("closure_bytes", 0), ("pairings", "")):
+        none_left["proof"][key] = value
+    none_left = repacked(none_left, "pairings", [])
+    assert "by a pairing, but proof.closures has only 0" in invalid_strategy(none_left)
+    data = unpacked(doc["proof"]["pairings"])
+    unused = repacked(doc, "pairings", data + data)
+    unused["proof"]["closures"], unused["proof"]["closure_bytes"] = 2, 2 * len(data)
+    assert "proof.closures = 2 is outside 0..1" in error(unused)  # more closures than the prover's turns
+
+
+def invalid_strategy(doc: dict) -> str:
+    result = verdict(doc)
+    assert result.exit_code == 1, result.message
+    assert result.message.startswith("INVALID strategy ")
+    return result.message
