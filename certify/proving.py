@@ -22,7 +22,6 @@ from certify import __version__
 from certify.files import write_atomic
 from certify.format import FORMAT
 from certify.schema import PairingCertificate, Proof, Provenance, StrategyCertificate, StrategyClaim
-from solver.blocking import pairing_closer
 from solver.families import game_from_rules
 from solver.game import Game, NoHooks
 from solver.pns import Claim, Outcome, ProofSearch, Progress
@@ -87,19 +86,21 @@ def prove(
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
-    With `pairings`, a no-loss proof of a positional game closes a prover's position wherever a
-    pairing blocks every line still open to the opponent (solver/blocking.py).
+    With `pairings`, the family's `closure` hook (positional: solver/blocking.py) may close a
+    prover's position of a no-loss proof by a pairing that blocks every line left to the opponent.
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    closer = pairing_closer(game, claim.player, claim.result) if pairings else None
-    search = ProofSearch(game, claim, NoHooks() if plain else game.search_hooks(), progress, closure=closer)
+    hooks = NoHooks() if plain else game.search_hooks()
+    search = ProofSearch(game, claim, hooks, progress, pairings=pairings)
     outcome = search.search(state, max_nodes, max_memory_mb, max_seconds)
     if outcome.status != "proved":
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started)
-    # the traversal's closer may search longer: a position the search closed must close here too
+    closure = getattr(hooks, "closure", None) if pairings else None
+    close = None if closure is None else (  # may search longer: a position the search closed must close here too
+        lambda position: closure(position, claim.player, claim.result, TRAVERSAL_BUDGET))
     tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed,
-                                                      pairing_closer(game, claim.player, claim.result, TRAVERSAL_BUDGET) if pairings else None)
+                                                      close)
     return Attempt(claim, root, outcome, tree, certificate, seconds)
 
 

@@ -5,15 +5,13 @@ A bounded backtracking search over bit masks, fast enough to try at every prover
 proof search on small boards: the open line with the fewest usable pairs is blocked first, each of
 its pairs in turn; a branch is cut when more lines remain than the free cells' pairs can block.
 Past `budget` steps it gives up (None: no closure here, which only costs the proof its shortcut).
+The positional family offers it as the proof-search hook `closure` (solver/threats.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
-
-from solver.engine import Game as PositionalGame
 
 Pairs = tuple[tuple[int, int], ...]
 Closure = tuple[int | None, Pairs]  # the prover's first move (or None) and the pairs
@@ -72,13 +70,3 @@ def closing_pairing(lines: Sequence[Sequence[int]], board: Sequence[int], prover
         if pairs is not None:
             return cell, pairs
     return None
-
-
-def pairing_closer(game: Any, prover: int, result: str, budget: int = DEFAULT_BUDGET) -> Callable[[Any], Closure | None] | None:
-    """For positional games whose rules a pairing proves no-loss in: position → its closure or None."""
-    if result != "no-loss" or not isinstance(game, PositionalGame):
-        return None
-    rules = game.rules
-    if rules.marks != "own" or rules.goal not in CLOSING_GOALS:
-        return None
-    return lambda state: closing_pairing(rules.lines, game.board(state), prover, budget)

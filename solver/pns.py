@@ -97,6 +97,9 @@ def rss_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+CLOSURE_BUDGET = 2_000  # steps of the closure hook per position (solver/blocking.py)
+
+
 class ProofSearch:
     """df-pn for one claim over one game; the table persists across `search` calls."""
 
@@ -107,10 +110,11 @@ class ProofSearch:
         hooks: SearchHooks[Any, Any] | None = None,
         progress: Callable[[Progress], None] | None = None,
         progress_seconds: float = 0.5,
-        closure: Callable[[Any], object | None] | None = None,
+        pairings: bool = False,
     ) -> None:
         self.game = game
-        self.closure = closure  # at the prover's positions: a pairing that proves the claim there, or None
+        # optional hook: at the prover's positions, a pairing that proves the claim there, or None
+        self.closure = getattr(hooks, "closure", None) if pairings else None
         self.closed: dict[Hashable, bool] = {}
         self.claim = claim
         self.hooks = hooks if hooks is not None else NoHooks()
@@ -228,7 +232,8 @@ class ProofSearch:
         """Whether the closure hook closes this prover's position (asked once per table key)."""
         known = self.closed.get(key)
         if known is None:
-            known = self.closed[key] = self.closure(state) is not None  # type: ignore[misc]
+            closure = self.closure(state, self.claim.player, self.claim.result, CLOSURE_BUDGET)  # type: ignore[misc]
+            known = self.closed[key] = closure is not None
         return known
 
     def _children(self, state: Any, key: Hashable) -> list[tuple[Any, Hashable]]:

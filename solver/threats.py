@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Protocol, TypeVar
 
+from solver.blocking import CLOSING_GOALS, Closure, closing_pairing
 from solver.rules import Rules, board_symmetries
 
 
@@ -73,6 +74,12 @@ class PositionalHooks:
         if blocks and prover_moves:
             return [m for m in ordered if m.cell in blocks]
         return _first(ordered, blocks)
+
+    def closure(self, state: int, prover: int, result: str, budget: int) -> Closure | None:
+        """A pairing that proves a no-loss claim for `prover` (to move) here, or None (solver/blocking.py)."""
+        if result != "no-loss" or self.rules.marks != "own" or self.rules.goal not in CLOSING_GOALS:
+            return None
+        return closing_pairing(self.rules.lines, self.board(state), prover, budget)
 
     def _completions(self, board: tuple[int, ...], mine: int, theirs: int) -> tuple[set[int], set[int]]:
         """Cells completing a line of `mine` now, and cells where `theirs` would complete one."""
