@@ -33,9 +33,14 @@ PUBLISHED_PROOFS = (  # (game, player, claim): strategy certificates by proof se
     ("mnk:3,4,3,misere", 2, "win"),
     ("mnk:5,5,3", 1, "win"),
 )
+PAIRING_PROOFS = (  # (game, player): no-loss proofs closed by pairings, `certify prove --pairings` (issue 23)
+    ("mnk:4,4,4", 1),
+    ("mnk:4,4,4", 2),
+    ("mnk:4,5,4", 1),
+)
 # Proofs too long to redo on every publish: the file on disk (written by the command in its
 # provenance) is checked and indexed, not regenerated.
-KEPT_PROOFS = (("mnk:4,4,3,misere", 2, "win"),)
+KEPT_PROOFS = (("mnk:4,4,3,misere", 2, "win"), ("mnk:4,5,4", 2, "no-loss"))
 ProgressHook = Callable[[str], None]
 
 
@@ -101,6 +106,16 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             raise RuntimeError(f"{game}: player {player} {result} was not proved ({attempt.outcome.status})")
         files[path] = attempt.text
         proofs.append(proof_entry(game, player, result, path, attempt.text, attempt.outcome.nodes))
+    for game, player in PAIRING_PROOFS:
+        if progress:
+            progress(f"proof: {game} player {player} no-loss, closed by pairings")
+        path = proof_path(game, player, "no-loss")
+        command = f"certify prove {game} --claim no-loss --player {player} --pairings -o {path.as_posix()}"
+        attempt = prove(resolve_game(game), Claim(player, "no-loss"), command=command, pairings=True)
+        if attempt.text is None:
+            raise RuntimeError(f"{game}: player {player} no-loss was not proved ({attempt.outcome.status})")
+        files[path] = attempt.text
+        proofs.append(proof_entry(game, player, "no-loss", path, attempt.text, attempt.outcome.nodes))
     for game, player, result in KEPT_PROOFS:
         path = proof_path(game, player, result)
         if (root / path).is_file():
