@@ -40,7 +40,7 @@ PAIRING_PROOFS = (  # (game, player): no-loss proofs closed by pairings, `certif
 )
 # Proofs too long to redo on every publish: the file on disk (written by the command in its
 # provenance) is checked and indexed, not regenerated.
-KEPT_PROOFS = (("mnk:4,4,3,misere", 2, "win"), ("mnk:4,5,4", 2, "no-loss"))
+KEPT_PROOFS = (("mnk:4,4,3,misere", 2, "win"), ("mnk:4,5,4", 2, "no-loss"), ("mnk:5,5,4", 1, "no-loss"))
 ProgressHook = Callable[[str], None]
 
 
