@@ -171,6 +171,9 @@ def read_proof(path: Path) -> tuple[StrategyCertificate, Game[Any, Any]]:
 def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any]) -> dict[Any, Any]:
     """Position key → the prover's move, by replaying the canonical traversal; raises ProofFileError."""
     claim = certificate.claim
+    if certificate.proof.closures:
+        raise ProofFileError(f"proof: {certificate.proof.closures:,} positions are closed by a pairing; drawing such a "
+                             "proof is not supported yet (`python -m checker FILE` checks it)")
     try:
         moves = iter(unpack_moves(certificate.proof.moves, certificate.proof.turns))
         root = game.initial() if claim.root is None else game.parse_position(claim.root)
