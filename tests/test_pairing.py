@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import checker
-from certify.pairing_certificate import pairing_certificate, search_pairing
-from certify.proving import certificate_text
+from certify.record.pairing_certificate import pairing_certificate, search_pairing
+from certify.proving.single import certificate_text
 from certify.smt.cover import Position, counting_bound, open_lines, search
 from certify.smt.pairing import maximal_pairings
-from solver.rules import Rules, make_rules, resolve
+from solver.games.positional.rules import Rules, make_rules, resolve
 from test_checker_helpers import rules_sha256
 
 
@@ -210,7 +210,7 @@ def test_huge_files_are_refused_unread(tmp_path):
 
 def test_the_uttt_family_is_refused():
     doc = document("tictactoe", 1)
-    from solver.families import resolve_game
+    from solver.games.families import resolve_game
 
     doc["rules"] = resolve_game("uttt").rules.canonical()
     doc["rules_sha256"] = rules_sha256(doc["rules"])
@@ -329,7 +329,7 @@ def test_seed_004_pairings_in_the_new_kind():
     count on player 2 completing one too (most-lines), which a pairing certificate does not prove."""
     from pathlib import Path
 
-    from certify.pairing_record import seeds
+    from certify.record.pairing_record import seeds
 
     entries, files = seeds(Path(__file__).resolve().parents[1])
     verdicts = {entry["source"]: entry["checker"].split()[0] for entry in entries}
@@ -384,7 +384,7 @@ def test_certify_check_and_the_schema_know_the_kind(tmp_path):
     from typer.testing import CliRunner
 
     from certify.cli import app
-    from certify.schema import PairingCertificate, json_schema
+    from certify.record.schema import PairingCertificate, json_schema
 
     path = tmp_path / "p.json"
     path.write_text(found("mnk:8,8,8", 2), encoding="utf-8")
@@ -435,9 +435,9 @@ def test_random_edits_of_a_pairing_certificate_never_crash_nor_prove_a_falsehood
 
 @cache
 def closed_proof(game: str, player: int) -> str:
-    from certify.proving import prove
-    from solver.families import resolve_game
-    from solver.pns import Claim
+    from certify.proving.single import prove
+    from solver.games.families import resolve_game
+    from solver.search.pns import Claim
 
     attempt = prove(resolve_game(game), Claim(player, "no-loss"), pairings=True, max_nodes=20_000)
     assert attempt.text is not None
@@ -452,7 +452,7 @@ def unpacked(text: str) -> list[int]:
 
 
 def repacked(doc: dict, key: str, data: list[int]) -> dict:
-    from certify.proving import pack_moves
+    from certify.proving.single import pack_moves
 
     changed = copy.deepcopy(doc)
     changed["proof"][key] = pack_moves(data)

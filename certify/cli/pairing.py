@@ -18,10 +18,10 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_game, 
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, OutputOpt, Player, TimeoutOpt
 from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout, write_atomic
 from certify.limits import TimedOut, run_bounded
-from certify.pairing_certificate import PairingSearch, search_pairing
-from certify.render import plural
+from certify.record.pairing_certificate import PairingSearch, search_pairing
+from certify.render.text import plural
 from certify.smt.pairing import Pairing
-from solver.rules import Rules
+from solver.games.positional.rules import Rules
 
 pairing_app = typer.Typer(help="Pairing strategies as certificates: find one that blocks every line open to the opponent.",
                           no_args_is_help=True)

@@ -26,7 +26,7 @@ from typing import Literal
 import z3
 
 from certify.smt.pairing import Pairing
-from solver.rules import Rules
+from solver.games.positional.rules import Rules
 
 MAX_CELLS = 64
 Status = Literal["found", "none", "unknown"]

@@ -1,0 +1,81 @@
+"""Pairing certificates (kind `pairing`): a found pairing written as a file the checker verifies.
+
+docs/certificate-format.md states the fields and the condition checker/pairing.py verifies.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import checker
+from certify import __version__
+from certify.record.format import FORMAT
+from certify.proving.single import certificate_text
+from certify.record.schema import PairingCertificate, PairingClaim, PairingSpec, Provenance
+from certify.smt.cover import Cover, Position, search
+from certify.smt.pairing import Pairing
+from solver.games.positional.engine import Game
+from solver.games.positional.rules import Rules
+
+PAIRING_VERSION = 2
+
+
+def pairing_certificate(rules: Rules, player: int, root: str | None, pairing: Pairing, first_move: int | None,
+                        command: str) -> PairingCertificate:
+    """The certificate that `player` does not lose from `root` (None: the start) by `pairing`.
+
+    Pairs are written smaller cell first, in ascending order, so one pairing has one file.
+    """
+    pairs = sorted((min(pair), max(pair)) for pair in pairing.pairs)
+    return PairingCertificate(
+        format=FORMAT,
+        version=PAIRING_VERSION,
+        kind="pairing",
+        rules=rules.canonical(),
+        rules_sha256=rules.sha256(),
+        claim=PairingClaim(player=player, result="no-loss", root=root),  # type: ignore[arg-type]
+        pairing=PairingSpec(first_move=first_move, pairs=pairs),
+        provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=None),
+    )
+
+
+@dataclass(frozen=True)
+class PairingSearch:
+    """A pairing search and, when it found one, the certificate and the independent checker's verdict."""
+
+    rules: Rules
+    player: int
+    root: str | None
+    cover: Cover
+    certificate: PairingCertificate | None
+    verdict: str | None
+
+    @property
+    def text(self) -> str | None:
+        """The certificate file's exact text, if found."""
+        return None if self.certificate is None else certificate_text(self.certificate)
+
+
+def root_position(rules: Rules, player: int, root: str | None) -> Position:
+    """The search's start: the empty board, or `root` in the family's notation; raises ValueError."""
+    if root is None:
+        return Position((0,) * rules.cells, player)
+    engine = Game(rules)
+    return Position(engine.board(engine.parse_position(root)), player)
+
+
+def search_pairing(rules: Rules, player: int, root: str | None, timeout: float, command: str) -> PairingSearch:
+    """Search a pairing for `player` from `root`; when found, its certificate, checked by `checker`.
+
+    Raises ValueError for rules a pairing proves nothing about or a bad root; RuntimeError if the
+    checker refuses a certificate the search built (a bug in one of them).
+    """
+    cover = search(rules, root_position(rules, player, root), timeout)
+    if cover.pairing is None:
+        return PairingSearch(rules, player, root, cover, None, None)
+    certificate = pairing_certificate(rules, player, root, cover.pairing, cover.first_move, command)
+    result = checker.check_document(json.loads(certificate_text(certificate)))
+    if result.exit_code != 0:
+        raise RuntimeError(f"the checker refuses the pairing found: {result.message}")
+    return PairingSearch(rules, player, root, cover, certificate, result.message)
