@@ -1,0 +1,166 @@
+"""The verified checker (verified/): its Rocq proofs assume nothing, and it agrees with the stdlib
+checker on every published strategy certificate, on the proofs of small games and on their mutants.
+
+The development is built once per session into a temporary directory (`make -C DIR`, about 15 s);
+without coqc, ocamlopt or make (`.ci/install-coq` installs them) every test here is skipped with
+the reason.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+import re
+import shutil
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+
+import checker
+from test_proof_certificates import PROOFS, document, losing_replacement, moves_of, rehashed, with_moves
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "verified"
+THEORIES = sorted(SOURCES.glob("*.v"))
+PUBLISHED = json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
+SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game
+SUFFIX = "; closure check proved in Rocq"
+TOOLS = ("coqc", "ocamlopt", "make")
+
+
+def _missing_tool() -> str | None:
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    return f"{', '.join(missing)} not found (apt-get install coq ocaml-nox make, or run .ci/install-coq)" if missing else None
+
+
+pytestmark = pytest.mark.skipif(_missing_tool() is not None, reason=f"no Rocq toolchain: {_missing_tool()}")
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh build of verified/ (proofs checked, assumptions printed, driver compiled)."""
+    directory = tmp_path_factory.mktemp("verified")
+    for source in SOURCES.iterdir():
+        if source.suffix in (".v", ".ml") or source.name in ("Makefile", "_CoqProject"):
+            shutil.copy(source, directory)
+    done = subprocess.run(["make", "-C", str(directory)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return directory
+
+
+def run(build: Path, path: Path, *options: str) -> tuple[int, str]:
+    """verified/check's exit code and its one line (stdout, or stderr for ERROR)."""
+    done = subprocess.run([str(build / "check"), str(path), *options], capture_output=True, text=True, timeout=120)
+    lines = (done.stdout + done.stderr).splitlines()
+    assert len(lines) == 1, lines
+    return done.returncode, lines[0]
+
+
+def agree(build: Path, tmp_path: Path, doc: dict | str, name: str = "cert.json") -> tuple[int, str]:
+    """Check one document with both checkers; they must give the same exit code and the same line."""
+    text = doc if isinstance(doc, str) else json.dumps(doc, indent=2, sort_keys=True)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, line = run(build, path)
+    expected = checker.check_file(str(path))
+    assert code == expected.exit_code, (line, expected.message)
+    if code in (0, 1):  # a verdict names the game, the hash and the claim exactly as the stdlib checker does
+        assert line.removesuffix(SUFFIX) == expected.message
+    assert "internal checker failure" not in line
+    return code, line
+
+
+def test_the_proofs_assume_nothing(build: Path) -> None:
+    printed = (build / "assumptions.txt").read_text().split("\n")
+    assert [line for line in printed if line] == ["Closed under the global context"] * 3
+    for theory in THEORIES:
+        code = re.sub(r"\(\*.*?\*\)", "", theory.read_text(), flags=re.S)
+        assert not re.search(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Hypothesis|Conjecture)\b", code), theory
+
+
+@pytest.mark.parametrize("entry", PUBLISHED, ids=lambda entry: Path(entry["file"]).stem)
+def test_every_published_proof_is_valid(build: Path, entry: dict) -> None:
+    """The published record holds the stdlib checker's verdict line (tests/test_published.py keeps it current)."""
+    assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX)
+
+
+@pytest.mark.parametrize("case", PROOFS, ids=lambda c: f"{c[0]}-p{c[1]}-{c[2]}")
+def test_every_mark_rule_and_goal(build: Path, tmp_path: Path, case: tuple) -> None:
+    assert agree(build, tmp_path, document(*case))[0] == 0
+
+
+def mutants(doc: dict, game: str) -> list[dict]:
+    """One-change copies of a true proof, each INVALID for the stdlib checker (tests/test_proof_certificates.py)."""
+    moves = moves_of(doc)
+    replaced = [m for m in (losing_replacement(doc, index) for index in range(min(len(moves), 40))) if m][:3]
+    changed = [with_moves(doc, m) for m in replaced]
+    changed += [with_moves(doc, moves[:-1]), with_moves(doc, moves[1:]), with_moves(doc, moves + b"\x00"),
+                with_moves(doc, moves[:3] + moves[4:]), with_moves(doc, moves[:1] + b"\xff" + moves[2:])]
+    changed.append({**doc, "claim": {**doc["claim"], "player": 3 - doc["claim"]["player"]}})
+    changed.append({**doc, "claim": {**doc["claim"], "result": "win"}})
+    changed.append({**doc, "proof": {**doc["proof"], "positions": doc["proof"]["positions"] + 1}})
+    changed.append({**doc, "proof": {**doc["proof"], "positions": doc["proof"]["positions"] - 1}})
+    changed.append({**doc, "rules_sha256": "0" * 64})
+    for key, swap in (("goal", {"first-line-wins": "first-line-loses", "first-line-loses": "first-line-wins"}),
+                      ("marks", {"own": "either", "either": "own"})):
+        if doc["rules"][key] in swap:
+            flipped = copy.deepcopy(doc)
+            flipped["rules"][key] = swap[doc["rules"][key]]
+            changed.append(rehashed(flipped))
+    shorter = copy.deepcopy(doc)
+    shorter["rules"]["lines"] = shorter["rules"]["lines"][1:]
+    changed.append(rehashed(shorter))
+    return changed
+
+
+@pytest.mark.parametrize("case", SMALL, ids=lambda c: f"{c[0]}-p{c[1]}-{c[2]}")
+def test_the_checkers_agree_on_mutants(build: Path, tmp_path: Path, case: tuple) -> None:
+    verdicts = [agree(build, tmp_path, mutant)[0] for mutant in mutants(document(*case), case[0])]
+    assert verdicts.count(1) >= len(verdicts) - 3, verdicts  # a mutant may happen to be true (e.g. another goal)
+
+
+def unreadable(doc: dict) -> list[dict | str]:
+    """Copies of a certificate the stdlib checker cannot read (exit 2)."""
+    text = json.dumps(doc, sort_keys=True)
+    moves = doc["proof"]["moves"]
+    bad: list[dict | str] = ["", "{", "[]", text.replace('"kind"', '"kind": "strategy", "kind"', 1), text + "x",
+                             "\xff" + text, text.replace('"version": 2', '"version": 1'),
+                             text.replace('"version": 2', '"version": 2.0'),
+                             text.replace('"version": 2', '"version": true')]
+    for part, key, value in (("proof", "moves", moves[:-4]), ("proof", "moves", moves + "!"),
+                             ("proof", "moves", base64.b64encode(zlib.compress(b"\x00" * 9999)).decode()),
+                             ("proof", "moves", base64.b64encode(base64.b64decode(moves)[:-1]).decode()),
+                             ("proof", "turns", doc["proof"]["turns"] + 1), ("proof", "positions", 0),
+                             ("proof", "positions", 10**7), ("proof", "traversal", "bfs"),
+                             ("claim", "player", 3), ("claim", "player", True), ("claim", "result", "draw"),
+                             ("claim", "root", "XXX/..."), ("claim", "root", 5),
+                             ("rules", "rows", 17), ("rules", "goal", "x"), ("rules", "extra", 1),
+                             ("rules", "lines", []), ("rules", "lines", [[1, 0]]), ("rules", "lines", [[0, 99]]),
+                             ("rules", "lines", list(reversed(doc["rules"]["lines"]))), ("rules", "family", "uttt"),
+                             ("", "kind", "table"), ("", "format", "other"), ("", "provenance", None)):
+        changed = copy.deepcopy(doc)
+        (changed[part] if part else changed)[key] = value
+        bad.append(changed)
+    return bad
+
+
+@pytest.mark.parametrize("case", PROOFS[:4], ids=lambda c: f"{c[0]}-p{c[1]}-{c[2]}")
+def test_the_checkers_agree_on_unreadable_files(build: Path, tmp_path: Path, case: tuple) -> None:
+    for index, bad in enumerate(unreadable(document(*case))):
+        code, line = agree(build, tmp_path, bad, f"bad{index}.json")
+        assert code == 2 and line.startswith("ERROR: "), (index, line)
+
+
+def test_a_position_as_root_and_the_options(build: Path, tmp_path: Path) -> None:
+    doc = document("tictactoe", 1, "win", "XO./.../...")
+    assert agree(build, tmp_path, doc)[0] == 0
+    assert agree(build, tmp_path, {**doc, "claim": {**doc["claim"], "root": None}}, "moved.json")[0] == 1
+    path = tmp_path / "cert.json"
+    assert run(build, path, "--rules-sha256", doc["rules_sha256"][:16])[0] == 0
+    assert run(build, path, "--rules-sha256", "0" * 16)[0] == 1
+    assert run(build, path, "--max-states", "3")[0] == 2
+    assert run(build, path, "--max-bytes", "10")[0] == 2
+    assert run(build, tmp_path / "missing.json")[0] == 2
