@@ -18,6 +18,8 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import checker
 from test_proof_certificates import PROOFS, document, losing_replacement, moves_of, rehashed, with_moves
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "verified"
 THEORIES = sorted(SOURCES.glob("*.v"))
 PUBLISHED = json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
+PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
 SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game
 SUFFIX = "; closure check proved in Rocq"
 TOOLS = ("coqc", "ocamlopt", "make")
@@ -164,3 +167,41 @@ def test_a_position_as_root_and_the_options(build: Path, tmp_path: Path) -> None
     assert run(build, path, "--max-states", "3")[0] == 2
     assert run(build, path, "--max-bytes", "10")[0] == 2
     assert run(build, tmp_path / "missing.json")[0] == 2
+
+
+@settings(max_examples=100)
+@given(edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 2), st.binary(min_size=1, max_size=1)),
+                      min_size=1, max_size=3))
+def test_the_checkers_agree_on_byte_edits(build: Path, tmp_path_factory: pytest.TempPathFactory, edits: list) -> None:
+    data = bytearray(PUBLISHED_BYTES)
+    for at, operation, byte in edits:
+        at %= len(data)
+        if operation == 0:
+            data[at:at + 1] = byte
+        elif operation == 1:
+            del data[at]
+        else:
+            data[at:at] = byte
+    path = tmp_path_factory.mktemp("edit") / "cert.json"
+    path.write_bytes(bytes(data))
+    code, line = run(build, path)
+    expected = checker.check_file(str(path))
+    assert code == expected.exit_code, (line, expected.message)
+    assert "internal checker failure" not in line
+
+
+@settings(max_examples=100)
+@given(data=st.data())
+def test_the_checkers_agree_on_junk_values(build: Path, tmp_path_factory: pytest.TempPathFactory,
+                                           data: st.DataObject) -> None:
+    doc = copy.deepcopy(json.loads(PUBLISHED_BYTES))
+    part, key = data.draw(st.sampled_from([("claim", "player"), ("claim", "result"), ("claim", "root"),
+                                           ("proof", "positions"), ("proof", "turns"), ("proof", "moves"),
+                                           ("proof", "traversal"), ("rules", "rows"), ("rules", "cols"),
+                                           ("rules", "lines"), ("rules", "name")]))
+    junk = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.text(max_size=12),
+                     st.binary(max_size=40).map(lambda b: base64.b64encode(zlib.compress(b)).decode()),
+                     st.lists(st.integers(-2, 20), max_size=3), st.lists(st.lists(st.integers(-1, 9), max_size=3), max_size=3),
+                     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+    doc[part][key] = data.draw(junk)
+    agree(build, tmp_path_factory.mktemp("junk"), doc)
