@@ -1,5 +1,6 @@
 """The verified checker (verified/): its Rocq proofs assume nothing, and it agrees with the stdlib
-checker on every published strategy certificate, on the proofs of small games and on their mutants.
+checker on every published strategy certificate and small table, on the proofs and tables of small
+games and on their mutants.
 
 The development is built once per session into a temporary directory (`make -C DIR`, about 15 s);
 without coqc, ocamlopt or make (`.ci/install-coq` installs them) every test here is skipped with
@@ -22,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import checker
+from test_checker_helpers import close_arrays, open_arrays, pool
 from test_proof_certificates import PROOFS, document, losing_replacement, moves_of, rehashed, with_moves
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,8 +31,11 @@ SOURCES = ROOT / "verified"
 THEORIES = sorted(SOURCES.glob("*.v"))
 PUBLISHED = json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
+TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()
 SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game
-SUFFIX = "; closure check proved in Rocq"
+SUFFIX = {"strategy": "; closure check proved in Rocq", "table": "; minimax and closure checks proved in Rocq"}
+TABLES = [entry for entry in json.loads((ROOT / "certificates" / "index.json").read_text())["certificates"]
+          if entry.get("checker")]  # the tables within the default budget (3x3 boards)
 TOOLS = ("coqc", "ocamlopt", "make")
 
 
@@ -71,7 +76,7 @@ def agree(build: Path, tmp_path: Path, doc: dict | str, name: str = "cert.json")
     expected = checker.check_file(str(path))
     assert code == expected.exit_code, (line, expected.message)
     if code in (0, 1):  # a verdict names the game, the hash and the claim exactly as the stdlib checker does
-        assert line.removesuffix(SUFFIX) == expected.message
+        assert line.removesuffix(SUFFIX[line.split()[1]]) == expected.message
     assert "internal checker failure" not in line
     return code, line
 
@@ -87,7 +92,12 @@ def test_the_proofs_assume_nothing(build: Path) -> None:
 @pytest.mark.parametrize("entry", PUBLISHED, ids=lambda entry: Path(entry["file"]).stem)
 def test_every_published_proof_is_valid(build: Path, entry: dict) -> None:
     """The published record holds the stdlib checker's verdict line (tests/test_published.py keeps it current)."""
-    assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX)
+    assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX["strategy"])
+
+
+@pytest.mark.parametrize("entry", TABLES, ids=lambda entry: Path(entry["file"]).stem)
+def test_every_published_small_table_is_valid(build: Path, entry: dict) -> None:
+    assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX["table"])
 
 
 @pytest.mark.parametrize("case", PROOFS, ids=lambda c: f"{c[0]}-p{c[1]}-{c[2]}")
@@ -166,14 +176,16 @@ def test_a_position_as_root_and_the_options(build: Path, tmp_path: Path) -> None
     assert run(build, path, "--rules-sha256", "0" * 16)[0] == 1
     assert run(build, path, "--max-states", "3")[0] == 2
     assert run(build, path, "--max-bytes", "10")[0] == 2
+    assert run(build, ROOT / "certificates" / "w3t.json", "--max-work", "10")[0] == 2
     assert run(build, tmp_path / "missing.json")[0] == 2
 
 
 @settings(max_examples=100)
 @given(edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 2), st.binary(min_size=1, max_size=1)),
-                      min_size=1, max_size=3))
-def test_the_checkers_agree_on_byte_edits(build: Path, tmp_path_factory: pytest.TempPathFactory, edits: list) -> None:
-    data = bytearray(PUBLISHED_BYTES)
+                      min_size=1, max_size=3), table=st.booleans())
+def test_the_checkers_agree_on_byte_edits(build: Path, tmp_path_factory: pytest.TempPathFactory, edits: list,
+                                          table: bool) -> None:
+    data = bytearray(TABLE_BYTES if table else PUBLISHED_BYTES)
     for at, operation, byte in edits:
         at %= len(data)
         if operation == 0:
@@ -205,3 +217,50 @@ def test_the_checkers_agree_on_junk_values(build: Path, tmp_path_factory: pytest
                      st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
     doc[part][key] = data.draw(junk)
     agree(build, tmp_path_factory.mktemp("junk"), doc)
+
+
+def table_mutants(doc: dict) -> list[dict]:
+    """One-change copies of a true table (labels, margins, claim, strategies; tests/test_checker_mutations.py)."""
+    opened = open_arrays(doc)
+    size, cells = len(opened["table"]["values"]), doc["rules"]["rows"] * doc["rules"]["cols"]
+    changed: list[dict] = []
+
+    def edit(change) -> None:  # type: ignore[no-untyped-def]
+        copied = copy.deepcopy(opened)
+        change(copied)
+        changed.append(close_arrays(copied))
+
+    def put(key: str, index: int, value: int):  # type: ignore[no-untyped-def]
+        return lambda d: d["table"][key].__setitem__(index, value)
+
+    arrays = [key for key in ("values", "distances", "margins") if opened["table"][key] is not None]
+    for index in sorted({0, 1, size // 3, size // 2, size - 1}):
+        value, distance = opened["table"]["values"][index], opened["table"]["distances"][index]
+        changed_value = [put("values", index, v) for v in (-1, 0, 1) if v != value]
+        for change in changed_value + [put("distances", index, distance + 1), put("distances", index, max(0, distance - 1) ^ 1)]:
+            edit(change)
+        if opened["table"]["margins"] is not None:
+            edit(put("margins", index, opened["table"]["margins"][index] + 1))
+        edit(lambda d, i=index: [d["table"][key].pop(i) for key in arrays])
+        edit(lambda d, i=index: [d["table"][key].insert(i, d["table"][key][i]) for key in arrays])
+    for word in ("win", "draw", "loss", "lost"):
+        if word != doc["claim"]["root_value"]:
+            edit(lambda d, w=word: d["claim"].__setitem__("root_value", w))
+    if doc["claim"]["root_margin"] is not None:
+        edit(lambda d: d["claim"].__setitem__("root_margin", d["claim"]["root_margin"] + 1))
+    edit(lambda d: d["claim"]["first_moves"][0].__setitem__("value", "loss" if d["claim"]["first_moves"][0]["value"] != "loss" else "win"))
+    edit(lambda d: d["claim"]["first_moves"].pop())
+    edit(lambda d: d["strategies"].pop())
+    for index in (0, -1) if opened["strategies"][0]["cells"] else ():
+        edit(lambda d, i=index: d["strategies"][0]["cells"].__setitem__(i, (d["strategies"][0]["cells"][i] + 1) % cells))
+        edit(lambda d, i=index: d["strategies"][0]["marks"].__setitem__(i, 3 - d["strategies"][0]["marks"][i]))
+        edit(lambda d, i=index: [d["strategies"][0][key].pop(i) for key in ("cells", "marks")])
+    edit(lambda d: [d["strategies"][0][key].append(1) for key in ("cells", "marks")])
+    return changed
+
+
+@pytest.mark.parametrize("name", sorted(pool()))
+def test_the_checkers_agree_on_table_mutants(build: Path, tmp_path: Path, name: str) -> None:
+    verdicts = [agree(build, tmp_path, mutant, f"m{index}.json")[0]
+                for index, mutant in enumerate(table_mutants(pool()[name]))]
+    assert verdicts.count(1) >= len(verdicts) // 2, verdicts
