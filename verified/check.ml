@@ -75,6 +75,6 @@ let () =
     | Stack_overflow -> (2, "ERROR: input nested too deeply")
     | Out_of_memory -> (2, "ERROR: out of memory while checking")
     | e -> (2, "ERROR: internal checker failure (" ^ Printexc.to_string e ^ ")") in
-  print_string "";
+  progress_done ();
   output_string (if code = 2 then stderr else stdout) (line ^ "\n");
   exit code

@@ -7,6 +7,17 @@ exception Invalid of string (* exit 1: the certificate states something false *)
 let error fmt = Printf.ksprintf (fun s -> raise (Error s)) fmt
 let invalid fmt = Printf.ksprintf (fun s -> raise (Invalid s)) fmt
 
+(* Progress on stderr, over one line, when it is a terminal: "what: N, T s" (a long check shows
+   it is working; the verdict line then replaces it). *)
+let progress =
+  let start = Unix.gettimeofday () in
+  fun what count ->
+    if Unix.isatty Unix.stderr then
+      Printf.eprintf "\r%s: %d, %.0f s   %!" what count (Unix.gettimeofday () -. start)
+
+(* Clear the progress line before the verdict. *)
+let progress_done () = if Unix.isatty Unix.stderr then prerr_string "\r\027[K"
+
 (* The work budget and the game asked for (the command line's options). *)
 type limits = { max_bytes : int; max_states : int; max_work : int; sha : string option }
 

@@ -18,6 +18,7 @@ let traverse r game player no_loss root positions turns moves : Core.strategy_se
     let key = Core.key_of b in
     if Core.M.find key !seen = None then begin
       incr count;
+      if !count mod 100_000 = 0 then progress "positions" !count;
       if !count > positions then invalid "the strategy reaches more than proof.positions = %d positions" positions;
       let choice = ref 0 in
       (match Core.children game b with

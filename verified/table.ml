@@ -130,7 +130,8 @@ let check limits r doc : string =
            margin_at.(code) <- margin
          end);
       codes := code :: !codes;
-      incr rank
+      incr rank;
+      if !rank mod 1_000_000 = 0 then progress "states" !rank
     end
   done;
   if !rank <> states then invalid "table.states is %d, but %d states are reachable" states !rank;
