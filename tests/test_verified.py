@@ -272,3 +272,25 @@ def test_the_checkers_agree_on_table_mutants(build: Path, tmp_path: Path, name: 
     verdicts = [agree(build, tmp_path, mutant, f"m{index}.json")[0]
                 for index, mutant in enumerate(table_mutants(pool()[name]))]
     assert verdicts.count(1) >= len(verdicts) // 2, verdicts
+
+
+@settings(max_examples=100)
+@given(data=st.data())
+def test_the_checkers_agree_on_junk_table_values(build: Path, tmp_path_factory: pytest.TempPathFactory,
+                                                 data: st.DataObject) -> None:
+    doc = copy.deepcopy(json.loads(TABLE_BYTES))
+    place = data.draw(st.sampled_from([("claim", "root_value"), ("claim", "root_margin"), ("claim", "first_moves"),
+                                       ("table", "states"), ("table", "labels"), ("table", "margins"),
+                                       ("strategies",), ("strategies", 0, "player"), ("strategies", 0, "entries"),
+                                       ("strategies", 0, "moves"), ("strategies", 0, "guarantees")]))
+    junk = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.text(max_size=12),
+                     st.binary(max_size=40).map(lambda b: base64.b64encode(zlib.compress(b)).decode()),
+                     st.lists(st.integers(-2, 20), max_size=3),
+                     st.lists(st.fixed_dictionaries({"cell": st.integers(-1, 9), "mark": st.integers(0, 3),
+                                                     "value": st.sampled_from(["win", "draw", "loss", "x"])}), max_size=3),
+                     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+    target = doc
+    for key in place[:-1]:
+        target = target[key]
+    target[place[-1]] = data.draw(junk)
+    agree(build, tmp_path_factory.mktemp("junk"), doc)

@@ -35,7 +35,7 @@ let check (limits : limits) (path : string) : string =
   let sha = Sha256.sha256 (Positional.canonical r) in
   let head = Printf.sprintf "%s %s rules sha256 %s name %s" kind (Positional.describe r) (String.sub sha 0 16) (Positional.ascii_name name) in
   try
-    if stated_sha <> sha then invalid "rules_sha256 expected %s, found %s" sha (Positional.ascii_name stated_sha);
+    if stated_sha <> sha then invalid "rules_sha256 expected %s, found %s" sha (Positional.cut 80 (Positional.ascii_repr stated_sha));
     (match limits.sha with
      | Some want when not (String.starts_with ~prefix:(String.lowercase_ascii want) sha) ->
        invalid "not the game asked for: these rules have sha256 %s, the game asked for has sha256 %s" sha want

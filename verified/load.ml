@@ -28,7 +28,7 @@ let read_file path max_bytes =
       if size > max_bytes then error "%s has %d bytes, more than the limit %d (--max-bytes)" path size max_bytes;
       really_input_string ic size)
 
-type json = Null | Bool of bool | Int of int | Num | Str of string | Arr of json list
+type json = Null | Bool of bool | Int of int | Big of string | Num | Str of string | Arr of json list
           | Obj of (string * json) list
 
 let max_depth = 500
@@ -121,7 +121,7 @@ let parse_json (s : string) : json =
     if not !integral then Num
     else if String.length text - (if text.[0] = '-' then 1 else 0) > max_int_digits then
       error "JSON integer with more than %d digits" max_int_digits
-    else match int_of_string_opt text with Some i -> Int i | None -> Num (* beyond 62 bits *) in
+    else match int_of_string_opt text with Some i -> Int i | None -> Big text (* beyond 62 bits *) in
   let rec value depth =
     if depth > max_depth then error "JSON nested too deeply";
     blank ();
@@ -163,7 +163,7 @@ let parse_json (s : string) : json =
   v
 
 let type_name = function
-  | Null -> "null" | Bool _ -> "boolean" | Int _ -> "integer" | Num -> "number" | Str _ -> "string"
+  | Null -> "null" | Bool _ -> "boolean" | Int _ | Big _ -> "integer" | Num -> "number" | Str _ -> "string"
   | Arr _ -> "array" | Obj _ -> "object"
 
 let member where key = function
@@ -177,7 +177,11 @@ let str where key o = match member where key o with
 let int_in where key lo hi o = match member where key o with
   | Int i when lo <= i && i <= hi -> i
   | Int i -> error "%s.%s = %d is outside %d..%d" where key i lo hi
-  | Num -> error "%s.%s is outside %d..%d" where key lo hi
+  | Big text -> error "%s.%s = %s is outside %d..%d" where key text lo hi
+  | v -> error "%s.%s must be integer, found %s" where key (type_name v)
+(* Any integer, as Python prints it (a field compared with a computed one, then shown). *)
+let any_int where key o = match member where key o with
+  | Int i -> string_of_int i | Big text -> text
   | v -> error "%s.%s must be integer, found %s" where key (type_name v)
 let word where key words o =
   let w = str where key o in

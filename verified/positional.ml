@@ -88,14 +88,15 @@ let draw_board (r : rules) (b : Core.board) : string =
   String.concat " / " (List.init r.rows (fun row ->
       String.concat " " (List.init r.cols (fun col -> marks.(row * r.cols + col)))))
 
-(* Python's ascii() of a UTF-8 string's first 80 code points: the name on the verdict line. *)
-let ascii_name (s : string) : string =
-  let rec points i acc k =
-    if i >= String.length s || k = 80 then List.rev acc
+(* Python's ascii() of a UTF-8 string (of its first [points] code points): how the stdlib checker
+   quotes a name or any other string from the file, so that nothing in it can break the line. *)
+let ascii_repr ?(points = max_int) (s : string) : string =
+  let rec points_of i acc k =
+    if i >= String.length s || k = points then List.rev acc
     else match utf8_at s i with
-      | Some (u, len) -> points (i + len) (u :: acc) (k + 1)
-      | None -> points (i + 1) (0xFFFD :: acc) (k + 1) in
-  let cps = points 0 [] 0 in
+      | Some (u, len) -> points_of (i + len) (u :: acc) (k + 1)
+      | None -> points_of (i + 1) (0xFFFD :: acc) (k + 1) in
+  let cps = points_of 0 [] 0 in
   let quote = if List.mem 39 cps && not (List.mem 34 cps) then '"' else '\'' in
   let b = Buffer.create (String.length s + 2) in
   Buffer.add_char b quote;
@@ -109,5 +110,11 @@ let ascii_name (s : string) : string =
       else Buffer.add_string b (Printf.sprintf "\\U%08x" c)) cps;
   Buffer.add_char b quote;
   Buffer.contents b
+
+(* The name on the verdict line: ascii() of its first 80 code points. *)
+let ascii_name (s : string) : string = ascii_repr ~points:80 s
+
+(* The first n characters of an ASCII string, as Python's text[:n]. *)
+let cut n s = String.sub s 0 (min n (String.length s))
 
 let value_word = function 1 -> "win" | 0 -> "draw" | _ -> "loss"

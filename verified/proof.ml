@@ -68,7 +68,7 @@ let check limits r doc : string =
   if not (Core.closed game prover no_loss set root) then
     invalid "the closure check refuses the set of positions the traversal built";
   let where = match root_text with None -> "the start"
-                                 | Some t -> "position " ^ ascii_name (String.sub t 0 (min 120 (String.length t))) in
+                                 | Some t -> "position " ^ cut 120 (ascii_repr t) in
   Printf.sprintf "player %d %s from %s: %s, %s of player %d checked"
     player (if no_loss then "does not lose" else "wins") where
     (counted positions "position" "positions") (counted turns "move" "moves") player

@@ -44,7 +44,7 @@ let check limits r doc : string =
   let first_moves = List.mapi (fun i m ->
       let where = Printf.sprintf "claim.first_moves[%d]" i in
       match m with
-      | Obj _ -> (int_in where "cell" min_int max_int m, int_in where "mark" min_int max_int m, str where "value" m)
+      | Obj _ -> (any_int where "cell" m, any_int where "mark" m, str where "value" m)
       | _ -> error "%s must be an object" where) first_moves in
   let table = obj "certificate" "table" doc in
   let states = int_in "table" "states" 1 size table in
@@ -71,7 +71,8 @@ let check limits r doc : string =
       (player, guarantees, Unpack.field where "moves" entries s)) strategies in
   let root_value = str "claim" "root_value" claim in
   let root_margin = match member "claim" "root_margin" claim with
-    | Null -> None | Int i -> Some i | v -> error "claim.root_margin must be integer or null, found %s" (type_name v) in
+    | Null -> None | Int _ | Big _ -> Some (any_int "claim" "root_margin" claim)
+    | v -> error "claim.root_margin must be integer or null, found %s" (type_name v) in
   (* ranges *)
   String.iteri (fun i c -> let b = Char.code c in
                  if b >= 192 || b mod 64 > cells then
@@ -84,7 +85,7 @@ let check limits r doc : string =
                      if not (List.mem (b / 16) (marks_of r player)) || b mod 16 >= cells then
                        invalid "strategies[%d].moves[%d] = %d is not a move of player %d" i j b player) moves) strategies;
   if not (List.mem root_value ["win"; "draw"; "loss"]) then
-    invalid "claim.root_value %s is not win, draw or loss" (ascii_name root_value);
+    invalid "claim.root_value %s is not win, draw or loss" (cut 40 (ascii_repr root_value));
   let found = List.sort compare (List.map (fun (p, g, _) -> (p, g)) strategies) in
   let expected = match root_value with "win" -> [(1, "win")] | "loss" -> [(2, "win")]
                                       | _ -> [(1, "no-loss"); (2, "no-loss")] in
@@ -174,13 +175,14 @@ let check limits r doc : string =
     | None -> invalid "%s has no label" (state r code) in
   (* the claim, from the proved values *)
   let root = value_word (proved 0) in
-  if root_value <> root then invalid "claim.root_value expected '%s', found %s" root (ascii_name root_value);
-  let margin = if most_lines then Some (signed (Char.code margins.[0])) else None in
-  let show = function None -> "None" | Some m -> string_of_int m in
+  if root_value <> root then invalid "claim.root_value expected '%s', found %s" root (cut 40 (ascii_repr root_value));
+  let margin = if most_lines then Some (string_of_int (signed (Char.code margins.[0]))) else None in
+  let show = function None -> "None" | Some m -> m in
   if root_margin <> margin then invalid "claim.root_margin expected %s, found %s" (show margin) (show root_margin);
   let expected = List.concat (List.init cells (fun cell ->
-      List.map (fun m -> (cell, m, value_word (- proved (m * powers.(cell))))) (marks_of r 1))) in
-  let triple (c, m, v) = Printf.sprintf "(%d, %d, %s)" c m (ascii_name v) in
+      List.map (fun m -> (string_of_int cell, string_of_int m, value_word (- proved (m * powers.(cell)))))
+        (marks_of r 1))) in
+  let triple (c, m, v) = Printf.sprintf "(%s, %s, %s)" c m (ascii_repr v) in
   let rec compare_moves i = function
     | [], [] -> ()
     | w :: ws, g :: gs when w = g -> compare_moves (i + 1) (ws, gs)
@@ -188,7 +190,7 @@ let check limits r doc : string =
       let one = function [] -> "no entry" | t :: _ -> triple t in
       let got = match gs with [] -> "'no entry'" | t :: _ -> triple t in (* Python's ascii() of either *)
       invalid "claim.first_moves[%d] (cell, mark, value) expected %s, found %s" i (one ws)
-        (String.sub got 0 (min 80 (String.length got))) in
+        (cut 80 got) in
   compare_moves 0 (expected, first_moves);
   (* the strategies: the verified closure check on the positions each reaches *)
   List.iteri (fun index (player, guarantees, moves) ->
@@ -230,6 +232,6 @@ let check limits r doc : string =
       if not (Core.closed game (if player = 1 then Core.P1 else Core.P2) (guarantees = "no-loss") !set
                 (empty_board r)) then
         invalid "%s: the verified closure check refuses the strategy" where) strategies;
-  let margin_text = match root_margin with None -> "" | Some m -> Printf.sprintf " margin %d" m in
+  let margin_text = match root_margin with None -> "" | Some m -> " margin " ^ m in
   Printf.sprintf "%s, %s, root %s%s, %s checked" (counted states "state" "states") (counted !edges "edge" "edges")
     root_value margin_text (counted (List.length strategies) "strategy" "strategies")
