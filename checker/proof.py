@@ -64,7 +64,7 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                 raise Invalid(f"proof.moves ends before player {player}'s turn at {family.draw_board(game, state)}")
             index = moves[used]
             used += 1
-            if index == CLOSE:
+            if index == CLOSE and closures:  # without closures, 255 is an out-of-range move index as before
                 if closed == len(closures):
                     raise Invalid(f"proof.moves[{used - 1}] closes {family.draw_board(game, state)} by a pairing, "
                                   f"but proof.closures has only {len(closures)}")

@@ -505,7 +505,7 @@ def test_a_close_byte_without_its_pairing_or_a_pairing_unused_is_refused():
     for key, value in (("closures", 0), ("closure_bytes", 0), ("pairings", "")):
         none_left["proof"][key] = value
     none_left = repacked(none_left, "pairings", [])
-    assert "by a pairing, but proof.closures has only 0" in invalid_strategy(none_left)
+    assert "proof.moves[0] = 255 at " in invalid_strategy(none_left)  # as in a proof without closures
     data = unpacked(doc["proof"]["pairings"])
     unused = repacked(doc, "pairings", data + data)
     unused["proof"]["closures"], unused["proof"]["closure_bytes"] = 2, 2 * len(data)
