@@ -517,3 +517,16 @@ def invalid_strategy(doc: dict) -> str:
     assert result.exit_code == 1, result.message
     assert result.message.startswith("INVALID strategy ")
     return result.message
+
+
+def test_more_close_bytes_than_pairings_are_refused():
+    doc = json.loads(closed_proof("mnk:4,4,4", 2))
+    data = unpacked(doc["proof"]["pairings"])
+    offsets, offset = [], 0
+    while offset < len(data):
+        offsets.append(offset)
+        offset += 2 + 2 * data[offset + 1]
+    mutated = repacked(doc, "pairings", data[:offsets[-1]])  # the last pairing dropped
+    mutated["proof"]["closures"] -= 1
+    mutated["proof"]["closure_bytes"] = offsets[-1]
+    assert f"but proof.closures has only {len(offsets) - 1}" in invalid_strategy(mutated)
