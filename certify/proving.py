@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -90,6 +90,89 @@ def prove(
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started)
     tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds)
+
+
+GameValue = Literal["win", "draw", "loss"]
+FLIP: dict[GameValue | None, GameValue | None] = {"win": "loss", "loss": "win", "draw": "draw", None: None}
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A position's value for the player to move, the proofs that certify it, and what it cost."""
+
+    value: GameValue | None  # None: a budget ran out (or the search was interrupted)
+    proofs: list[Attempt]  # a win or a loss: one; a draw: both players' no-loss proofs; else none
+    searches: list[Attempt]  # every search made, in order, proved or not
+    nodes: int
+    seconds: float
+
+
+def settle_value(
+    game: Game[Any, Any],
+    root: str | None = None,
+    nodes: int | None = None,
+    seconds: float | None = None,
+    max_memory_mb: float | None = None,
+    plain: bool = False,
+    progress: Callable[[Progress], None] | None = None,
+    command: Callable[[Claim], str] = lambda claim: "",
+) -> Settled:
+    """The game value of `root` (None: the start) for the player to move, by the searches it needs.
+
+    Win: "the mover wins" proved. Loss: "the opponent wins" proved. Draw: both refuted, then a
+    no-loss proof for each side (the certificate of a draw is the pair). `nodes` bounds each
+    search; `seconds` all of them together.
+    """
+    started = time.perf_counter()
+    deadline = None if seconds is None else started + seconds
+    state = game.initial() if root is None else game.parse_position(root)
+    mover = game.to_move(state)
+    attempts: list[Attempt] = []
+
+    def run(claim: Claim) -> Attempt:
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        attempt = prove(game, claim, root, nodes, max_memory_mb, progress, command(claim), max_seconds=left, plain=plain)
+        attempts.append(attempt)
+        return attempt
+
+    def done(value: GameValue | None, proofs: list[Attempt]) -> Settled:
+        return Settled(value, proofs, attempts, sum(a.outcome.nodes for a in attempts), time.perf_counter() - started)
+
+    for claim in (Claim(mover, "win"), Claim(3 - mover, "win")):
+        attempt = run(claim)
+        if attempt.outcome.status == "proved":
+            return done("win" if claim.player == mover else "loss", [attempt])
+        if attempt.outcome.status != "disproved":
+            return done(None, [])
+    for claim in (Claim(mover, "no-loss"), Claim(3 - mover, "no-loss")):
+        if run(claim).outcome.status != "proved":
+            return done(None, [])
+    return done("draw", attempts[-2:])
+
+
+def move_values(
+    game: Game[Any, Any], state: Any, nodes: int, progress: Callable[[int, int], None] | None = None
+) -> list[dict[str, Any]]:
+    """Each legal move's value for the player making it, by proof search within `nodes` per search.
+
+    A move's value is None where a budget ran out (shown as `unknown`). `progress(done, total)`
+    is called before each move is valued.
+    """
+    out = []
+    mover = game.to_move(state)
+    moves = game.legal_moves(state)
+    for done, move in enumerate(moves):
+        if progress is not None:
+            progress(done, len(moves))
+        child = game.apply(state, move)
+        if game.is_terminal(child):
+            value: GameValue | None = {1: "win", 0: "draw", -1: "loss"}[game.returns(child)[mover - 1]]
+            spent = 0
+        else:
+            settled = settle_value(game, game.format_position(child), nodes=nodes)
+            value, spent = FLIP[settled.value], settled.nodes
+        out.append({"move": game.format_move(move), "value": value, "nodes": spent})
+    return out
 
 
 def strategy_certificate(

@@ -8,13 +8,13 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Group
 from rich.markup import escape
 from rich.panel import Panel
-from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -25,7 +25,7 @@ from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
 from certify.format import VALUE_WORDS
 from certify.pipeline import Solved, default_filename, solve_and_certify
-from certify.render import board_line, board_table, plural, value_text
+from certify.render import board_table, plural, searched_values, value_text
 from solver.analysis import stats as game_stats
 from solver.engine import Game
 from solver.retrograde import ProgressHook
@@ -181,10 +181,16 @@ def stats(game: GameArg, cert: CertOpt = None, json_out: JsonOpt = False) -> Non
     console.print(f"labels: {escape(labelled.source)}")
 
 
-def parse_code(game: Game, code: int | None, moves: str | None) -> int:
-    """The state named by `--code` or by a move list like `X4,O0`; exits 2 saying what is wrong."""
-    if code is not None and moves is not None:
-        raise fail("give --code or --moves, not both")
+def parse_state(game: Game, code: int | None, moves: str | None, position: str | None) -> int:
+    """The state named by `--code`, `--position` or a move list like `X4,O0`; exits 2 saying what is wrong."""
+    given = [name for name, value in (("--code", code), ("--moves", moves), ("--position", position)) if value is not None]
+    if len(given) > 1:
+        raise fail(f"give one of --code, --moves and --position, not {' and '.join(given)}")
+    if position is not None:
+        try:
+            return game.parse_position(position)
+        except ValueError as err:
+            raise fail(f"--position: {err}") from None
     if moves is None:
         last = 3**game.cells - 1
         if code is not None and not 0 <= code <= last:
@@ -201,12 +207,15 @@ def show(
     game: GameArg,
     code: Annotated[Optional[int], typer.Option("--code", metavar="N", help="State code: sum of cell mark × 3^cell (X = 1, O = 2), as in the certificate.", show_default=False)] = None,
     moves: Annotated[Optional[str], typer.Option("--moves", metavar="MOVES", help="Reach the state by moves from the empty board, e.g. X4,O0,X8 (or 4,0,8 where the mark is implied; uttt: 4.0 0.4).", show_default=False)] = None,
-    position: Annotated[Optional[str], typer.Option("--position", metavar="POSITION", help="uttt: a position in the notation of docs/uttt.md.", show_default=False)] = None,
-    solve_nodes: Annotated[Optional[int], typer.Option("--solve", metavar="NODES", min=1, help="uttt: value every legal move by proof search, at most this many nodes per question.", show_default=False)] = None,
+    position: Annotated[Optional[str], typer.Option("--position", metavar="POSITION", help="A position as `certify show` prints it: rows like X.O/.X./... (uttt: docs/uttt.md).", show_default=False)] = None,
+    solve_nodes: Annotated[Optional[int], typer.Option("--solve", metavar="NODES", min=1, help="Boards past 4×4 and uttt: value every legal move by proof search, at most this many nodes per question (tables value them exactly).", show_default=False)] = None,
     cert: CertOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Atlas-style view of one state: the board, its label, and every legal move with its child.
+
+    Up to 4×4 the moves' values come from the table; past it (and for uttt) --solve NODES
+    values each move by proof search, `unknown` where the budget runs out.
 
     Example: certify show tictactoe --moves X4,O0
     """
@@ -217,20 +226,20 @@ def show(
 
         show_uttt(position, moves, solve_nodes, json_out)
         return
-    if position is not None or solve_nodes is not None:
-        raise fail("--position and --solve are for uttt; positional games take --code or --moves and are solved exactly")
     rules = load_game(game)
     game_obj = Game(rules)
-    state = parse_code(game_obj, code, moves)
-    if rules.cells > TABLE_MAX_CELLS:  # parse_code has checked the range
-        show_unlabelled(game_obj, state, json_out)
+    state = parse_state(game_obj, code, moves, position)
+    if rules.cells > TABLE_MAX_CELLS:  # parse_state has checked the range
+        show_unlabelled(game_obj, state, solve_nodes, json_out)
         return
+    if solve_nodes is not None:
+        raise fail(f"--solve: {rules.name} fits a table (at most {TABLE_MAX_CELLS} cells), which values every move exactly; leave --solve out")
     with solving_progress(not json_out) as hook:
         labelled = labelled_game(rules, cert, hook)
     try:
         view = state_view(labelled, state)
     except KeyError:
-        raise fail(f"state {state} ({board_line(game_obj.board(state), rules.cols)}) is not reachable in {rules.name}") from None
+        raise fail(f"position {game_obj.format_position(state)} (code {state}) is not reachable in {rules.name}") from None
     if json_out:
         console.print_json(json.dumps(view))
         return
@@ -239,7 +248,7 @@ def show(
     extra = "" if view["margin"] is None else f", margin {view['margin']:+d}"
     status = "terminal" if view["terminal"] else f"player {view['to_move']} to move"
     head = Text.assemble(
-        ("code ", ""), (str(state), "bold"), f"  {status}  value for the side to move: ",
+        ("position ", ""), (view["position"], "bold"), f"  code {state}  {status}  value for the side to move: ",
         label, f", {plies(view['distance'])} to the end{extra}",
     )
     table = Table("move", "child code", "child value (its side to move)", "move value (mover)", "plies", box=None)
@@ -254,8 +263,21 @@ def show(
     console.print(Panel(Group(head, board, table if view["moves"] else "no legal moves"), title=rules.name, expand=False))
 
 
-def show_unlabelled(game: Game, state: int, json_out: bool) -> None:
-    """A state of a board too large for the table: the board, who moves, and every legal move."""
+def valued_moves(game: Any, state: Any, nodes: int, shown: bool) -> list[dict[str, Any]]:
+    """certify.proving.move_values with a progress bar on stderr: moves valued, elapsed time."""
+    from certify.proving import move_values
+
+    if not shown or not errors.is_terminal:
+        return move_values(game, state, nodes)
+    with Progress(TextColumn("valuing moves by proof search"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=errors, transient=True) as bar:
+        task = bar.add_task("moves", total=None)
+        return move_values(game, state, nodes, lambda done, total: bar.update(task, completed=done, total=total))
+
+
+def show_unlabelled(game: Game, state: int, solve_nodes: int | None, json_out: bool) -> None:
+    """A state of a board too large for the table: the board, who moves, every legal move and,
+    with `solve_nodes`, each move's value by proof search."""
     rules = game.rules
     terminal = game.is_terminal(state)
     view = {
@@ -267,14 +289,20 @@ def show_unlabelled(game: Game, state: int, json_out: bool) -> None:
         "returns": list(game.returns(state)) if terminal else None,
         "moves": [{"cell": m.cell, "mark": m.mark, "child": game.apply(state, m)} for m in game.legal_moves(state)],
     }
+    if solve_nodes is not None:
+        view["move_values"] = valued_moves(game, state, solve_nodes, not json_out)
     if json_out:
         console.print_json(json.dumps(view))
         return
     status = f"game over, result (player 1, player 2) {tuple(view['returns'])}" if terminal else f"player {view['to_move']} to move"
-    head = Text.assemble(("position ", ""), (view["position"], "bold"), f"  {status}  (no table beyond 4x4: no values)")
-    moves_line = " ".join(game.format_move(m) for m in game.legal_moves(state)) or "no legal moves"
+    values = "moves valued by proof search" if solve_nodes is not None else "no table past 4×4: --solve NODES values the moves"
+    head = Text.assemble(("position ", ""), (view["position"], "bold"), f"  {status}  ({values})")
     board = board_table(game.board(state), rules.rows, rules.cols)
-    console.print(Panel(Group(head, board, Text(f"legal moves: {moves_line}")), title=rules.name, expand=False))
+    if "move_values" in view:
+        moves_part: Group | Text = searched_values(view["move_values"], solve_nodes or 0)
+    else:
+        moves_part = Text(f"legal moves: {' '.join(game.format_move(m) for m in game.legal_moves(state)) or 'none'}")
+    console.print(Panel(Group(head, board, moves_part), title=rules.name, expand=False))
 
 
 def plies(count: int) -> str:
@@ -301,6 +329,7 @@ def state_view(labelled: Labelled, code: int) -> dict:
         )
     return {
         "code": code,
+        "position": game.format_position(code),
         "board": list(game.board(code)),
         "to_move": game.to_move(code),
         "terminal": game.is_terminal(code),
