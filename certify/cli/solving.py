@@ -8,13 +8,13 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Group
 from rich.markup import escape
 from rich.panel import Panel
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -263,18 +263,6 @@ def show(
     console.print(Panel(Group(head, board, table if view["moves"] else "no legal moves"), title=rules.name, expand=False))
 
 
-def valued_moves(game: Any, state: Any, nodes: int, shown: bool) -> list[dict[str, Any]]:
-    """certify.proving.move_values with a progress bar on stderr: moves valued, elapsed time."""
-    from certify.proving import move_values
-
-    if not shown or not errors.is_terminal:
-        return move_values(game, state, nodes)
-    with Progress(TextColumn("valuing moves by proof search"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=errors, transient=True) as bar:
-        task = bar.add_task("moves", total=None)
-        return move_values(game, state, nodes, lambda done, total: bar.update(task, completed=done, total=total))
-
-
 def show_unlabelled(game: Game, state: int, solve_nodes: int | None, json_out: bool) -> None:
     """A state of a board too large for the table: the board, who moves, every legal move and,
     with `solve_nodes`, each move's value by proof search."""
@@ -290,6 +278,8 @@ def show_unlabelled(game: Game, state: int, solve_nodes: int | None, json_out: b
         "moves": [{"cell": m.cell, "mark": m.mark, "child": game.apply(state, m)} for m in game.legal_moves(state)],
     }
     if solve_nodes is not None:
+        from certify.cli.valued import valued_moves
+
         view["move_values"] = valued_moves(game, state, solve_nodes, not json_out)
     if json_out:
         console.print_json(json.dumps(view))

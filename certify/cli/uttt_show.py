@@ -50,7 +50,7 @@ def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, 
     s = read_position(game, position, moves)
     view = position_view(game, s)
     if solve_nodes is not None:
-        from certify.cli.solving import valued_moves
+        from certify.cli.valued import valued_moves
 
         view["move_values"] = valued_moves(game, s, solve_nodes, not json_out)
     if json_out:
