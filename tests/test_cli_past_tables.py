@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -69,3 +70,47 @@ def test_show_refuses_in_one_line(args, first):
     result = run(*args)
     assert result.exit_code == 2 and result.stderr.strip().splitlines() == [result.stderr.strip()]
     assert result.stderr.startswith(first), result.stderr
+
+
+@pytest.mark.parametrize(("game", "value", "files"), [
+    ("tictactoe", "draw", ["tictactoe.p1-no-loss.json", "tictactoe.p2-no-loss.json"]),
+    ("w3t", "win", ["w3t.p1-win.json"]),
+    ("notakto", "win", ["notakto.p1-win.json"]),
+])
+def test_prove_value_writes_every_certificate_of_the_value(tmp_path, game, value, files):
+    result = run("prove", game, "--value", "-o", str(tmp_path), "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["value"] == value and sorted(Path(f).name for f in data["files"]) == files
+    assert sorted(p.name for p in tmp_path.iterdir()) == files
+    table_value = json.loads(run("stats", game, "--json").stdout)["root_value"]
+    assert table_value == value
+    for name in files:
+        checked = run("check", str(tmp_path / name))
+        assert checked.exit_code == 0, checked.stdout + checked.stderr
+
+
+def test_prove_value_from_a_position_is_one_line(tmp_path):
+    result = run("prove", "tictactoe", "--value", "--position", "XO./.../...", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("win for tictactoe at XO./.../..., player 1 to move — wrote")
+    assert [p.name for p in tmp_path.iterdir()] == ["tictactoe.p1-win.json"]
+
+
+def test_prove_value_out_of_budget_says_what_it_settled_and_writes_nothing(tmp_path):
+    result = run("prove", "mnk:4,4,3", "--value", "--max-nodes", "3", "-o", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stdout.startswith("not settled mnk:4,4,3, player 1 to move — player 1 wins: node budget; nothing written")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("args", "first"), [
+    (["prove", "tictactoe", "--value", "--player", "1"], "error: --value settles both players' claims with the serial search; leave out --player"),
+    (["prove", "tictactoe", "--value", "-o", "no/such/folder"], "error: no/such/folder: with --value, -o names the folder"),
+    (["prove", "tictactoe", "--value", "--position", "XXX/OO./..."], "error: --position: the game is already over"),
+])
+def test_prove_value_refuses_in_one_line(args, first):
+    result = run(*args)
+    assert result.exit_code == 2 and result.stderr.startswith(first), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -76,8 +76,9 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
 @app.command()
 def prove(
     game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)] = None,
-    claim: Annotated[Optional[Literal["win", "no-loss"]], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws (needed unless --batch).", show_default=False)] = None,
-    player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --batch).", show_default=False)] = None,
+    claim: Annotated[Optional[Literal["win", "no-loss"]], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws (needed unless --value or --batch).", show_default=False)] = None,
+    player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --value or --batch).", show_default=False)] = None,
+    value: Annotated[bool, typer.Option("--value", help="Settle the position's game value (win, draw or loss for the side to move) with the searches it needs; write every certificate that proves it (a draw: both no-loss proofs) into the -o folder.")] = False,
     position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
@@ -94,13 +95,26 @@ def prove(
 ) -> None:
     """Prove that a player wins or does not lose GAME by proof-number search; write the proof tree.
 
+    With --value instead of --claim and --player: the position's value for the side to move,
+    its certificates written (a win or a loss: one; a draw: each player's no-loss proof), one
+    report line; exit 0 settled, 1 out of budget (nothing written).
+
     Exit 0 proved (certificate written), 1 disproved (the opposite claim is then searched and its
     certificate written: the other player does not lose against a win claim, wins against a
     no-loss claim) or out of budget (nothing written), 2 bad input, 130 interrupted (nothing written).
 
     Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
+    Example: certify prove mnk:3,3,3 --value
     """
     parallel = workers is not None or ray or ray_address is not None
+    if value:
+        given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch)) if v is not None]
+        given += ["--workers/--ray"] if parallel else []
+        if given:
+            raise fail(f"--value settles both players' claims with the serial search; leave out {' and '.join(given)}")
+        if game is None:
+            raise fail("certify prove --value: missing argument GAME (see 'certify prove --help')")
+        prove_value(game, position, output, max_nodes, max_memory, plain, timed, force, json_out)
     if batch is not None:
         if game is not None or claim is not None or player is not None or position is not None:
             raise fail("--batch FILE reads GAME, --claim, --player and --position from FILE's lines; give none of them here")
@@ -176,6 +190,72 @@ def prove(
         raise typer.Exit(EXIT_INTERRUPTED)
     if attempt.outcome.status != "proved":
         raise typer.Exit(EXIT_FAILED)
+
+
+def prove_value(game: str, position: str | None, folder: Path | None, max_nodes: int | None, max_memory: int | None,
+                plain: bool, timed: bool, force: bool, json_out: bool) -> None:
+    """`certify prove GAME --value`: settle the value, write its certificates, one report line; exits."""
+    from certify.proving import settle_value
+
+    with user_errors():
+        game_obj = resolve_game(game)
+    try:
+        start = game_obj.initial() if position is None else game_obj.parse_position(position)
+    except ValueError as err:
+        raise fail(f"--position: {err}") from None
+    if game_obj.is_terminal(start):
+        raise fail(f"--position: the game is already over at {game_obj.format_position(start)}")
+    folder = folder or Path(".")
+    if is_stdout(folder) or not folder.is_dir():
+        raise fail(f"{folder}: with --value, -o names the folder the certificates go to, and there is no such folder")
+    name = game_obj.rules.name
+    paths = {c: folder / default_output(name, c).name for c in (Claim(p, r) for p in (1, 2) for r in ("win", "no-loss"))}
+    with user_errors():
+        for path in paths.values():  # refuse before the searches, not after
+            check_output(path, CERTIFICATE_MARK, force)
+    extra = ([f"--position '{position}'"] if position is not None else []) + (["--plain"] if plain else [])
+
+    def command(c: Claim) -> str:
+        return " ".join([f"certify prove {game} --claim {c.result} --player {c.player}", *extra])
+
+    with search_progress(not json_out and errors.is_terminal) as hook:
+        settled = settle_value(game_obj, position, max_nodes, None, max_memory, plain, hook, command)
+    written = []
+    for proof in settled.proofs:
+        assert proof.certificate is not None  # a proved attempt carries its certificate
+        with user_errors():
+            write_proof(proof.certificate, paths[proof.claim])
+        written.append(str(paths[proof.claim]))
+    mover = game_obj.to_move(start)
+    data = {
+        "game": name, "position": game_obj.format_position(start), "to_move": mover, "value": settled.value,
+        "files": written, "nodes": settled.nodes, "seconds": round(settled.seconds, 3),
+        "peak_rss_mb": round(max(a.outcome.peak_rss_mb for a in settled.searches), 1),
+        "searches": [{"player": a.claim.player, "claim": a.claim.result, "status": a.outcome.status, "nodes": a.outcome.nodes}
+                     for a in settled.searches],
+    }
+    if json_out:
+        console.print_json(json.dumps(data))
+    else:
+        console.print(value_line(data, position is not None), soft_wrap=True)
+    if any(a.outcome.status == "interrupted" for a in settled.searches):
+        raise typer.Exit(EXIT_INTERRUPTED)
+    raise typer.Exit(0 if settled.value is not None else EXIT_FAILED)
+
+
+def value_line(data: dict, at_position: bool) -> str:
+    """`draw for tictactoe, player 1 to move — wrote A and B (4 searches, …)`: the --value report."""
+    where = f" at {data['position']}" if at_position else ""
+    cost = (f"{plural(len(data['searches']), 'search', 'searches')}, {plural(data['nodes'], 'node')} in {data['seconds']:.2f} s, "
+            f"peak {data['peak_rss_mb']:,.0f} MB")
+    said = f"{escape(data['game'])}{escape(where)}, player {data['to_move']} to move"
+    if data["value"] is None:
+        steps = "; ".join(f"{'player ' + str(s['player'])} {'wins' if s['claim'] == 'win' else 'does not lose'}: {s['status']}"
+                          for s in data["searches"])
+        return f"[yellow]not settled[/] {said} — {escape(steps)}; nothing written ({cost})"
+    style = {"win": "bold green", "draw": "yellow", "loss": "bold red"}[data["value"]]
+    files = " and ".join(f"[bold]{escape(f)}[/]" for f in data["files"])
+    return f"[{style}]{data['value']}[/] for {said} — wrote {files} ({cost})"
 
 
 def report(data: dict, claim: Claim, name: str, out: Console = console) -> None:
