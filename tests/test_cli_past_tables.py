@@ -114,3 +114,23 @@ def test_prove_value_refuses_in_one_line(args, first):
     result = run(*args)
     assert result.exit_code == 2 and result.stderr.startswith(first), result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_batch_lines_do_what_prove_does_with_the_same_words(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_text("tictactoe --value\nw3t --claim win --player 2\n")
+    folder = tmp_path / "proofs"
+    result = run("prove", "--batch", str(lines), "-o", str(folder), "--workers", "1", "--json")
+    assert result.exit_code == 1, result.stderr  # line 2 is a false claim
+    value, refuted = json.loads(result.stdout)["items"]
+    assert (value["status"], value["note"]) == ("proved", "draw")
+    assert [Path(f).name.split(".")[1] for f in value["files"]] == ["p1-no-loss", "p2-no-loss"]
+    assert refuted["status"] == "refuted" and [Path(f).name.split(".")[1] for f in refuted["files"]] == ["p1-no-loss"]
+    single = tmp_path / "single"
+    single.mkdir()
+    assert run("prove", "tictactoe", "--value", "-o", str(single)).exit_code == 0
+    assert Path(value["files"][0]).read_bytes() == (single / "tictactoe.p1-no-loss.json").read_bytes()
+    assert run("prove", "w3t", "--claim", "win", "--player", "2", "-o", str(single / "w.json")).exit_code == 1
+    assert Path(refuted["files"][0]).read_bytes() == (single / "w.json").read_bytes()
+    again = json.loads(run("prove", "--batch", str(lines), "-o", str(folder), "--json").stdout)["items"]
+    assert [i["status"] for i in again] == ["existing", "refuted"]

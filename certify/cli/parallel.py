@@ -31,7 +31,7 @@ RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="
                                                       help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.")]
 JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of one worker job.")]
 BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", show_default=False,
-                                                  help="Prove every line of FILE (GAME --claim C --player P [--position X]) to its own certificate in the -o folder; resumable.")]
+                                                  help="Prove every line of FILE (GAME --claim C --player P, or GAME --value; [--position X]) as `certify prove` would, certificates in the -o folder; resumable.")]
 
 
 def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:
@@ -157,11 +157,11 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
     for r in results:
         style = {"proved": "green", "existing": "green", "refuted": "yellow", "unresolved": "yellow", "failed": "red"}[r.status]
         note = f" ({escape(r.note)})" if r.note else ""
-        shown = r.file.name if r.status in ("proved", "existing") else "—"
+        shown = ", ".join(f.name for f in r.files) or "—"
         table.add_row(str(r.item.line), escape(r.item.words()), f"[{style}]{r.status}[/]{note}", f"{r.nodes:,}", f"{r.seconds:.2f} s", escape(shown))
     console.print(table)
     console.print(", ".join(f"{n} {status}" for status, n in counts.items() if n) + f"; certificates in {escape(str(folder))}"
-                  + (f" (check them: certify check {escape(str(folder))})" if counts["proved"] + counts["existing"] else ""))
+                  + (f" (check them: certify check {escape(str(folder))})" if any(r.files for r in results) else ""))
     raise typer.Exit(exit_code)
 
 
