@@ -179,6 +179,8 @@ def make_rules(
     """Rules from their parts; lines come from K unless given explicitly. Raises RulesError."""
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise RulesError(f"board {rows}x{cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+    if k is not None and lines is not None:
+        raise RulesError("a spec gives k or lines, not both (docs/rules.md)")
     if lines is None:
         if k is None:
             raise RulesError("a spec needs either k or lines")

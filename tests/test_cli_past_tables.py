@@ -134,3 +134,52 @@ def test_batch_lines_do_what_prove_does_with_the_same_words(tmp_path):
     assert Path(refuted["files"][0]).read_bytes() == (single / "w.json").read_bytes()
     again = json.loads(run("prove", "--batch", str(lines), "-o", str(folder), "--json").stdout)["items"]
     assert [i["status"] for i in again] == ["existing", "refuted"]
+
+
+# ---- output a script can use; help that is whole ------------------------------------------------
+
+
+def test_check_json_has_status_and_valid(tmp_path):
+    cert = tmp_path / "t.json"
+    assert run("solve", "tictactoe", "-o", str(cert)).exit_code == 0
+    data = json.loads(run("check", str(cert), "--json").stdout)
+    assert (data["status"], data["valid"], data["exit_code"]) == ("valid", True, 0)
+    other = json.loads(run("check", str(cert), "--game", "w3t", "--json").stdout)
+    assert (other["status"], other["valid"], other["exit_code"]) == ("invalid", False, 1)
+    folder = json.loads(run("check", str(tmp_path), "--json").stdout)
+    assert (folder["status"], folder["valid"]) == ("valid", True) and folder["files"][0]["status"] == "valid"
+
+
+def test_audit_json_counts_every_verdict():
+    result = run("audit", "certificates/claims/000.toml", "--json")
+    data = json.loads(result.stdout)
+    counts = data["counts"]
+    verdicts = [c["verdict"] for a in data["audits"] for c in a["claims"]]
+    assert counts["claims"] == len(verdicts) > 0
+    assert {k: v for k, v in counts.items() if k != "claims"} == {v: verdicts.count(v) for v in ("holds", "refuted", "ambiguous", "not evaluated")}
+
+
+def test_games_json_lists_every_row_of_the_table():
+    rows = json.loads(run("games", "--json").stdout)
+    names = [row["game"] for row in rows]
+    assert {"tictactoe", "w3t", "uttt", "mnk:R,C,K[,wild][,misere]", "FILE.json / FILE.toml"} <= set(names)
+    table = run("games").stdout
+    assert all(name in table for name in names)
+
+
+def test_the_checker_help_is_whole():
+    import subprocess
+    import sys
+
+    shown = subprocess.run([sys.executable, "-m", "checker", "--help"], capture_output=True, text=True, check=True).stdout
+    description = " ".join(shown.split("\n\n")[1].split())
+    assert description.endswith("Progress goes to stderr when it is a terminal."), description
+    assert "(not a certificate, or over the budget)" in description and "1,000,000" in shown
+
+
+def test_a_spec_with_both_k_and_lines_is_refused(tmp_path):
+    spec = tmp_path / "both.json"
+    spec.write_text(json.dumps({"rows": 3, "cols": 3, "k": 3, "lines": [[0, 1, 2]], "marks": "own", "goal": "first-line-wins"}))
+    result = run("solve", str(spec))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: {spec}: a spec gives k or lines, not both (docs/rules.md)"

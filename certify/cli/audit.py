@@ -79,7 +79,8 @@ def audit(
             write_atomic(output, audit_markdown(audits[0], audit_command(claims[0])), AUDIT_MARK, force)
     results = [r for a in audits for r in a.results]
     if json_out:
-        console.print_json(json.dumps({"audits": [a.as_dict() for a in audits], "summary": verdict_summary(results)}))
+        counts = {"claims": len(results), **{verdict: sum(r.verdict == verdict for r in results) for verdict in VERDICT_STYLE}}
+        console.print_json(json.dumps({"audits": [a.as_dict() for a in audits], "summary": verdict_summary(results), "counts": counts}))
     else:
         for one in audits:
             console.print(audit_table(one))

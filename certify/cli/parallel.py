@@ -220,8 +220,11 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     codes = {code for _, code, _ in results}
     exit_code = EXIT_FAILED if EXIT_FAILED in codes else max(codes)
     if json_out:
-        console.print_json(json.dumps({"folder": str(folder), "exit_code": exit_code,
-                                       "files": [{"file": str(p), "exit_code": c, "verdict": m} for p, c, m in results]}))
+        status = {EXIT_OK: "valid", EXIT_FAILED: "invalid"}
+        console.print_json(json.dumps({"folder": str(folder), "status": status.get(exit_code, "error"), "valid": exit_code == EXIT_OK,
+                                       "exit_code": exit_code, "files": [
+                                           {"file": str(p), "status": status.get(c, "error"), "valid": c == EXIT_OK, "exit_code": c, "verdict": m}
+                                           for p, c, m in results]}))
     else:
         for path, code, message in results:
             mark = "[bold green]✓[/]" if code == EXIT_OK else "[bold red]✗[/]"

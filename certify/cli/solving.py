@@ -55,24 +55,37 @@ def solving_progress(enabled: bool = True) -> Iterator[ProgressHook | None]:
         yield hook
 
 
+def game_rows() -> list[dict[str, str]]:
+    """Every way to name a game, as `certify games` lists them: built-ins, patterns, other families."""
+    from solver.families import FAMILIES, resolve_game
+
+    rows = [{"game": name, "kind": "built-in", "rules": text} for name, text in BUILTIN_DESCRIPTIONS.items()]
+    rows.append({"game": "mnk:R,C,K[,wild][,misere]", "kind": "pattern",
+                 "rules": "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses"})
+    rows.append({"game": "FILE.json / FILE.toml", "kind": "spec file",
+                 "rules": "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)"})
+    for family in FAMILIES:  # other families: positions and proofs, no tables
+        rows.append({"game": family, "kind": "family", "rules": f"{resolve_game(family).rules.describe()} (certify show, certify prove)"})
+    return rows
+
+
 @app.command()
 def games(json_out: JsonOpt = False) -> None:
     """List the built-in games, one line each.
 
+    With --json: a list of {game, kind, rules}, the rows of the table (built-ins, the mnk: pattern,
+    spec files, other families).
+
     Example: certify games
     """
+    rows = game_rows()
     if json_out:
-        console.print_json(json.dumps(BUILTIN_DESCRIPTIONS))
+        console.print_json(json.dumps(rows))
         return
     table = Table("game", "rules", box=None)
-    for name, text in BUILTIN_DESCRIPTIONS.items():
-        table.add_row(f"[bold]{name}[/]", text)
-    table.add_row("mnk:R,C,K[,wild][,misere]", "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses")
-    table.add_row("FILE.json / FILE.toml", "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)")
-    from solver.families import FAMILIES, resolve_game
-
-    for family in FAMILIES:  # other families: positions and proofs, no tables
-        table.add_row(f"[bold]{family}[/]", f"{resolve_game(family).rules.describe()} (certify show, certify prove)")
+    for row in rows:
+        name = f"[bold]{escape(row['game'])}[/]" if row["kind"] in ("built-in", "family") else escape(row["game"])
+        table.add_row(name, row["rules"])
     console.print(table)
 
 
