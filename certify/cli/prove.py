@@ -95,7 +95,7 @@ def prove(
 ) -> None:
     """Prove that a player wins or does not lose GAME by proof-number search; write the proof tree.
 
-    With --value instead of --claim and --player: the position's value for the side to move,
+    With --value instead of --claim and --player (`certify prove tictactoe --value`): the position's value for the side to move,
     its certificates written (a win or a loss: one; a draw: each player's no-loss proof), one
     report line; exit 0 settled, 1 out of budget (nothing written).
 
@@ -104,7 +104,6 @@ def prove(
     no-loss claim) or out of budget (nothing written), 2 bad input, 130 interrupted (nothing written).
 
     Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
-    Example: certify prove mnk:3,3,3 --value
     """
     parallel = workers is not None or ray or ray_address is not None
     if value:
