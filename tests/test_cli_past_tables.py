@@ -183,3 +183,68 @@ def test_a_spec_with_both_k_and_lines_is_refused(tmp_path):
     result = run("solve", str(spec))
     assert result.exit_code == 2
     assert result.stderr.strip() == f"error: {spec}: a spec gives k or lines, not both (docs/rules.md)"
+
+
+# ---- one vocabulary for file problems, empty arguments, bad numbers ------------------------------
+
+
+@pytest.fixture()
+def bad_files(tmp_path):
+    good = tmp_path / "good.json"
+    assert run("solve", "tictactoe", "-o", str(good)).exit_code == 0
+    text = good.read_text()
+    files = {
+        "truncated": text[: len(text) // 2],
+        "binary": b"\x7fELF\x02\x01\x01\x00\xd0\xff",
+        "unreadable": '{"a": 1}',
+        "empty": "",
+    }
+    paths = {}
+    for name, content in files.items():
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_bytes(content if isinstance(content, bytes) else content.encode())
+    return paths
+
+
+WORDS = {"truncated": "not valid JSON: ", "binary": "not UTF-8 text (bad byte at offset 8)",
+         "unreadable": "not a certify certificate", "empty": "is empty"}
+
+
+@pytest.mark.parametrize("problem", list(WORDS))
+@pytest.mark.parametrize("command", [["check"], ["show", "tictactoe", "--cert"], ["stats", "tictactoe", "--cert"], ["z3", "value", "tictactoe", "--cert"]])
+def test_a_bad_certificate_file_is_named_in_the_same_words_everywhere(bad_files, problem, command):
+    path = bad_files[problem]
+    result = run(*command, str(path))
+    assert result.exit_code == 2
+    assert result.stderr.strip() .startswith(f"error: {path}: {WORDS[problem]}"), result.stderr
+    assert "None" not in result.stderr
+
+
+@pytest.mark.parametrize("problem", ["truncated", "binary", "empty"])
+def test_tree_and_explore_name_a_bad_file_in_those_words(bad_files, problem):
+    for command in (["tree"], ["explore", "--no-check"]):
+        result = run(*command, str(bad_files[problem]))
+        assert result.exit_code == 2 and result.stderr.startswith(f"error: {bad_files[problem]}: {WORDS[problem]}"), result.stderr
+
+
+def test_an_empty_file_in_a_folder_is_named_as_empty(tmp_path):
+    (tmp_path / "empty.json").write_text("")
+    result = run("check", str(tmp_path))
+    assert result.exit_code == 2 and f"{tmp_path / 'empty.json'}: is empty" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (["solve", ""], "error: certify solve: argument GAME is empty (see 'certify solve --help')"),
+    (["solve", "tictactoe", "-o", ""], "error: certify solve: -o/--output is empty (see 'certify solve --help')"),
+    (["check", ""], "error: certify check: argument CERTIFICATE is empty (see 'certify check --help')"),
+    (["stats", "tictactoe", "--cert", ""], "error: certify stats: --cert is empty (see 'certify stats --help')"),
+    (["check", "x.json", "--max-states", "abc"], "error: certify check: --max-states abc: must be a whole number (see 'certify check --help')"),
+    (["z3", "value", "w3t", "--timeout", "soon"], "error: certify z3 value: --timeout soon: must be a number (see 'certify z3 value --help')"),
+    (["show", "uttt", "--position", "xx"], "error: --position: a position is 81 cells"),
+    (["show", "uttt", "--moves", "9.9"], "error: --moves: move '9.9'"),
+    (["prove", "uttt", "--claim", "win", "--player", "1", "--position", "xx"], "error: --position: a position is 81 cells"),
+])
+def test_empty_arguments_and_bad_values_are_named(args, line):
+    result = run(*args)
+    assert result.exit_code == 2 and result.stderr.strip().startswith(line), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -197,6 +197,7 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     import checker
     from certify.certificate import CertificateError, read_any_certificate
     from certify.cli.app import user_errors
+    from certify.files import FileProblem, readable_file
 
     sha = None
     if game is not None:
@@ -210,9 +211,10 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     results = []
     for path in files:
         try:
+            readable_file(path, "certificate")
             if path.stat().st_size <= limits.max_bytes:
                 read_any_certificate(path)
-        except CertificateError as err:
+        except (CertificateError, FileProblem) as err:
             results.append((path, EXIT_BAD_INPUT, str(err)))
             continue
         verdict = checker.check_file(str(path), limits, sha)

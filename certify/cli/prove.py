@@ -131,7 +131,7 @@ def prove(
         try:
             game_obj.parse_position(position)
         except ValueError as err:
-            raise fail(str(err)) from None
+            raise fail(f"--position: {err}") from None
         options.append(f"--position '{position}'")
     if plain:
         if parallel:

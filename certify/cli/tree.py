@@ -168,7 +168,7 @@ def draw_proof(path: Path, depth: int, json_out: bool) -> None:
         (game.rules.name, "bold"), f": player {claim.player} ",
         ("wins" if claim.result == "win" else "does not lose", "bold green"),
         f" from {data['position']} — proof tree of {certificate.proof.turns:,} moves, "
-        f"{certificate.proof.positions:,} positions; {depth} move(s) shown",
+        f"{certificate.proof.positions:,} positions; {plural(depth, 'move')} shown",
     )
     root_tree = Tree(title, guide_style="dim")
     draw_proof_node(root_tree, data)

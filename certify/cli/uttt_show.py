@@ -22,12 +22,13 @@ def read_position(game: Uttt, position: str | None, moves: str | None) -> Positi
     """The position named by `--position` or reached by `--moves`; exits 2 with the reason."""
     if position is not None and moves is not None:
         raise fail("give --position or --moves, not both")
+    option = "--position" if position is not None else "--moves"
     try:
         if position is not None:
             return game.parse_position(position)
         return game.play_moves(moves or "")
     except (PositionError, IllegalMove) as err:
-        raise fail(str(err)) from None
+        raise fail(f"{option}: {err}") from None
 
 
 def position_view(game: Uttt, s: Position) -> dict:
