@@ -248,3 +248,41 @@ def test_empty_arguments_and_bad_values_are_named(args, line):
     result = run(*args)
     assert result.exit_code == 2 and result.stderr.strip().startswith(line), result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# ---- the Python API says what the command line says ---------------------------------------------
+
+
+@pytest.mark.parametrize(("call", "words"), [
+    (lambda c: c.game("nope"), "unknown game 'nope'"),
+    (lambda c: c.solve("mnk:5,5,4"), "the table solver handles at most 16"),
+    (lambda c: c.prove("tictactoe", 3), "player 3: must be 1 or 2"),
+    (lambda c: c.prove("tictactoe", 1, "lose"), "claim 'lose': must be 'win' or 'no-loss'"),
+    (lambda c: c.prove("tictactoe", 1, position="xx"), "position 'xx': expected 3 rows"),
+    (lambda c: c.prove("uttt", 1, position="zz"), "a position is 81 cells"),
+    (lambda c: c.load("no/such/file.json"), "no/such/file.json: cannot read"),
+    (lambda c: c.check("no/such/file.json"), "cannot read no/such/file.json"),
+    (lambda c: c.solve("tictactoe").position("X4,X0"), "move X0 is not legal"),
+    (lambda c: c.solve("tictactoe").position("Q"), "move 'Q'"),
+    (lambda c: c.solve("tictactoe").strategy(3), "player 3: must be 1 or 2"),
+    (lambda c: c.solve("tictactoe").position().play("X9"), "move X9 is not legal"),
+    (lambda c: c.audit_claims("no/such.toml"), "no/such.toml: cannot read"),
+    (lambda c: c.solve("tictactoe").save("no/such/folder/x.json"), "cannot write: no such folder"),
+])
+def test_every_bad_input_to_the_api_is_one_certify_error(call, words):
+    import certify
+
+    with pytest.raises(certify.CertifyError) as caught:
+        call(certify)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_api_certifies_a_disproof_like_the_cli(tmp_path):
+    import certify
+
+    proof = certify.prove("w3t", 2, "win", max_memory=4096)
+    assert proof.status == "disproved" and proof.opposite is not None and proof.opposite.proved
+    saved = proof.opposite.save(tmp_path / "o.json")
+    cli = tmp_path / "cli.json"
+    assert run("prove", "w3t", "--claim", "win", "--player", "2", "-o", str(cli)).exit_code == 1
+    assert json.loads(saved.read_text())["proof"] == json.loads(cli.read_text())["proof"]
