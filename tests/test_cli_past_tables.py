@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -286,3 +287,32 @@ def test_the_api_certifies_a_disproof_like_the_cli(tmp_path):
     cli = tmp_path / "cli.json"
     assert run("prove", "w3t", "--claim", "win", "--player", "2", "-o", str(cli)).exit_code == 1
     assert json.loads(saved.read_text())["proof"] == json.loads(cli.read_text())["proof"]
+
+
+# ---- the README's quick start is what a user sees -------------------------------------------------
+
+
+def normalised(line: str) -> str:
+    """A line with what varies from run to run (times, memory) blanked, spaces collapsed."""
+    line = re.sub(r"\d[\d,]*\.\d+ s\b", "T s", line)
+    line = re.sub(r"peak [\d,]+ MB", "peak M MB", line)
+    return " ".join(line.split())
+
+
+def test_the_readme_quick_start_shows_real_output(tmp_path, monkeypatch):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = readme.split("## Quick start", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    commands: list[tuple[str, list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ certify "):
+            commands.append((line[len("$ certify "):], []))
+        elif line != "…":
+            commands[-1][1].append(line)
+    assert [c for c, _ in commands] == ["solve w3t", "check w3t.json", "prove tictactoe --value"]
+    for command, shown in commands:
+        result = run(*command.split())
+        assert result.exit_code == 0, result.stderr
+        out = [normalised(line) for line in result.stdout.splitlines()]
+        missing = [line for line in shown if normalised(line) not in out]
+        assert not missing, (command, missing, result.stdout)
