@@ -12,13 +12,14 @@ import json
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from certify import __version__
+from certify.checkpoint import load_checkpoint, save_checkpoint
 from certify.files import write_atomic
 from certify.format import FORMAT
 from certify.schema import Proof, Provenance, StrategyCertificate, StrategyClaim
@@ -46,6 +47,7 @@ class Attempt:
     tree: ProofTree | None
     certificate: StrategyCertificate | None
     seconds: float  # search and traversal
+    first_moves: tuple[tuple[str, str], ...] = ()  # unsettled: each first move proved, disproved or open
 
     @property
     def text(self) -> str | None:
@@ -80,16 +82,71 @@ def prove(
     timed: bool = False,
     max_seconds: float | None = None,
     plain: bool = False,
+    checkpoint: Path | None = None,
+    checkpoint_seconds: float = 600.0,
+    resume: Path | None = None,
 ) -> Attempt:
-    """Search the claim from `root` (family notation; None: the start) and certify it if proved."""
+    """Search the claim from `root` (family notation; None: the start) and certify it if proved.
+
+    With `resume`, the search starts from that checkpoint's table (certify/checkpoint.py; the
+    nodes reported then include the ones spent before). With `checkpoint`, the table is saved
+    there every `checkpoint_seconds` and when the search stops unsettled (a budget, Ctrl-C).
+    """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
     search = ProofSearch(game, claim, NoHooks() if plain else game.search_hooks(), progress)
-    outcome = search.search(state, max_nodes, max_memory_mb, max_seconds)
+    about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
+             "result": claim.result, "position": root, "plain": plain}
+    if resume is not None:
+        search.table, search.nodes = load_checkpoint(resume, about, search.table_key(state))
+    outcome = searched(search, state, max_nodes, max_memory_mb, max_seconds, checkpoint, checkpoint_seconds, about)
     if outcome.status != "proved":
-        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started)
+        settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
+        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled)
     tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds)
+
+
+def searched(
+    search: ProofSearch,
+    state: Any,
+    max_nodes: int | None,
+    max_memory_mb: float | None,
+    max_seconds: float | None,
+    checkpoint: Path | None,
+    every: float,
+    about: dict[str, Any],
+) -> Outcome:
+    """`search.search` within the budgets, in slices of `every` seconds with the table saved to
+    `checkpoint` after each and when the search stops unsettled; one Outcome for the whole run."""
+    if checkpoint is None:
+        return search.search(state, max_nodes, max_memory_mb, max_seconds)
+    started, first_node = time.perf_counter(), search.nodes
+    peak = 0.0
+    while True:
+        spent = time.perf_counter() - started
+        left_seconds = None if max_seconds is None else max(0.0, max_seconds - spent)
+        left_nodes = None if max_nodes is None else max(0, max_nodes - (search.nodes - first_node))
+        slice_seconds = every if left_seconds is None else min(every, left_seconds)
+        outcome = search.search(state, left_nodes, max_memory_mb, slice_seconds)
+        peak = max(peak, outcome.peak_rss_mb)
+        sliced = outcome.status == "time budget" and (left_seconds is None or left_seconds > slice_seconds)
+        if outcome.status not in ("proved", "disproved"):
+            save_checkpoint(checkpoint, about, search.table, search.nodes)
+        if not sliced:
+            return replace(outcome, seconds=time.perf_counter() - started, peak_rss_mb=peak)
+
+
+def first_moves(game: Game[Any, Any], search: ProofSearch, state: Any) -> tuple[tuple[str, str], ...]:
+    """What an unsettled search did settle at the root: each candidate first move and whether
+    the claim holds after it (`proved`), fails after it (`disproved`) or is still `open`."""
+    if game.is_terminal(state):
+        return ()
+    out = []
+    for move in search.hooks.candidates(state, game.legal_moves(state), game.to_move(state) == search.claim.player, search.claim.player):
+        pn, dn = search.numbers(game.apply(state, move))
+        out.append((game.format_move(move), "proved" if pn == 0 else "disproved" if dn == 0 else "open"))
+    return tuple(out)
 
 
 GameValue = Literal["win", "draw", "loss"]

@@ -316,3 +316,61 @@ def test_the_readme_quick_start_shows_real_output(tmp_path, monkeypatch):
         out = [normalised(line) for line in result.stdout.splitlines()]
         missing = [line for line in shown if normalised(line) not in out]
         assert not missing, (command, missing, result.stdout)
+
+
+# ---- resumable search ------------------------------------------------------------------------------
+
+
+def test_a_checkpointed_search_resumes_to_the_same_certificate(tmp_path):
+    checkpoint = tmp_path / "search.ckpt"
+    stopped = run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--max-nodes", "300",
+                  "--checkpoint", str(checkpoint), "-o", str(tmp_path / "never.json"))
+    assert stopped.exit_code == 1 and "not settled (node budget)" in stopped.stdout
+    assert checkpoint.is_file() and not (tmp_path / "never.json").exists()
+    resumed = run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--resume", str(checkpoint), "-o", str(tmp_path / "r.json"), "--json")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["nodes"] > 300  # the nodes of both runs
+    straight = run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "-o", str(tmp_path / "s.json"))
+    assert straight.exit_code == 0
+    assert (tmp_path / "r.json").read_bytes() == (tmp_path / "s.json").read_bytes()
+
+
+def test_checkpoints_are_saved_while_the_search_runs(tmp_path):
+    from certify.checkpoint import load_checkpoint
+    from certify.proving import prove
+    from solver.families import resolve_game
+    from solver.pns import Claim
+
+    game = resolve_game("tictactoe")
+    checkpoint = tmp_path / "c"
+    attempt = prove(game, Claim(2, "no-loss"), plain=True, checkpoint=checkpoint, checkpoint_seconds=0.001)  # budgets are read every 1,024 nodes
+    assert attempt.outcome.status == "proved" and checkpoint.is_file()
+    about = {"game": "tictactoe", "rules_sha256": game.rules.sha256(), "player": 2, "result": "no-loss", "position": None, "plain": True}
+    table, nodes = load_checkpoint(checkpoint, about, 0)
+    assert 0 < nodes <= attempt.outcome.nodes and table
+
+
+@pytest.mark.parametrize(("damage", "words"), [
+    (lambda data: data.replace(b'"player": 1', b'"player": 2'), "a checkpoint of another search (player 2 win in mnk:4,4,3"),
+    (lambda data: data.replace(b'"version": 1', b'"version": 9'), "checkpoint version 9; this certify reads version 1"),
+    (lambda data: data[: len(data) - 40], "checkpoint table damaged"),
+    (lambda data: b'{"a": 1}\n', "not a certify checkpoint"),
+    (lambda data: data.replace(b'"raw_bytes": ', b'"raw_bytes": 99999999999999'), "checkpoint header states a table of"),
+])
+def test_a_bad_checkpoint_is_one_line(tmp_path, damage, words):
+    checkpoint = tmp_path / "c"
+    run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--max-nodes", "50", "--checkpoint", str(checkpoint))
+    checkpoint.write_bytes(damage(checkpoint.read_bytes()))
+    result = run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--resume", str(checkpoint))
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {checkpoint}: {words}"), result.stderr
+
+
+def test_a_stopped_search_says_which_first_moves_it_settled():
+    result = run("prove", "tictactoe", "--claim", "win", "--player", "1", "--max-nodes", "1500", "--plain", "--json")
+    assert result.exit_code == 1
+    rows = json.loads(result.stdout)["first_moves"]
+    assert [row["move"] for row in rows] == [f"X{cell}" for cell in range(9)]
+    statuses = {row["status"] for row in rows}
+    assert "disproved" in statuses and statuses <= {"disproved", "open"}  # X wins after no first move
+    said = run("prove", "tictactoe", "--claim", "win", "--player", "1", "--max-nodes", "1500", "--plain").stdout
+    assert "fails (disproved): disproved X" in " ".join(said.split())

@@ -17,7 +17,8 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
-from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout
+from certify.checkpoint import CheckpointError
+from certify.files import CERTIFICATE_MARK, CHECKPOINT_MARK, check_output, file_stem, is_stdout, readable_file
 from certify.proving import Attempt, prove as run_proof, write_proof
 from certify.render import plural
 from solver.families import resolve_game
@@ -67,6 +68,8 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         "nodes_per_second": round(outcome.nodes / outcome.seconds) if outcome.seconds > 0 else None,
         "peak_rss_mb": round(outcome.peak_rss_mb, 1),
     }
+    if attempt.first_moves:
+        data["first_moves"] = [{"move": move, "status": status} for move, status in attempt.first_moves]
     if attempt.tree is not None and attempt.text is not None and path is not None:
         data.update(file=str(path), bytes=len(attempt.text.encode()), positions=attempt.tree.positions,
                     prover_moves=len(attempt.tree.moves), depth=attempt.tree.depth)
@@ -83,6 +86,9 @@ def prove(
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
+    checkpoint: Annotated[Optional[Path], typer.Option("--checkpoint", metavar="FILE", show_default=False, help="Save the search's table to FILE every --checkpoint-minutes and when it stops unsettled (a budget, Ctrl-C); resume with --resume FILE.")] = None,
+    checkpoint_minutes: Annotated[float, typer.Option("--checkpoint-minutes", metavar="MINUTES", min=0.01, help="How often --checkpoint saves.")] = 10.0,
+    resume: Annotated[Optional[Path], typer.Option("--resume", metavar="FILE", show_default=False, help="Start from the table a --checkpoint FILE of the same search saved (same game, claim, position).")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,
@@ -106,6 +112,8 @@ def prove(
     Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
     """
     parallel = workers is not None or ray or ray_address is not None
+    if (checkpoint is not None or resume is not None) and (parallel or value or batch is not None):
+        raise fail("--checkpoint and --resume are for the serial search of one claim (leave out --value, --batch, --workers and --ray)")
     if value:
         given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch)) if v is not None]
         given += ["--workers/--ray"] if parallel else []
@@ -140,6 +148,10 @@ def prove(
     path = output or default_output(game_obj.rules.name, target)
     with user_errors():
         check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
+        if checkpoint is not None:
+            check_output(checkpoint, CHECKPOINT_MARK, force)
+        if resume is not None:
+            readable_file(resume, "checkpoint")
     spec = None
     if parallel:
         from certify.cli.parallel import engine_spec
@@ -153,7 +165,13 @@ def prove(
 
             return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out)
         with search_progress(not json_out and errors.is_terminal) as hook:
-            return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain), None
+            mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
+            try:
+                return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
+                                 checkpoint=checkpoint if mine else None, checkpoint_seconds=checkpoint_minutes * 60,
+                                 resume=resume if mine else None), None
+            except CheckpointError as err:
+                raise fail(str(err)) from None
 
     attempt, stats = search(target)
     data = summary(attempt, None)
@@ -285,3 +303,18 @@ def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
     else:  # the opposite of a disproved claim is proved unless the budget runs out or Ctrl-C
         pn, dn = (number(INF if v is None else v) for v in (data["root_pn"], data["root_dn"]))
         out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work_done(data)}; root pn {pn} dn {dn}; nothing written")
+        if data.get("first_moves"):
+            out.print(escape(settled_first_moves(data["first_moves"])), soft_wrap=True)
+
+
+def settled_first_moves(rows: list[dict]) -> str:
+    """`first moves: proved X4; disproved X0 X2; 6 open`: what a stopped search settled at the root."""
+    parts = []
+    for status in ("proved", "disproved"):
+        moves = [row["move"] for row in rows if row["status"] == status]
+        if moves:
+            parts.append(f"{status} {' '.join(moves)}")
+    open_count = sum(row["status"] == "open" for row in rows)
+    if open_count:
+        parts.append(f"{open_count:,} open")
+    return "first moves after which the claim holds (proved) or fails (disproved): " + "; ".join(parts)
