@@ -374,3 +374,56 @@ def test_a_stopped_search_says_which_first_moves_it_settled():
     assert "disproved" in statuses and statuses <= {"disproved", "open"}  # X wins after no first move
     said = run("prove", "tictactoe", "--claim", "win", "--player", "1", "--max-nodes", "1500", "--plain").stdout
     assert "fails (disproved): disproved X" in " ".join(said.split())
+
+
+# ---- progress and targets ---------------------------------------------------------------------------
+
+
+def fake_startup(times: dict[str, float]):
+    def startup_benchmark(repeat: int) -> list[dict]:
+        targets = {"certify --help": 0.30, "certify solve w3t -o FILE": 0.35}
+        return [{"command": name, "runs": repeat, "median_s": t, "best_s": t, "over_python_s": t, "peak_rss_mb": 20.0,
+                 "target_s": targets.get(name)} for name, t in times.items()]
+    return startup_benchmark
+
+
+@pytest.mark.parametrize(("solve_seconds", "code", "mark"), [(0.2, 0, "✓"), (0.5, 1, "✗")])
+def test_bench_marks_a_missed_target_and_exits_nonzero(monkeypatch, solve_seconds, code, mark):
+    import certify.startup
+
+    monkeypatch.setattr(certify.startup, "startup_benchmark",
+                        fake_startup({"python -c pass": 0.02, "certify --help": 0.1, "certify solve w3t -o FILE": solve_seconds}))
+    result = run("bench", "--suite", "startup", "--repeat", "1")
+    assert result.exit_code == code
+    assert f"≤ 0.35 s {mark}" in result.stdout
+    assert ("1 target missed: certify solve w3t -o FILE" in result.stderr) == (code == 1)
+    data = json.loads(run("bench", "--suite", "startup", "--repeat", "1", "--json").stdout)
+    assert data["targets_missed"] == ([] if code == 0 else ["certify solve w3t -o FILE"])
+
+
+def test_search_progress_shows_the_fraction_of_the_budget():
+    from certify.cli.prove import progress_line
+    from solver.pns import Progress
+
+    p = Progress(nodes=250, root_pn=3, root_dn=4, entries=10, seconds=0.5, rss_mb=40.0)
+    assert progress_line(p, 1000, None) == "250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB"
+    assert "(50% of the memory budget)" in progress_line(p, 1000, 80)
+    assert "budget" not in progress_line(p, None, None)
+
+
+def test_audit_and_publish_name_the_step_that_runs(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from certify.cli import audit as audit_module
+
+    with audit_module.step_progress(False, "publishing") as update:
+        assert update is None  # not a terminal: no progress line (docs/cli.md)
+    sink = io.StringIO()
+    monkeypatch.setattr(audit_module, "errors", Console(file=sink, force_terminal=True, width=100))
+    with audit_module.step_progress(True, "publishing", 3) as update:
+        assert update is not None
+        update("certificate: w3t")
+        update("audit: 000.md")
+    assert "publishing: certificate: w3t" in sink.getvalue() or "publishing: audit: 000.md" in sink.getvalue()

@@ -15,6 +15,7 @@ from rich.table import Table
 from certify.bench import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail
 from certify.policy.bench import policy_benchmark
+from certify.render import plural
 
 PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (certify, numpy retrograde)"
 
@@ -124,20 +125,31 @@ def startup(repeat: int, json_out: bool) -> None:
 
     with errors.status("timing whole processes…", spinner="dots") if not json_out and errors.is_terminal else nullcontext():
         rows = startup_benchmark(repeat)
-    if json_out:
-        console.print_json(json.dumps({"machine": machine(), "startup": rows}))
-        return
-    table = Table(title="certify bench --suite startup: whole processes, in turn", box=box.SIMPLE)
-    table.add_column("command")  # the one column that wraps when the terminal is narrow
-    for heading in ("runs", "median", "best", "−python", "peak RSS", "target"):
-        table.add_column(heading, justify="right", no_wrap=True)
     for row in rows:
-        target = "" if row["target_s"] is None else f"≤ {row['target_s']:.2f} s"
-        table.add_row(row["command"], str(row["runs"]), f"{row['median_s']:.3f} s", f"{row['best_s']:.3f} s",
-                      f"{row['over_python_s']:+.3f} s", f"{row['peak_rss_mb']:.0f} MB", target)
-    console.print(table)
-    info = machine()
-    console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+        row["target_met"] = None if row["target_s"] is None else row["median_s"] <= row["target_s"]
+    missed = [row["command"] for row in rows if row["target_met"] is False]
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), "startup": rows, "targets_missed": missed}))
+    else:
+        table = Table(title="certify bench --suite startup: whole processes, in turn", box=box.SIMPLE)
+        table.add_column("command")  # the one column that wraps when the terminal is narrow
+        for heading in ("runs", "median", "best", "−python", "peak RSS", "target"):
+            table.add_column(heading, justify="right", no_wrap=True)
+        for row in rows:
+            target = "" if row["target_s"] is None else f"≤ {row['target_s']:.2f} s {target_mark(row['target_met'])}"
+            table.add_row(row["command"], str(row["runs"]), f"{row['median_s']:.3f} s", f"{row['best_s']:.3f} s",
+                          f"{row['over_python_s']:+.3f} s", f"{row['peak_rss_mb']:.0f} MB", target)
+        console.print(table)
+        info = machine()
+        console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+    if missed:
+        errors.print(f"[bold red]✗[/] {plural(len(missed), 'target')} missed: {escape(', '.join(missed))}")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def target_mark(met: bool | None) -> str:
+    """✓ for a target met, ✗ for one missed, nothing where there is no target."""
+    return "" if met is None else "[green]✓[/]" if met else "[bold red]✗[/]"
 
 
 def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
@@ -157,8 +169,12 @@ def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
             rows = scale_benchmark(boards or SCALE_BOARDS, source, on_board)
         except PeerError as err:
             raise fail(str(err)) from None
+    for row in rows:
+        row["target_met"] = row["wall_ratio"] <= TARGET_RATIO
+    missed = [row["board"] for row in rows if not row["target_met"]]
     if json_out:
-        console.print_json(json.dumps({"machine": machine(), "peer_source": str(source), "target_ratio": TARGET_RATIO, "boards": rows}))
+        console.print_json(json.dumps({"machine": machine(), "peer_source": str(source), "target_ratio": TARGET_RATIO, "boards": rows,
+                                       "targets_missed": missed}))
     else:
         table = Table("board", "states", "root", "wall", "C wall", "ratio", "CPU", "C CPU", "CPU ratio", "peak", "C peak",
                       title="certify solve -o FILE beside mnk.c (gcc -O2), whole processes, one run")
@@ -166,12 +182,14 @@ def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
             ours, peer = row["certify"], row["peer"]
             root = row["root_value"] if row["agree"] else f"[red]{row['root_value']} ≠ mnk.c {row['peer_root_value']}[/]"
             table.add_row(escape(row["board"]), f"{row['states']:,}", root, f"{ours['wall_s']:.2f} s", f"{peer['wall_s']:.2f} s",
-                          f"{row['wall_ratio']:.2f}", f"{ours['cpu_s']:.2f} s", f"{peer['cpu_s']:.2f} s", f"{row['cpu_ratio']:.2f}",
+                          f"{row['wall_ratio']:.2f} {target_mark(row['target_met'])}", f"{ours['cpu_s']:.2f} s", f"{peer['cpu_s']:.2f} s", f"{row['cpu_ratio']:.2f}",
                           f"{ours['peak_rss_mb']:.0f} MB", f"{peer['peak_rss_mb']:.0f} MB")
         console.print(table)
         info = machine()
-        console.print(f"target: ratio ≤ {TARGET_RATIO} on each board. machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
-    if not all(row["agree"] for row in rows):
+        console.print(f"target: wall ratio ≤ {TARGET_RATIO} on each board. machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+    if missed:
+        errors.print(f"[bold red]✗[/] target missed (wall ratio > {TARGET_RATIO}) on {escape(', '.join(missed))}")
+    if missed or not all(row["agree"] for row in rows):
         raise typer.Exit(EXIT_FAILED)
 
 

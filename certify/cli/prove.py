@@ -33,20 +33,24 @@ def number(value: int) -> str:
 
 
 @contextmanager
-def search_progress(enabled: bool) -> Iterator[Callable[[Progress], None] | None]:
-    """A rich status line on stderr: nodes, the root's pn/dn, nodes/s, table entries, memory."""
+def search_progress(enabled: bool, max_nodes: int | None = None, max_memory: float | None = None) -> Iterator[Callable[[Progress], None] | None]:
+    """A rich status line on stderr: nodes, the fraction of the budget used, the root's pn/dn,
+    nodes/s, table entries, memory, elapsed time."""
     if not enabled:
         yield None
         return
     with Bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
         task = bar.add_task("searching", total=None)
 
-        def hook(p: Progress) -> None:
-            bar.update(task, description=(
-                f"{p.nodes:,} nodes  root pn {number(p.root_pn)} dn {number(p.root_dn)}  "
-                f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries  {p.rss_mb:,.0f} MB"))
+        yield lambda p: bar.update(task, description=progress_line(p, max_nodes, max_memory))
 
-        yield hook
+
+def progress_line(p: Progress, max_nodes: int | None, max_memory: float | None) -> str:
+    """`250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB`."""
+    used = [p.nodes / max_nodes if max_nodes else 0.0, p.rss_mb / max_memory if max_memory else 0.0]
+    budget = f" ({max(used):.0%} of the {'node' if used[0] >= used[1] else 'memory'} budget)" if max_nodes or max_memory else ""
+    return (f"{p.nodes:,} nodes{budget}  root pn {number(p.root_pn)} dn {number(p.root_dn)}  "
+            f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries  {p.rss_mb:,.0f} MB")
 
 
 def default_output(game_name: str, claim: Claim) -> Path:
@@ -164,7 +168,7 @@ def prove(
             from certify.cli.parallel import prove_in_parallel
 
             return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out)
-        with search_progress(not json_out and errors.is_terminal) as hook:
+        with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
             mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
             try:
                 return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
@@ -235,7 +239,7 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
     def command(c: Claim) -> str:
         return " ".join([f"certify prove {game} --claim {c.result} --player {c.player}", *extra])
 
-    with search_progress(not json_out and errors.is_terminal) as hook:
+    with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
         settled = settle_value(game_obj, position, max_nodes, None, max_memory, plain, hook, command)
     written = []
     for proof in settled.proofs:
