@@ -427,3 +427,60 @@ def test_audit_and_publish_name_the_step_that_runs(monkeypatch):
         update("certificate: w3t")
         update("audit: 000.md")
     assert "publishing: certificate: w3t" in sink.getvalue() or "publishing: audit: 000.md" in sink.getvalue()
+
+
+# ---- pictures ------------------------------------------------------------------------------------------
+
+
+UTTT_LATE = ".OXXXXXOO/.XXOOX.X./.OOXOO.XO/OX.OOOOOO/OX..XX.../..XO.O.OO/.XX.X.XOO/O.XXO.XXX/...O.XOXX 2"
+
+
+@pytest.fixture(scope="module")
+def uttt_proof(tmp_path_factory):
+    path = tmp_path_factory.mktemp("uttt") / "u.json"
+    result = run("prove", "uttt", "--claim", "no-loss", "--player", "2", "--position", UTTT_LATE, "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    return path
+
+
+def test_tree_of_a_uttt_proof_names_moves_and_boards_not_81_cells(uttt_proof):
+    result = run("tree", str(uttt_proof), "--depth", "2")
+    assert result.exit_code == 0, result.stderr
+    assert "X to play in board 2 [X 1 8 · O 4 5]" in result.stdout
+    assert "if 2.3  O to play in board 3" in result.stdout
+    assert not re.search(r"[.XO]{9}/", result.stdout)  # no position strings
+
+
+def test_tree_exports_dot_and_svg(uttt_proof):
+    from xml.dom.minidom import parseString
+
+    graph = run("tree", str(uttt_proof), "--depth", "1", "--format", "dot")
+    assert graph.exit_code == 0 and graph.stdout.startswith("digraph proof {") and graph.stdout.rstrip().endswith("}")
+    edges = graph.stdout.count(" -> ")
+    nodes = len(re.findall(r"^  n\d+ \[label=", graph.stdout, re.M))
+    assert nodes == edges + 1 and '[label="2.3"' in graph.stdout
+    picture = run("tree", str(uttt_proof), "--depth", "1", "--format", "svg")
+    document = parseString(picture.stdout)
+    assert len(document.getElementsByTagName("rect")) == nodes  # one box per position
+    table = run("tree", "w3t", "--depth", "1", "--format", "svg")
+    assert table.exit_code == 0 and parseString(table.stdout).getElementsByTagName("rect")
+    assert run("tree", "w3t", "--format", "dot", "--json").exit_code == 2
+
+
+@pytest.mark.parametrize(("args", "rects"), [
+    (["show", "w3t", "--moves", "X4,O0"], 9),
+    (["show", "mnk:5,5,4", "--moves", "X12"], 25),
+    (["show", "uttt", "--moves", "4.0 0.4 4.8"], 9 + 81),
+])
+def test_show_exports_svg(args, rects):
+    from xml.dom.minidom import parseString
+
+    result = run(*args, "--format", "svg")
+    assert result.exit_code == 0, result.stderr
+    assert len(parseString(result.stdout).getElementsByTagName("rect")) == rects
+
+
+def test_show_svg_of_a_table_state_carries_each_move_value():
+    shown = run("show", "w3t", "--moves", "X4,O0", "--format", "svg").stdout
+    view = json.loads(run("show", "w3t", "--moves", "X4,O0", "--json").stdout)
+    assert shown.count("<tspan fill=") == 2 * len(view["moves"])  # mark and value of every move

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional
 
 import typer
 from rich.console import Group
@@ -224,6 +224,7 @@ def show(
     solve_nodes: Annotated[Optional[int], typer.Option("--solve", metavar="NODES", min=1, help="Boards past 4×4 and uttt: value every legal move by proof search, at most this many nodes per question (tables value them exactly).", show_default=False)] = None,
     cert: CertOpt = None,
     json_out: JsonOpt = False,
+    picture_format: Annotated[Literal["text", "svg"], typer.Option("--format", help="text: drawn in the terminal; svg: the board as SVG on stdout (tables: each move's value in its cell).")] = "text",
 ) -> None:
     """Atlas-style view of one state: the board, its label, and every legal move with its child.
 
@@ -232,17 +233,24 @@ def show(
 
     Example: certify show tictactoe --moves X4,O0
     """
+    if json_out and picture_format != "text":
+        raise fail("give --json or --format svg, not both")
     if game == "uttt":
         if code is not None:
             raise fail("uttt positions are given by --position or --moves, not --code")
         from certify.cli.uttt_show import show_uttt  # only for uttt: its engine is not needed otherwise
 
-        show_uttt(position, moves, solve_nodes, json_out)
+        show_uttt(position, moves, solve_nodes, json_out, picture_format == "svg")
         return
     rules = load_game(game)
     game_obj = Game(rules)
     state = parse_state(game_obj, code, moves, position)
     if rules.cells > TABLE_MAX_CELLS:  # parse_state has checked the range
+        if picture_format == "svg":
+            from certify.svg import board_svg
+
+            console.file.write(board_svg(game_obj.board(state), rules.rows, rules.cols) + "\n")
+            return
         show_unlabelled(game_obj, state, solve_nodes, json_out)
         return
     if solve_nodes is not None:
@@ -255,6 +263,9 @@ def show(
         raise fail(f"position {game_obj.format_position(state)} (code {state}) is not reachable in {rules.name}") from None
     if json_out:
         console.print_json(json.dumps(view))
+        return
+    if picture_format == "svg":
+        console.file.write(state_svg(game_obj, state, view) + "\n")
         return
     board = board_table(game_obj.board(state), rules.rows, rules.cols)
     label = value_text(view["value"])
@@ -274,6 +285,25 @@ def show(
             str(move["child_distance"] + 1),
         )
     console.print(Panel(Group(head, board, table if view["moves"] else "no legal moves"), title=rules.name, expand=False))
+
+
+def state_svg(game: Game, state: int, view: dict) -> str:
+    """A labelled state as SVG (certify/svg.py): each move's value in its cell, the best starred,
+    a completed line shaded."""
+    from certify.positions import MoveValue
+    from certify.svg import board_svg
+    from solver.engine import Move
+
+    def rank(move: dict) -> tuple[int, int]:  # the best value, then the fastest win or the slowest loss
+        plies = move["child_distance"] + 1
+        return {"win": (2, -plies), "draw": (1, 0), "loss": (0, plies)}[move["move_value"]]
+
+    top = max((rank(m) for m in view["moves"]), default=None)
+    values = [MoveValue(Move(m["cell"], m["mark"]), m["child"], m["move_value"], m["child_distance"] + 1, None, rank(m) == top)
+              for m in view["moves"]]
+    board = game.board(state)
+    done = [c for line in game.rules.lines if board[line[0]] and all(board[c] == board[line[0]] for c in line) for c in line]
+    return board_svg(board, game.rules.rows, game.rules.cols, values, done)
 
 
 def show_unlabelled(game: Game, state: int, solve_nodes: int | None, json_out: bool) -> None:

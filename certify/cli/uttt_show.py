@@ -45,10 +45,16 @@ def position_view(game: Uttt, s: Position) -> dict:
     }
 
 
-def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, json_out: bool) -> None:
-    """Print one position: the grid, who moves where, the legal moves and, when solved, their values."""
+def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, json_out: bool, as_svg: bool = False) -> None:
+    """Print one position: the grid, who moves where, the legal moves and, when solved, their values
+    (or, `as_svg`, the position as an SVG picture)."""
     game = Uttt()
     s = read_position(game, position, moves)
+    if as_svg:
+        from certify.render_uttt import position_svg
+
+        console.file.write(position_svg(game, s) + "\n")
+        return
     view = position_view(game, s)
     if solve_nodes is not None:
         from certify.cli.valued import valued_moves
