@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from certify import CertifyError
-from certify.positions import CertifiedGame, Label, MoveValue
-from certify.schema import Certificate
-from solver.engine import Move, parse_moves
-from solver.rules import Rules, resolve
+from certify.record.positions import CertifiedGame, Label, MoveValue
+from certify.record.schema import Certificate
+from solver.games.positional.engine import Move, parse_moves
+from solver.games.positional.rules import Rules, resolve
 
 __all__ = ["CertifyError", "Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve"]
 
@@ -60,7 +60,7 @@ def game(text: str | Rules) -> Rules:
 def solve(text: str | Rules) -> Certified:
     """Solve the game exhaustively and certify it: every reachable state labelled (boards up to 4×4)."""
     from certify.pipeline import solve_and_certify
-    from solver.rules import require_table_size
+    from solver.games.positional.rules import require_table_size
 
     rules = game(text)
     with bad_input():
@@ -84,9 +84,9 @@ def prove(
     stops after `max_nodes` nodes or at `max_memory` MB of resident memory. As `certify prove`
     does, a disproved claim has its opposite searched with the same budget: `Proof.opposite`.
     """
-    from certify.proving import prove as search
-    from solver.families import resolve_game
-    from solver.pns import Claim
+    from certify.proving.single import prove as search
+    from solver.games.families import resolve_game
+    from solver.search.pns import Claim
 
     if claim not in ("win", "no-loss"):
         raise CertifyError(f"claim {claim!r}: must be 'win' or 'no-loss'")
@@ -104,7 +104,7 @@ def prove(
 
 def load(path: str | Path) -> Certified:
     """Read a certificate file (schema-validated; `check` runs the independent checker)."""
-    from certify.certificate import read_certificate
+    from certify.record.certificate import read_certificate
 
     with bad_input():
         return Certified(read_certificate(Path(path)))
@@ -192,7 +192,7 @@ class Certified:
     @cached_property
     def text(self) -> str:
         """The exact text of the certificate file."""
-        from certify.certificate import certificate_json
+        from certify.record.certificate import certificate_json
 
         return certificate_json(self.certificate)
 
@@ -298,7 +298,7 @@ class Position:
         return f"<Position {self.certified.name} {played} (code {self.code}): {self.value} for player {self.to_move}>"
 
     def _repr_svg_(self) -> str:
-        from certify.svg import board_svg
+        from certify.render.svg import board_svg
 
         rules = self.certified.rules
         board = self.board
@@ -310,7 +310,7 @@ class Proof:
     """The outcome of a proof search; when proved, its strategy certificate. When disproved, the
     search for the opposite claim (`opposite`), whose certificate proves the disproof."""
 
-    def __init__(self, attempt: Any, family: Any, opposite: Proof | None = None) -> None:  # certify.proving.Attempt, a solver.game.Game
+    def __init__(self, attempt: Any, family: Any, opposite: Proof | None = None) -> None:  # certify.proving.single.Attempt, a solver.games.game.Game
         self.attempt = attempt
         self.family = family
         self.opposite = opposite
@@ -326,7 +326,7 @@ class Proof:
         return self.attempt.certificate is not None
 
     @property
-    def certificate(self):  # certify.schema.StrategyCertificate | None
+    def certificate(self):  # certify.record.schema.StrategyCertificate | None
         """The strategy certificate, if proved."""
         return self.attempt.certificate
 
@@ -360,7 +360,7 @@ class Proof:
         return f", {self.positions:,} positions" if self.positions is not None else ""
 
     def _repr_svg_(self) -> str:
-        from certify.svg import board_svg
+        from certify.render.svg import board_svg
 
         root = self.attempt.root
         text = self.family.format_position(self.family.initial()) if root is None else root

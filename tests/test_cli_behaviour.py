@@ -14,7 +14,7 @@ from certify.cli import app
 from certify.files import CERTIFICATE_MARK, FileProblem, write_atomic
 from certify.limits import available_memory
 from certify.smt.graph import memory_estimate
-from solver.rules import resolve
+from solver.games.positional.rules import resolve
 
 runner = CliRunner()
 
@@ -296,8 +296,9 @@ def test_verify_goes_on_when_z3_runs_out_of_time(tmp_path):
 
 def test_bench_startup_times_whole_processes_beside_python():
     result = run("bench", "--suite", "startup", "--repeat", "1", "--json")
-    assert result.exit_code == 0
-    rows = {row["command"]: row for row in json.loads(result.stdout)["startup"]}
+    data = json.loads(result.stdout)
+    assert result.exit_code == (1 if data["targets_missed"] else 0)  # a loaded machine may miss a target
+    rows = {row["command"]: row for row in data["startup"]}
     assert list(rows) == ["python -c pass", "certify --help", "certify solve w3t -o FILE"]
     assert rows["certify --help"]["target_s"] == 0.30 and all(row["peak_rss_mb"] > 0 for row in rows.values())
 
@@ -313,7 +314,7 @@ def test_bench_names_the_missing_package_and_keeps_the_extra_visible(monkeypatch
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", without_cvxpy)
-    from certify.bench import missing_peer_module
+    from certify.bench.timing import missing_peer_module
 
     assert missing_peer_module() == "cvxpy"
     result = run("bench", "--suite", "solver", "--repeat", "1")

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from certify.cli import app
-from certify.proving import move_values
-from solver.engine import Game
-from solver.retrograde import solve
-from solver.rules import resolve
+from certify.proving.single import move_values
+from solver.games.positional.engine import Game
+from solver.search.retrograde import solve
+from solver.games.positional.rules import resolve
 
 runner = CliRunner()
 
@@ -336,10 +336,10 @@ def test_a_checkpointed_search_resumes_to_the_same_certificate(tmp_path):
 
 
 def test_checkpoints_are_saved_while_the_search_runs(tmp_path):
-    from certify.checkpoint import load_checkpoint
-    from certify.proving import prove
-    from solver.families import resolve_game
-    from solver.pns import Claim
+    from certify.proving.checkpoint import load_checkpoint
+    from certify.proving.single import prove
+    from solver.games.families import resolve_game
+    from solver.search.pns import Claim
 
     game = resolve_game("tictactoe")
     checkpoint = tmp_path / "c"
@@ -389,9 +389,9 @@ def fake_startup(times: dict[str, float]):
 
 @pytest.mark.parametrize(("solve_seconds", "code", "mark"), [(0.2, 0, "✓"), (0.5, 1, "✗")])
 def test_bench_marks_a_missed_target_and_exits_nonzero(monkeypatch, solve_seconds, code, mark):
-    import certify.startup
+    import certify.bench.startup
 
-    monkeypatch.setattr(certify.startup, "startup_benchmark",
+    monkeypatch.setattr(certify.bench.startup, "startup_benchmark",
                         fake_startup({"python -c pass": 0.02, "certify --help": 0.1, "certify solve w3t -o FILE": solve_seconds}))
     result = run("bench", "--suite", "startup", "--repeat", "1")
     assert result.exit_code == code
@@ -403,7 +403,7 @@ def test_bench_marks_a_missed_target_and_exits_nonzero(monkeypatch, solve_second
 
 def test_search_progress_shows_the_fraction_of_the_budget():
     from certify.cli.prove import progress_line
-    from solver.pns import Progress
+    from solver.search.pns import Progress
 
     p = Progress(nodes=250, root_pn=3, root_dn=4, entries=10, seconds=0.5, rss_mb=40.0)
     assert progress_line(p, 1000, None) == "250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB"

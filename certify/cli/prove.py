@@ -17,12 +17,12 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
-from certify.checkpoint import CheckpointError
+from certify.proving.checkpoint import CheckpointError
 from certify.files import CERTIFICATE_MARK, CHECKPOINT_MARK, check_output, file_stem, is_stdout, readable_file
-from certify.proving import Attempt, prove as run_proof, write_proof
-from certify.render import plural
-from solver.families import resolve_game
-from solver.pns import INF, Claim, Progress
+from certify.proving.single import Attempt, prove as run_proof, write_proof
+from certify.render.text import plural
+from solver.games.families import resolve_game
+from solver.search.pns import INF, Claim, Progress
 
 EXIT_INTERRUPTED = 130
 
@@ -216,7 +216,7 @@ def prove(
 def prove_value(game: str, position: str | None, folder: Path | None, max_nodes: int | None, max_memory: int | None,
                 plain: bool, timed: bool, force: bool, json_out: bool) -> None:
     """`certify prove GAME --value`: settle the value, write its certificates, one report line; exits."""
-    from certify.proving import settle_value
+    from certify.proving.single import settle_value
 
     with user_errors():
         game_obj = resolve_game(game)

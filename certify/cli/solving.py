@@ -23,13 +23,13 @@ from certify.cli.moves import MoveError, play_moves
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
-from certify.format import VALUE_WORDS
+from certify.record.format import VALUE_WORDS
 from certify.pipeline import Solved, default_filename, solve_and_certify
-from certify.render import board_table, plural, searched_values, value_text
-from solver.analysis import stats as game_stats
-from solver.engine import Game
-from solver.retrograde import ProgressHook
-from solver.rules import BUILTIN_DESCRIPTIONS, TABLE_MAX_CELLS
+from certify.render.text import board_table, plural, searched_values, value_text
+from solver.search.analysis import stats as game_stats
+from solver.games.positional.engine import Game
+from solver.search.retrograde import ProgressHook
+from solver.games.positional.rules import BUILTIN_DESCRIPTIONS, TABLE_MAX_CELLS
 
 
 @contextmanager
@@ -57,7 +57,7 @@ def solving_progress(enabled: bool = True) -> Iterator[ProgressHook | None]:
 
 def game_rows() -> list[dict[str, str]]:
     """Every way to name a game, as `certify games` lists them: built-ins, patterns, other families."""
-    from solver.families import FAMILIES, resolve_game
+    from solver.games.families import FAMILIES, resolve_game
 
     rows = [{"game": name, "kind": "built-in", "rules": text} for name, text in BUILTIN_DESCRIPTIONS.items()]
     rows.append({"game": "mnk:R,C,K[,wild][,misere]", "kind": "pattern",
@@ -247,7 +247,7 @@ def show(
     state = parse_state(game_obj, code, moves, position)
     if rules.cells > TABLE_MAX_CELLS:  # parse_state has checked the range
         if picture_format == "svg":
-            from certify.svg import board_svg
+            from certify.render.svg import board_svg
 
             console.file.write(board_svg(game_obj.board(state), rules.rows, rules.cols) + "\n")
             return
@@ -288,11 +288,11 @@ def show(
 
 
 def state_svg(game: Game, state: int, view: dict) -> str:
-    """A labelled state as SVG (certify/svg.py): each move's value in its cell, the best starred,
+    """A labelled state as SVG (certify/render/svg.py): each move's value in its cell, the best starred,
     a completed line shaded."""
-    from certify.positions import MoveValue
-    from certify.svg import board_svg
-    from solver.engine import Move
+    from certify.record.positions import MoveValue
+    from certify.render.svg import board_svg
+    from solver.games.positional.engine import Move
 
     def rank(move: dict) -> tuple[int, int]:  # the best value, then the fastest win or the slowest loss
         plies = move["child_distance"] + 1
@@ -381,6 +381,6 @@ def schema() -> None:
 
     Example: certify schema > certificate.schema.json
     """
-    from certify.schema import json_schema  # pydantic loads for this command only (certify/format.py)
+    from certify.record.schema import json_schema  # pydantic loads for this command only (certify/format.py)
 
     console.print_json(json.dumps(json_schema()))

@@ -14,11 +14,11 @@ from certify.cli.app import app, console, fail, load_table_game
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, GameArg, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
-from certify.format import VALUE_WORDS
-from certify.proving import ProofFileError, read_proof, strategy_moves
-from certify.render import board_line, plural, value_text
-from certify.tree_pictures import Node, dot, svg
-from solver.engine import Game
+from certify.record.format import VALUE_WORDS
+from certify.proving.single import ProofFileError, read_proof, strategy_moves
+from certify.render.text import board_line, plural, value_text
+from certify.render.tree import Node, dot, svg
+from solver.games.positional.engine import Game
 
 
 def strategy_tree(labelled: Labelled, player: int, depth: int) -> dict:
@@ -134,7 +134,7 @@ def is_strategy_file(path: Path) -> bool:
 def brief(game: Any, state: Any) -> str:
     """A position as a tree label: a small board on one line, or for uttt who plays in which board."""
     if getattr(game, "family", None) == "uttt":
-        from certify.render_uttt import brief as uttt_brief
+        from certify.render.uttt import brief as uttt_brief
 
         return uttt_brief(game, state)
     return board_line(game.board(state), game.rules.cols)

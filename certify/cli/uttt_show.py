@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from certify.cli.app import console, fail
-from certify.render import searched_values
-from certify.render_uttt import draw_grid, status_words
-from solver.uttt import IllegalMove, Position, PositionError, Uttt
+from certify.render.text import searched_values
+from certify.render.uttt import draw_grid, status_words
+from solver.games.uttt.engine import IllegalMove, Position, PositionError, Uttt
 
 LEGEND = ("boards and cells are numbered 0 1 2 / 3 4 5 / 6 7 8; a move is BOARD.CELL; green digits are "
           "the cells the player to move may take; backgrounds: blue won by X, magenta won by O, grey drawn")
@@ -51,7 +51,7 @@ def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, 
     game = Uttt()
     s = read_position(game, position, moves)
     if as_svg:
-        from certify.render_uttt import position_svg
+        from certify.render.uttt import position_svg
 
         console.file.write(position_svg(game, s) + "\n")
         return
