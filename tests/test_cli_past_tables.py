@@ -484,3 +484,33 @@ def test_show_svg_of_a_table_state_carries_each_move_value():
     shown = run("show", "w3t", "--moves", "X4,O0", "--format", "svg").stdout
     view = json.loads(run("show", "w3t", "--moves", "X4,O0", "--json").stdout)
     assert shown.count("<tspan fill=") == 2 * len(view["moves"])  # mark and value of every move
+
+
+# ---- explorer pages of proofs ---------------------------------------------------------------------------
+
+
+def test_explore_names_the_page_after_the_file_and_never_replaces_another(tmp_path, monkeypatch, uttt_proof):
+    monkeypatch.chdir(tmp_path)
+    w8 = tmp_path / "w8.json"
+    w8.write_bytes(uttt_proof.read_bytes())
+    first = run("explore", str(w8), "--no-check")
+    assert first.exit_code == 0, first.stderr
+    page = tmp_path / "w8.html"
+    assert page.is_file() and not (tmp_path / "uttt.html").exists()
+    assert '<meta name="certify-page" content="strategy uttt ' in page.read_text()
+    assert run("explore", str(w8), "--no-check").exit_code == 0  # the same proof's page: replaced
+    other = tmp_path / "other.json"
+    assert run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(other)).exit_code == 0
+    before = page.read_bytes()
+    refused = run("explore", str(other), "--no-check", "-o", str(page))
+    assert refused.exit_code == 2 and refused.stderr.startswith(f"error: {page}: exists and is the page of strategy uttt")
+    assert page.read_bytes() == before
+    assert run("explore", str(other), "--no-check", "-o", str(page), "--force").exit_code == 0
+
+
+def test_a_proof_page_has_no_best_move_legend_and_equal_columns(uttt_proof, tmp_path):
+    out = tmp_path / "p.html"
+    assert run("explore", str(uttt_proof), "--no-check", "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert '<span id="legend-best">' in html and '$("legend-best").hidden = true' in html
+    assert "repeat(${model.cols}, minmax(0, 1fr))" in html

@@ -180,7 +180,7 @@
   function renderBoard(v) {
     const el = $("board");
     el.replaceChildren();
-    el.style.gridTemplateColumns = `repeat(${model.cols}, 1fr)`;
+    el.style.gridTemplateColumns = `repeat(${model.cols}, minmax(0, 1fr))`; // equal columns, whatever a cell holds
     el.classList.toggle("big", model.cols > 5);
     const last = at > 0 ? line[at - 1].cell : -1;
     v.cells.forEach((mark, cell) => {
@@ -323,6 +323,7 @@
           `Independent checker: ${DATA.verdict.split(" ")[0]}.`));
     if (DATA.kind === "strategy") {
       $("moves-title").textContent = "Moves in the proof";
+      $("legend-best").hidden = true; // a proof marks no best moves: ★ belongs to table pages
       $("moves").classList.add("no-plies"); // a proof certifies results, not distances
     }
     const dl = $("identity");
