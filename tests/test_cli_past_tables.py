@@ -514,3 +514,57 @@ def test_a_proof_page_has_no_best_move_legend_and_equal_columns(uttt_proof, tmp_
     html = out.read_text()
     assert '<span id="legend-best">' in html and '$("legend-best").hidden = true' in html
     assert "repeat(${model.cols}, minmax(0, 1fr))" in html
+
+
+# ---- benchmark figures ------------------------------------------------------------------------------------
+
+
+def fake_uttt_run(plies, positions, seconds, progress=None, extend=True):
+    from certify.bench.uttt import Attempt
+
+    out = []
+    for mode in ("critical", "plain"):
+        for ply in plies:
+            for i in range(positions):
+                settled = i < positions - (1 if mode == "plain" else 0)
+                out.append((mode, Attempt(ply, f"p{ply}.{i}", "win" if settled else None, 0.1 * (i + 1), 1000 * (i + 1),
+                                          500 * (i + 1) if settled else 0, 0.01 * (i + 1) if settled else 0.0, settled)))
+    return out
+
+
+def test_bench_plot_draws_the_uttt_figures(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed: pip install -e '.[plot]'")
+    from xml.dom.minidom import parse
+
+    import certify.bench.uttt
+
+    monkeypatch.setattr(certify.bench.uttt, "uttt_benchmark", fake_uttt_run)
+    out = tmp_path / "frontier.svg"
+    result = run("bench", "--suite", "uttt", "--plies", "50,45", "--positions", "3", "--plot", str(out))
+    assert result.exit_code == 0, result.stderr
+    texts = " ".join(node.toxml() for node in parse(str(out)).getElementsByTagName("g") if node.getAttribute("id").startswith("text_"))
+    assert all(f"<!-- {title} -->" in texts for title in ("positions settled (the frontier)", "proof search speed", "independent check"))
+    png = tmp_path / "frontier.png"
+    assert run("bench", "--suite", "uttt", "--plies", "50", "--positions", "2", "--plot", str(png)).exit_code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["bench", "--suite", "startup", "--plot", "x.svg"], "error: --plot draws the uttt suite's figures: give --suite uttt"),
+    (["bench", "--suite", "uttt", "--plot", "x.pdf"], "error: --plot x.pdf: a plot is written as .svg or .png"),
+    (["bench", "--suite", "uttt", "--plot", "no/such/folder/x.svg"], "error: no/such/folder/x.svg: cannot write: no such folder"),
+])
+def test_bench_plot_refuses_in_one_line(args, words):
+    result = run(*args)
+    assert result.exit_code == 2 and result.stderr.startswith(words), result.stderr
+
+
+def test_bench_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
+    import sys
+
+    import certify.bench.uttt
+
+    monkeypatch.setattr(certify.bench.uttt, "uttt_benchmark", fake_uttt_run)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
+    result = run("bench", "--suite", "uttt", "--plies", "50", "--positions", "1", "--plot", str(tmp_path / "f.svg"))
+    assert result.exit_code == 2 and result.stderr.strip() == "error: matplotlib is not installed: pip install -e '.[plot]'"

@@ -13,7 +13,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from certify.bench.timing import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
-from certify.cli.app import EXIT_FAILED, app, console, errors, fail
+from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
+from certify.files import check_output
 from certify.bench.players import policy_benchmark
 from certify.render.text import plural
 
@@ -30,6 +31,7 @@ def bench(
     positions: Annotated[int, typer.Option("--positions", min=1, help="uttt: positions per ply.")] = 20,
     seconds: Annotated[float, typer.Option("--seconds", min=0.1, help="uttt: time limit per position and mode.")] = 60.0,
     extend: Annotated[bool, typer.Option("--extend/--no-extend", help="uttt: go on to earlier plies (5 at a time) while any position is solved.")] = True,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE", help="uttt: also draw the figures (frontier per ply, nodes/s, check time vs certificate size) into FILE, .svg or .png (needs the plot extra: pip install -e '.[plot]').", show_default=False)] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players.
@@ -50,11 +52,13 @@ def bench(
 
     Example: certify bench --suite startup --repeat 20
     """
+    if plot is not None and suite != "uttt":
+        raise fail("--plot draws the uttt suite's figures: give --suite uttt")
     if suite == "startup":
         startup(repeat, json_out)
         return
     if suite == "uttt":  # not part of `all`: minutes per ply
-        bench_uttt(plies, positions, seconds, extend, json_out)
+        bench_uttt(plies, positions, seconds, extend, json_out, plot)
         return
     if suite == "scale":
         scale(board or [], peer_source, json_out)
@@ -193,9 +197,18 @@ def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
         raise typer.Exit(EXIT_FAILED)
 
 
-def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, json_out: bool) -> None:
-    """The uttt suite: positions solved per ply, with and without critical squares."""
+def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, json_out: bool, plot: Path | None = None) -> None:
+    """The uttt suite: positions solved per ply, with and without critical squares (and, with
+    `plot`, its figures drawn into that file)."""
     from certify.bench.uttt import summary, uttt_benchmark
+
+    if plot is not None:
+        from certify.bench.plot import FORMATS
+
+        if plot.suffix not in FORMATS:
+            raise fail(f"--plot {plot}: a plot is written as .svg or .png")
+        with user_errors():
+            check_output(plot, force=True)  # a missing folder is refused before the run, not after
 
     try:
         plies = [int(p) for p in plies_text.split(",")]
@@ -207,6 +220,14 @@ def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, js
         hook = (lambda text: status.update(f"uttt: {text}")) if status is not None else None
         results = uttt_benchmark(plies, positions, seconds, progress=hook, extend=extend)
     rows = summary(results, seconds)
+    if plot is not None:
+        from certify.bench.plot import PlotError, plot_frontier
+
+        try:
+            plot_frontier(rows, results, plot)
+        except PlotError as err:
+            raise fail(str(err)) from None
+        (errors if json_out else console).print(f"wrote the figures to [bold]{escape(str(plot))}[/]")
     if json_out:
         console.print_json(json.dumps({"machine": machine(), "rows": rows,
                                        "positions": [{"mode": m, **a.__dict__} for m, a in results]}))
