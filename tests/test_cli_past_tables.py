@@ -568,3 +568,28 @@ def test_bench_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
     result = run("bench", "--suite", "uttt", "--plies", "50", "--positions", "1", "--plot", str(tmp_path / "f.svg"))
     assert result.exit_code == 2 and result.stderr.strip() == "error: matplotlib is not installed: pip install -e '.[plot]'"
+
+
+def test_proof_pages_shade_won_local_boards_as_the_cli_does(uttt_proof, tmp_path):
+    """The page's blockStatus (run by node, where installed) agrees with certify/render/uttt.py."""
+    import shutil
+    import subprocess
+
+    from certify.render.uttt import board_status
+    from solver.games.uttt.engine import Uttt
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the page's JavaScript is exercised by the browser tests")
+    script = (Path(__file__).resolve().parents[1] / "certify" / "explorer" / "page.js").read_text()
+    function = re.search(r"\n  function blockStatus\(.*?\n  }\n", script, re.S).group(0)
+    game = Uttt()
+    s = game.parse_position(UTTT_LATE)
+    cells = [".XO".index(c) for c in UTTT_LATE.split(" ")[0].replace("/", "")]
+    out = subprocess.run([node, "-e", f"{function}\nconsole.log(JSON.stringify(blockStatus({json.dumps(cells)}, 9, 3)))"],
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == [board_status(s, b) for b in range(9)]
+    page = tmp_path / "p.html"
+    assert run("explore", str(uttt_proof), "--no-check", "-o", str(page)).exit_code == 0
+    html = page.read_text()
+    assert 'id="legend-boards" hidden' in html and ".won1 {" in html and "cls.push(`won${status}`)" in html
