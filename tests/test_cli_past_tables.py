@@ -593,3 +593,21 @@ def test_proof_pages_shade_won_local_boards_as_the_cli_does(uttt_proof, tmp_path
     assert run("explore", str(uttt_proof), "--no-check", "-o", str(page)).exit_code == 0
     html = page.read_text()
     assert 'id="legend-boards" hidden' in html and ".won1 {" in html and "cls.push(`won${status}`)" in html
+
+
+def test_ctrl_c_saves_a_checkpoint_that_resumes(tmp_path):
+    from certify.proving.single import prove
+    from solver.games.families import resolve_game
+    from solver.search.pns import Claim
+
+    game = resolve_game("tictactoe")
+    checkpoint = tmp_path / "c"
+
+    def interrupt(_progress):
+        raise KeyboardInterrupt  # what Ctrl-C raises mid-search (the first report comes at 1,024 nodes)
+
+    stopped = prove(game, Claim(2, "no-loss"), plain=True, progress=interrupt, checkpoint=checkpoint)
+    assert stopped.outcome.status == "interrupted" and checkpoint.is_file()
+    resumed = prove(game, Claim(2, "no-loss"), plain=True, resume=checkpoint)
+    straight = prove(game, Claim(2, "no-loss"), plain=True)
+    assert resumed.outcome.status == "proved" and resumed.text == straight.text
