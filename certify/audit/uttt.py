@@ -23,7 +23,7 @@ from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import ClaimError, Reading
 from certify.bench_uttt import sample as bench_sample
-from certify.proving import prove
+from certify.proving import prove, prove_command
 from solver.game import NoHooks
 from solver.pns import Claim, ProofSearch
 from solver.uttt import (
@@ -99,7 +99,9 @@ class Tally:
 def witness(s: Position, move: int | None, player: int, result: Literal["win", "no-loss"], max_nodes: int) -> str:
     """A counterexample anyone can re-check: the position, the move, and a checked certificate."""
     start = GAME.format_position(s if move is None else play(s, move))
-    attempt = prove(GAME, Claim(player, result), start, max_nodes=max_nodes)
+    # the file's provenance is the command quoted beside its hash, so that command rewrites it byte for byte
+    command = prove_command("uttt", Claim(player, result), [f"--position '{start}'"])
+    attempt = prove(GAME, Claim(player, result), start, max_nodes=max_nodes, command=command)
     where = f"position {GAME.format_position(s)}" + ("" if move is None else f", move {format_move(move)}")
     claimed = f"{'XO'[player - 1]} {'wins' if result == 'win' else 'does not lose'} from there"
     if attempt.text is None:
@@ -107,8 +109,7 @@ def witness(s: Position, move: int | None, player: int, result: Literal["win", "
     data = attempt.text.encode()
     verdict = checker.check_bytes(data).message.split()[0]
     return (f"{where}: {claimed}; strategy certificate sha256 {hashlib.sha256(data).hexdigest()[:16]}, "
-            f"{len(data):,} bytes, checker {verdict} (certify prove uttt --claim {result} --player {player} "
-            f"--position '{start}')")
+            f"{len(data):,} bytes, checker {verdict} ({command})")
 
 
 class UtttClaim(ClaimBase):
