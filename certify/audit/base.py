@@ -81,8 +81,9 @@ class OtherReading(BaseModel):
 
 
 def _matching(readings: list[Reading], start: str, field: str) -> int:
-    """The index of the one reading whose name starts with `start`; ClaimError otherwise."""
-    found = [i for i, r in enumerate(readings) if r.name.startswith(start)]
+    """The index of the reading named `start`, else of the one whose name starts with it;
+    ClaimError otherwise."""
+    found = [i for i, r in enumerate(readings) if r.name == start] or [i for i, r in enumerate(readings) if r.name.startswith(start)]
     if len(found) != 1:
         names = "; ".join(f"'{r.name}'" for r in readings)
         how = "matches no reading" if not found else f"matches {len(found)} readings"
@@ -126,8 +127,8 @@ class ClaimBase(BaseModel):
             if len(readings) != 1:
                 raise ClaimError(f"{len(readings)} readings were measured: name the primary one in [claim.primary] and the others in [[claim.other]]", "primary")
             return [dataclasses.replace(readings[0], role="primary")]
-        chosen = [dataclasses.replace(readings[_matching(readings, self.primary.reading, "primary.reading")], role="primary")]
-        placed = {_matching(readings, self.primary.reading, "primary.reading")}
+        first = _matching(readings, self.primary.reading, "primary.reading")
+        chosen, placed = [dataclasses.replace(readings[first], role="primary")], {first}
         for other in self.other:
             index = _matching(readings, other.reading, "other.reading")
             placed.add(index)

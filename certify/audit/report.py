@@ -108,11 +108,16 @@ def audit_markdown(audit: FileAudit, command: str) -> str:
         primary = result.primary
         out.append(
             f"| [{result.id}](#{_anchor(result.id)}) | {_cell(result.where)} | {_cell(result.says)} | "
-            f"{_cell(f'{_MARK[primary.holds]} {primary.measured}')} | **{result.verdict}** |"
+            f"{_cell(_MARK[primary.holds] + ' ' + _named(primary, result))} | **{result.verdict}** |"
         )
     for result in audit.results:
         out += _claim_section(result)
     return "\n".join(line for line in _squeeze(out)) + "\n"
+
+
+def _named(reading: Reading, result: ClaimResult) -> str:
+    """What a reading measured, after its name when the claim has several readings."""
+    return f"{reading.name}: {reading.measured}" if len(result.readings) > 1 else reading.measured
 
 
 def _claim_section(result: ClaimResult) -> list[str]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -22,9 +21,7 @@ import checker
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import ClaimError, Reading
-from certify.bench_uttt import sample as bench_sample
 from certify.proving import prove, prove_command
-from solver.game import NoHooks
 from solver.pns import Claim, ProofSearch
 from solver.uttt import (
     X,
@@ -257,43 +254,6 @@ class ForcedBoard(UtttClaim):
         return [literal, excepted]
 
 
-class SearchReduction(UtttClaim):
-    """Positional analysis "drastically shrinks the game tree": proof-search nodes with and
-    without the critical-square hooks on positions from seeded random games at given plies."""
-
-    kind: Literal["uttt_search_reduction"]
-    plies: list[int] = Field(min_length=1)
-    factors: list[float] = Field([2.0, 10.0], min_length=1, description="one reading per factor: 'drastically' as at least this many times fewer nodes")
-
-    def says(self) -> str:
-        return "far fewer nodes with the analysis than without"
-
-    def measure(self) -> list[Reading]:
-        sample = [s for positions in bench_sample(self.plies, self.positions, self.seed).values() for s in positions]
-        runs = []  # per position: {hooks on: (settled, nodes)}
-        for s in sample:
-            run = {}
-            for hooks in (True, False):
-                search = ProofSearch(GAME, Claim(mover(s), "win"), GAME.search_hooks() if hooks else NoHooks())
-                outcome = search.search(s, max_nodes=self.max_nodes)
-                run[hooks] = (outcome.status in ("proved", "disproved"), outcome.nodes)
-            runs.append(run)
-        settled = {hooks: sum(run[hooks][0] for run in runs) for hooks in (True, False)}
-        totals = {hooks: sum(run[hooks][1] for run in runs) for hooks in (True, False)}
-        common = [run for run in runs if run[True][0] and run[False][0]]
-        total_ratio = sum(run[False][1] for run in common) / max(1, sum(run[True][1] for run in common))
-        ratios = [run[False][1] / run[True][1] for run in common]
-        measured = (
-            f"{len(sample)} positions ({self.positions} at each of plies {', '.join(map(str, self.plies))}, the "
-            f"benchmark's sampler, seed {self.seed}), question 'does the player to move win', {self.budget()} each: "
-            f"with critical squares {settled[True]} settled, {totals[True]:,} nodes in all; without {settled[False]} "
-            f"settled, {totals[False]:,} nodes; on the {len(common)} settled by both, {total_ratio:.2f}x fewer nodes "
-            f"in total, median {statistics.median(ratios) if ratios else float('nan'):.2f}x per position"
-        )
-        return [Reading(f"'drastically' as at least {factor:g}x fewer nodes", measured, total_ratio >= factor)
-                for factor in self.factors]
-
-
 class WorkedPosition(UtttClaim):
     """Seed 003's worked position, rebuilt from its drawing: the cells and the claims about it.
 
@@ -385,4 +345,4 @@ class WorkedPosition(UtttClaim):
         return [immediate, searched]
 
 
-KINDS = (CriticalSquares, ForcedBoard, SearchReduction, WorkedPosition)
+KINDS = (CriticalSquares, ForcedBoard, WorkedPosition)
