@@ -46,7 +46,8 @@ def _play_text(result: SmtResult, one_based: bool) -> str:
         return ""
     shift = 1 if one_based else 0
     moves = " ".join(f"{'XO'[m.mark - 1]}{m.cell + shift} ({m.role})" for m in result.counterexample)
-    return f"counterexample play{' (cells 1-based)' if one_based else ''}: {moves}"
+    ending = result.details.get("replay")
+    return f"counterexample play{' (cells 1-based)' if one_based else ''}: {moves}" + (f"; replayed: {ending}" if ending else "")
 
 
 class PairingStrategy(ClaimBase):
