@@ -148,7 +148,7 @@ class PolicyCase(ClaimBase):
         if failing and len(failing) < len(held):
             words = "; ".join(f"'{p}' ({_POLICY_READING_WORDS.get(p, 'see docs/t3dt.md')})" for p in failing)
             keeping = "; ".join(f"'{p}' ({_POLICY_READING_WORDS.get(p, 'see docs/t3dt.md')})" for p, ok in held.items() if ok)
-            out.append(f"ambiguous only through the T3DT reading {words}; the claim holds under {keeping}")
+            out.append(f"the claim fails only under the T3DT reading {words}; it holds under {keeping}")
         if "every" not in self.opponents:
             every = "; ".join(f"'{p}': {self._shown(self._games(p)['every'])}" for p in self.policy_readings)
             out.append(
