@@ -259,3 +259,23 @@ def test_pairing_claims_are_read_against_each_opponent(tmp_path: Path) -> None:
     final = game.board(game.play(parse_moves(played)))
     assert 0 not in final
     assert any(len({final[c] for c in line}) == 1 for line in game.rules.lines)
+
+
+def test_a_universal_pairing_with_every_opening(tmp_path: Path) -> None:
+    # the opening is the pairing strategy's first free move: no pairing forces an exact draw from
+    # every opening in both roles, while one never out-scored from every opening exists
+    body = claim("exact", "cumulative", "universal_pairing", exists=False, reading=[{"property": "draw", "free_moves": "every", "opening": "every"}])
+    body += claim("never", "cumulative", "universal_pairing", exists=False, reading=[{"property": "no-loss", "free_moves": "every", "opening": "every"}])
+    results = audit(tmp_path, body)
+    assert results["exact"].verdict == "holds"
+    assert "no pairing serves both roles" in results["exact"].primary.measured
+    assert results["never"].verdict == "refuted"
+    assert "(player 1 any opening) serves both roles" in results["never"].primary.measured
+
+
+def test_an_opening_for_every_cell_needs_every_free_move(tmp_path: Path) -> None:
+    from certify.audit.claims import ClaimsFileError
+
+    body = claim("x", "cumulative", "universal_pairing", exists=False, reading=[{"property": "draw", "free_moves": "some", "opening": "every"}])
+    with pytest.raises(ClaimsFileError, match="opening = 'every' reads the opening as a free move"):
+        audit(tmp_path, body)
