@@ -264,8 +264,8 @@ def test_pairing_claims_are_read_against_each_opponent(tmp_path: Path) -> None:
 def test_a_universal_pairing_with_every_opening(tmp_path: Path) -> None:
     # the opening is the pairing strategy's first free move: no pairing forces an exact draw from
     # every opening in both roles, while one never out-scored from every opening exists
-    body = claim("exact", "cumulative", "universal_pairing", exists=False, reading=[{"property": "draw", "free_moves": "every", "opening": "every"}])
-    body += claim("never", "cumulative", "universal_pairing", exists=False, reading=[{"property": "no-loss", "free_moves": "every", "opening": "every"}])
+    body = claim("exact", "cumulative", "universal_pairing", exists=False) + 'reading = [{ property = "draw", free_moves = "every", opening = "every" }]\n'
+    body += claim("never", "cumulative", "universal_pairing", exists=False) + 'reading = [{ property = "no-loss", free_moves = "every", opening = "every" }]\n'
     results = audit(tmp_path, body)
     assert results["exact"].verdict == "holds"
     assert "no pairing serves both roles" in results["exact"].primary.measured
@@ -276,6 +276,6 @@ def test_a_universal_pairing_with_every_opening(tmp_path: Path) -> None:
 def test_an_opening_for_every_cell_needs_every_free_move(tmp_path: Path) -> None:
     from certify.audit.claims import ClaimsFileError
 
-    body = claim("x", "cumulative", "universal_pairing", exists=False, reading=[{"property": "draw", "free_moves": "some", "opening": "every"}])
+    body = claim("x", "cumulative", "universal_pairing", exists=False) + 'reading = [{ property = "draw", free_moves = "some", opening = "every" }]\n'
     with pytest.raises(ClaimsFileError, match="opening = 'every' reads the opening as a free move"):
         audit(tmp_path, body)
