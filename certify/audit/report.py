@@ -138,7 +138,8 @@ def _claim_section(result: ClaimResult) -> list[str]:
         f"Measured: {primary.measured} — **{primary.verdict}**." + (f" Witness: {primary.witness}" if primary.witness else ""),
     ]
     for rival in result.rivals:
-        out += ["", f"Ambiguous: the sentence “{rival.equally}” supports the reading “{rival.name}” as well, and under it the claim is **{rival.verdict}**."]
+        under = "**holds**" if rival.holds else "is **refuted**"
+        out += ["", f"Ambiguous: the sentence “{rival.equally}” supports the reading “{rival.name}” as well, and under it the claim {under}."]
     out += ["", "Evidence:", ""] + [f"- {line}" for line in result.evidence]
     others = [r for r in result.readings if r.role != "primary"]
     if others:
