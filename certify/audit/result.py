@@ -27,7 +27,10 @@ class Reading:
     """One way to read a claim, what was measured under it, and whether the claim then holds.
 
     `holds` is None when this reading could not be evaluated (a missing optional component).
-    `witness` is a concrete example or counterexample that anyone can re-check.
+    `witness` is a concrete example or counterexample that anyone can re-check. `role`, `why` and
+    `equally` come from the claims file (`[claim.primary]`, `[[claim.other]]`): the reading's
+    standing, why a reader might take it, and the source's sentence that supports it as well as
+    the primary one.
     """
 
     name: str
