@@ -21,9 +21,9 @@ import checker
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import ClaimError, Reading
-from certify.proving import prove, prove_command
-from solver.pns import Claim, ProofSearch
-from solver.uttt import (
+from certify.proving.single import prove, prove_command
+from solver.search.pns import Claim, ProofSearch
+from solver.games.uttt.engine import (
     X,
     Position,
     Uttt,
