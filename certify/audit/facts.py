@@ -82,7 +82,8 @@ class GameFacts:
 
     def evidence(self) -> list[str]:
         """The lines that tie every measurement to a checked certificate."""
-        lines = [f"certificate sha256 {self.sha256} ({self.check.message})"]
+        command = self.solved.document["provenance"]["command"]  # the file's own record of what rewrites it
+        lines = [f"certificate sha256 {self.sha256} ({self.check.message}); `{command} -o FILE` writes it byte for byte"]
         if self.published is not None:
             lines.append(f"identical to the published {self.published.as_posix()}")
         return lines

@@ -19,7 +19,7 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CERTIFICATE_MARK, CHECKPOINT_MARK, check_output, file_stem, is_stdout, readable_file
-from certify.proving.single import Attempt, prove as run_proof, write_proof
+from certify.proving.single import Attempt, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
 from solver.games.families import resolve_game
 from solver.search.pns import INF, Claim, Progress
@@ -163,7 +163,7 @@ def prove(
         spec = engine_spec(workers, ray, ray_address)
 
     def search(claim_searched: Claim) -> tuple[Attempt, Any]:
-        command = " ".join([f"certify prove {game} --claim {claim_searched.result} --player {claim_searched.player}", *options])
+        command = prove_command(game, claim_searched, options)
         if spec is not None:
             from certify.cli.parallel import prove_in_parallel
 

@@ -72,6 +72,12 @@ def unpack_moves(text: str, count: int) -> list[int]:
     return list(raw)
 
 
+def prove_command(game: str, claim: Claim, options: list[str]) -> str:
+    """The `certify prove` command recorded in a certificate's provenance: the command that writes
+    the same file again (anyone quoting a certificate's hash quotes this command beside it)."""
+    return " ".join([f"certify prove {game} --claim {claim.result} --player {claim.player}", *options])
+
+
 def prove(
     game: Game[Any, Any],
     claim: Claim,
