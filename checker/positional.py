@@ -136,7 +136,30 @@ def parse_position(game: Game, text: str) -> Board:
         raise NotACertificate(f"position {ascii(text)[:120]}: X must have as many marks as O or one more")
     if game.marks == "x-only" and O in board:
         raise NotACertificate(f"position {ascii(text)[:120]}: only X is placed in this game")
+    problem = line_problem(game, board)
+    if problem:
+        raise NotACertificate(f"position {ascii(text)[:120]}: {problem}")
     return board
+
+
+def line_problem(game: Game, board: Board) -> str | None:
+    """Why the complete lines of a board cannot arise in play, or None.
+
+    Under a first-line goal play stops at the first complete line, so every complete line holds
+    the last move: the lines share a cell and one mark, and under `own` it is the previous mover's.
+    """
+    if game.goal == "most-lines":
+        return None
+    complete = [line for line in game.lines if board[line[0]] and all(board[cell] == board[line[0]] for cell in line)]
+    if not complete:
+        return None
+    if len({board[line[0]] for line in complete}) > 1:
+        return "it holds a complete line of X and one of O, but play stops at the first"
+    if not set(complete[0]).intersection(*complete[1:]):
+        return "its complete lines share no cell, so no single move completed them all"
+    if game.marks == "own" and board[complete[0][0]] == (X, O)[to_move(game, board) - 1]:
+        return "the side to move holds a complete line, but only the player who moved last can complete one"
+    return None
 
 
 def draw_board(game: Game, board: Board) -> str:
