@@ -125,6 +125,10 @@ def read_any_certificate(path: Path) -> Certificate | StrategyCertificate:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise CertificateError(f"{path}: cannot read: {err}") from None
+    from checker.load import MAX_CONTAINERS
+
+    if text.count("{") + text.count("[") > MAX_CONTAINERS:  # parsed, they would cost gigabytes
+        raise CertificateError(f"{path}: not a certificate: more than {MAX_CONTAINERS:,} JSON objects and arrays")
     try:
         head = json.loads(text)
         version, kind = head.get("version"), head.get("kind")

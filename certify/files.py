@@ -43,6 +43,8 @@ def readable_file(path: Path | str, what: str = "file") -> Path:
         raise FileProblem(f"{path}: is a directory, not a {what}")
     if not path.exists():
         raise FileProblem(f"{path}: no such file")
+    if not path.is_file():  # a FIFO or a device would block a reader or never end
+        raise FileProblem(f"{path}: is not a regular file")
     try:
         size = path.stat().st_size
     except OSError as err:

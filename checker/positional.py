@@ -14,6 +14,7 @@ MARK_RULES = ("own", "either", "x-only")
 GOALS = ("first-line-wins", "first-line-loses", "most-lines")
 RULES_KEYS = ("cols", "family", "goal", "lines", "marks", "name", "rows")
 MAX_SIDE = 16
+MAX_PROOF_SIDE = 8
 
 Board = tuple[int, ...]
 Move = tuple[int, int]
@@ -68,6 +69,15 @@ def describe(game: Game) -> str:
     length = str(lengths[0]) if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     return (f"{game.rows}x{game.cols} board, {counted(len(game.lines), 'line', 'lines')} of {length}, "
             f"marks {game.marks}, {game.goal}")
+
+
+def position_work(game: Game) -> int:
+    """The work of one position of a strategy proof: the cells its line checks read and twice the
+    board (its children, its memory). Refuses boards over 8x8, which the strategy kind does not cover."""
+    if game.rows > MAX_PROOF_SIDE or game.cols > MAX_PROOF_SIDE:
+        raise NotACertificate(f"the strategy kind covers boards up to {MAX_PROOF_SIDE}x{MAX_PROOF_SIDE}, "
+                              f"not {game.rows}x{game.cols}")
+    return sum(map(len, game.lines)) + 2 * game.cells
 
 
 def initial(game: Game) -> Board:

@@ -116,7 +116,7 @@ def prove(
     options = []  # recorded in provenance after the claim: the command that regenerates the file
     if position is not None:
         try:
-            game_obj.parse_position(position)
+            position = game_obj.format_position(game_obj.parse_position(position))  # canonical, as written in the file
         except ValueError as err:
             raise fail(str(err)) from None
         options.append(f"--position '{position}'")
