@@ -19,6 +19,14 @@ STDOUT = Path("-")
 HEAD_BYTES = 65536
 CERTIFICATE_MARK = re.compile(rb'"format"\s*:\s*"certify-certificate"')
 AUDIT_MARK = re.compile(rb"^# Audit of source ")
+
+
+def certificate_mark(kind: str, rules_sha256: str) -> re.Pattern[bytes]:
+    """Recognises a certificate of this kind about this game (the keys are sorted: kind comes before
+    rules_sha256 near the top): only such a file is replaced without --force (issue 19)."""
+    fields = [rb'"format"\s*:\s*"certify-certificate"', rb'"kind"\s*:\s*"' + re.escape(kind.encode()) + rb'"',
+              rb'"rules_sha256"\s*:\s*"' + re.escape(rules_sha256.encode()) + rb'"']
+    return re.compile(rb"\A" + b"".join(rb"(?=[\s\S]*" + field + b")" for field in fields))
 PAGE_MARK = re.compile(rb'id="certify-data"')  # a `certify explore` page (its data block comes early)
 
 

@@ -166,3 +166,43 @@ def test_prove_writes_the_position_canonically() -> None:
     doc = json.loads(attempt.text)
     assert doc["claim"]["root"] == "XO./.../..."
     assert checker.check_document(doc).exit_code == 0
+
+
+# ---- 10, 11: outputs and inputs of the commands ----------------------------------------------------
+
+
+def test_a_certificate_never_replaces_one_of_another_kind_or_game_without_force(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    runner = CliRunner()
+    proof_path = tmp_path / "p1-win.json"
+    assert runner.invoke(app, ["prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "-o", str(proof_path)]).exit_code == 0
+    before = proof_path.read_bytes()
+    refused = runner.invoke(app, ["solve", "tictactoe", "-o", str(proof_path)])
+    assert refused.exit_code == 2 and "--force" in refused.output and proof_path.read_bytes() == before
+    table_path = tmp_path / "table.json"
+    assert runner.invoke(app, ["solve", "tictactoe", "-o", str(table_path)]).exit_code == 0
+    for args in (["solve", "misere", "-o", str(table_path)], ["prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(table_path)]):
+        refused = runner.invoke(app, args)
+        assert refused.exit_code == 2 and "--force" in refused.output, args
+    assert runner.invoke(app, ["solve", "tictactoe", "-o", str(table_path)]).exit_code == 0  # the same game and kind
+    assert runner.invoke(app, ["solve", "misere", "-o", str(table_path), "--force"]).exit_code == 0
+
+
+@pytest.mark.parametrize("make", ["missing", "file", "empty folder"])
+def test_verify_claims_that_are_not_a_folder_of_claims_files_is_one_line_exit_2(make: str, tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    claims = tmp_path / "claims"
+    if make == "file":
+        claims.write_text("x")
+    elif make == "empty folder":
+        claims.mkdir()
+    result = CliRunner().invoke(app, ["verify", "tictactoe", "--claims", str(claims), "--out-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "--claims" in result.output, result.output
+    assert result.output.strip().count("\n") == 0
+    assert not (tmp_path / "tictactoe.json").exists()  # refused before any work

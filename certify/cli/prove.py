@@ -17,7 +17,7 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
-from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout
+from certify.files import certificate_mark, check_output, file_stem, is_stdout
 from certify.proving import Attempt, prove as run_proof, write_proof
 from certify.render import plural
 from solver.families import resolve_game
@@ -125,8 +125,9 @@ def prove(
             raise fail("--plain is for the serial search (leave out --workers, --ray and --batch)")
         options.append("--plain")
     path = output or default_output(game_obj.rules.name, target)
+    mark = certificate_mark("strategy", game_obj.rules.sha256())  # a table or another game's proof is never replaced silently
     with user_errors():
-        check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
+        check_output(path, mark, force)  # refuse before the search, not after
     spec = None
     if parallel:
         from certify.cli.parallel import engine_spec
@@ -150,7 +151,7 @@ def prove(
         if output is None:
             path = default_output(game_obj.rules.name, target.opposite())
             with user_errors():
-                check_output(path, CERTIFICATE_MARK, force)
+                check_output(path, mark, force)
         data["opposite"] = summary(opposite, None)
         written = opposite
     if written.certificate is None:
