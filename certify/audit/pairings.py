@@ -17,9 +17,9 @@ from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import Reading
 from certify.smt.bmc import check_side
 from certify.policy.td import player1_results
-from certify.smt.pairing import Pairing, maximal_pairings, search_pairings
+from certify.smt.pairing import Pairing, SearchOutcome, maximal_pairings, search_pairings
 from certify.smt.pairing import PairingStrategy as SmtPairingStrategy
-from certify.smt.result import SmtResult
+from certify.smt.result import SmtResult, bounded_check
 from solver.retrograde import Solution
 
 PairingProperty = Literal["win", "no-loss", "no-lines"]
@@ -92,7 +92,8 @@ class PairingStrategy(ClaimBase):
         readings = []
         for opponent in self.opponents:
             strategy = self.strategy(tactics=opponent == "tactics")
-            result = check_side(facts.rules, strategy, self.property, bench.smt_timeout)
+            result = bounded_check(strategy.describe(), bench.smt_timeout, check_side, facts.rules, strategy,
+                                   self.property, bench.smt_timeout)
             against = "against every opponent play" if opponent == "any" else "against that opponent"
             readings.append(
                 Reading(
@@ -164,7 +165,10 @@ class UniversalPairing(ClaimBase):
             else:
                 measured = f"pairing {found[0].text(self.one_based)} (player 1 opening {found[1] + self.one_based}) serves both roles"
             return Reading(f"{name} [game solved under the pairing]", measured, (found is not None) == self.exists)
-        outcome = search_pairings(facts.rules, "both", reading.property, reading.opening, timeout=bench.smt_timeout)
+        outcome = bounded_check(name, bench.smt_timeout, search_pairings, facts.rules, "both", reading.property,
+                                reading.opening, bench.smt_timeout)
+        if isinstance(outcome, SmtResult):  # out of time or memory before the search could answer
+            outcome = SearchOutcome(outcome, None, [])
         result = outcome.result
         if outcome.found is not None:
             found = outcome.found
