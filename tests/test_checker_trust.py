@@ -206,3 +206,36 @@ def test_verify_claims_that_are_not_a_folder_of_claims_files_is_one_line_exit_2(
     assert result.exit_code == 2 and "--claims" in result.output, result.output
     assert result.output.strip().count("\n") == 0
     assert not (tmp_path / "tictactoe.json").exists()  # refused before any work
+
+
+# ---- 7: certify check's schema and the format agree ------------------------------------------------
+
+
+def check_cli(path) -> int:
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    return CliRunner().invoke(app, ["check", str(path)]).exit_code
+
+
+def test_schema_and_checker_agree_on_unknown_keys_and_board_limits(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    wide = tmp_path / "wide.json"  # 2x5: more than 4 columns, at most 16 cells, as the format allows
+    assert CliRunner().invoke(app, ["solve", "mnk:2,5,3", "-o", str(wide)]).exit_code == 0
+    doc = json.loads(wide.read_text())
+    assert check_cli(wide) == 0
+    doc["comment"] = "unknown keys outside rules are ignored"
+    doc["claim"]["note"] = "here too"
+    extra = tmp_path / "extra.json"
+    extra.write_text(json.dumps(doc))
+    assert checker.check_file(str(extra)).exit_code == 0 and check_cli(extra) == 0
+    proof_doc = copy.deepcopy(proof("tictactoe", 1, "no-loss"))
+    proof_doc["rules"] = {**proof_doc["rules"], "rows": 9, "cols": 9, "lines": [[0, 1, 2]]}
+    proof_doc["rules_sha256"] = checker.load.rules_hash(proof_doc["rules"])
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(proof_doc))
+    assert checker.check_file(str(big)).exit_code == 2 and check_cli(big) == 2
