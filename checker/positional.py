@@ -72,12 +72,13 @@ def describe(game: Game) -> str:
 
 
 def position_work(game: Game) -> int:
-    """The work of one position of a strategy proof: the cells its line checks read and twice the
-    board (its children, its memory). Refuses boards over 8x8, which the strategy kind does not cover."""
+    """The work of one position of a strategy proof: twice the cells its line checks read and the
+    board (its children, its memory), about 0.2 microseconds a unit. Refuses boards over 8x8, which
+    the strategy kind does not cover."""
     if game.rows > MAX_PROOF_SIDE or game.cols > MAX_PROOF_SIDE:
         raise NotACertificate(f"the strategy kind covers boards up to {MAX_PROOF_SIDE}x{MAX_PROOF_SIDE}, "
                               f"not {game.rows}x{game.cols}")
-    return sum(map(len, game.lines)) + 2 * game.cells
+    return 2 * (sum(map(len, game.lines)) + game.cells)
 
 
 def initial(game: Game) -> Board:

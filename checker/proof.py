@@ -7,7 +7,7 @@ taken from a stack and skipped if already seen; at the prover's position the nex
 followed, at the opponent's every move, pushed in reverse so the first is explored first. Every
 play must end as claimed, every stored move must be used, and the traversal must see exactly
 `proof.positions` positions (declared up front, so the work budget is known before any work:
-positions x the family's `position_work`, about 0.3 microseconds a unit).
+positions x the family's `position_work`).
 """
 
 from checker.load import Envelope, Invalid, Limits, NotACertificate, count_field, counted, field, unpack_bytes, word_field

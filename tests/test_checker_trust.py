@@ -108,9 +108,9 @@ def test_a_short_or_empty_rules_hash_is_refused_by_the_api(sha: str) -> None:
 
 def test_strategy_work_is_positions_times_lines_declared_up_front() -> None:
     doc = copy.deepcopy(proof("mnk:4,4,3", 1, "win"))
-    doc["proof"]["positions"] = 999_999  # under --max-states, but 999,999 x (72 + 32) is over --max-work
+    doc["proof"]["positions"] = 999_999  # under --max-states, but 999,999 x 2 x (72 + 16) is over --max-work
     verdict = checker.check_document(doc)
-    assert verdict.exit_code == 2 and "--max-work 103999896" in verdict.message, verdict.message
+    assert verdict.exit_code == 2 and "--max-work 175999824" in verdict.message, verdict.message
 
 
 def test_a_strategy_proof_on_a_board_over_8x8_is_refused() -> None:
