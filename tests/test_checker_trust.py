@@ -21,9 +21,9 @@ from functools import cache
 import pytest
 
 import checker
-from certify.proving import prove
-from solver.families import resolve_game
-from solver.pns import Claim
+from certify.proving.single import prove
+from solver.games.families import resolve_game
+from solver.search.pns import Claim
 from test_checker_helpers import REPO
 
 

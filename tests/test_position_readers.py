@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 import checker.positional
 import checker.uttt
 from checker.load import NotACertificate
-from solver.engine import Game
-from solver.families import resolve_game
-from solver.rules import Rules, make_rules
-from solver.uttt import PositionError
+from solver.games.positional.engine import Game
+from solver.games.families import resolve_game
+from solver.games.positional.rules import Rules, make_rules
+from solver.games.uttt.engine import PositionError
 from test_checker_helpers import random_rules
 
 

@@ -18,10 +18,10 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.files import certificate_mark, check_output, file_stem, is_stdout
-from certify.proving import Attempt, prove as run_proof, write_proof
-from certify.render import plural
-from solver.families import resolve_game
-from solver.pns import INF, Claim, Progress
+from certify.proving.single import Attempt, prove as run_proof, write_proof
+from certify.render.text import plural
+from solver.games.families import resolve_game
+from solver.search.pns import INF, Claim, Progress
 
 EXIT_INTERRUPTED = 130
 
