@@ -46,3 +46,9 @@ def test_verify_runs_under_a_hard_address_space_limit(tmp_path: Path) -> None:
     assert "Traceback" not in completed.stderr, completed.stderr
     assert completed.returncode == 0, completed.stderr[-2000:]
     assert '"z3"' in completed.stdout or "z3" in completed.stdout.lower()
+
+
+def test_a_z3_command_runs_under_a_hard_address_space_limit(tmp_path: Path) -> None:
+    completed = certify("z3", "value", "w3t", "--claim", "win", cwd=tmp_path, limit_kb=8 * 1024 * 1024)
+    assert "Traceback" not in completed.stderr, completed.stderr
+    assert completed.returncode == 0, completed.stderr[-2000:]
