@@ -19,6 +19,9 @@ STDOUT = Path("-")
 HEAD_BYTES = 65536
 CERTIFICATE_MARK = re.compile(rb'"format"\s*:\s*"certify-certificate"')
 AUDIT_MARK = re.compile(rb"^# Audit of source ")
+CHECKPOINT_MARK = re.compile(rb'^\{[^\n]*"format": "certify-checkpoint"')  # a `certify prove --checkpoint` file
+PAGE_MARK = re.compile(rb'id="certify-data"')  # a `certify explore` page (its data block comes early)
+PAGE_IDENTITY = re.compile(rb'<meta name="certify-page" content="([^"]*)">')  # what the page shows (certify/explorer)
 
 
 def certificate_mark(kind: str, rules_sha256: str) -> re.Pattern[bytes]:
@@ -27,7 +30,6 @@ def certificate_mark(kind: str, rules_sha256: str) -> re.Pattern[bytes]:
     fields = [rb'"format"\s*:\s*"certify-certificate"', rb'"kind"\s*:\s*"' + re.escape(kind.encode()) + rb'"',
               rb'"rules_sha256"\s*:\s*"' + re.escape(rules_sha256.encode()) + rb'"']
     return re.compile(rb"\A" + b"".join(rb"(?=[\s\S]*" + field + b")" for field in fields))
-PAGE_MARK = re.compile(rb'id="certify-data"')  # a `certify explore` page (its data block comes early)
 
 
 class FileProblem(ValueError):
