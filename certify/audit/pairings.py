@@ -17,9 +17,9 @@ from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import Reading
 from certify.smt.bmc import check_side
 from certify.papers.td import player1_results
-from certify.smt.pairing import Pairing, maximal_pairings, search_pairings
+from certify.smt.pairing import Pairing, SearchOutcome, maximal_pairings, search_pairings
 from certify.smt.pairing import PairingStrategy as SmtPairingStrategy
-from certify.smt.result import SmtResult
+from certify.smt.result import SmtResult, bounded_check
 from solver.search.retrograde import Solution
 
 PairingProperty = Literal["win", "no-loss", "draw", "no-lines"]
@@ -103,7 +103,8 @@ class PairingStrategy(ClaimBase):
 
     def _check(self, facts: GameFacts, bench: Bench, prop: PairingProperty, opponent: str) -> Reading:
         strategy = self.strategy(tactics=opponent == "tactics")
-        result = check_side(facts.rules, strategy, prop, bench.smt_timeout)
+        result = bounded_check(strategy.describe(), bench.smt_timeout, check_side, facts.rules, strategy, prop,
+                               bench.smt_timeout)
         against = "against every opponent play" if opponent == "any" else "against that opponent"
         what = f": {_PROPERTY_TEXT[prop]}" if len(self.properties) > 1 else ""
         return Reading(
@@ -185,7 +186,10 @@ class UniversalPairing(ClaimBase):
                 opens = "any opening" if reading.opening == "every" else f"opening {found[1] + self.one_based}"
                 measured = f"pairing {found[0].text(self.one_based)} (player 1 {opens}) serves both roles"
             return Reading(f"{name} [game solved under the pairing]", measured, (found is not None) == self.exists)
-        outcome = search_pairings(facts.rules, "both", reading.property, reading.opening, timeout=bench.smt_timeout)
+        outcome = bounded_check(name, bench.smt_timeout, search_pairings, facts.rules, "both", reading.property,
+                                reading.opening, bench.smt_timeout)
+        if isinstance(outcome, SmtResult):  # out of time or memory before the search could answer
+            outcome = SearchOutcome(outcome, None, [])
         result = outcome.result
         if outcome.found is not None:
             found = outcome.found

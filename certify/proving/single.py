@@ -250,7 +250,7 @@ def strategy_certificate(
     timed: bool,
 ) -> tuple[ProofTree, StrategyCertificate, float]:
     """The certificate of a proved claim whose prover plays `choose(position)`; (tree, certificate,
-    seconds since `started`). Any search that found the strategy writes the same file through here."""
+    seconds since `started`). The root is written as the game draws `state`, whatever way `root` was typed. Any search that found the strategy writes the same file through here."""
     tree = canonical_strategy(game, state, claim.player, choose)
     seconds = time.perf_counter() - started
     certificate = StrategyCertificate(
@@ -259,7 +259,7 @@ def strategy_certificate(
         kind="strategy",
         rules=game.rules.canonical(),
         rules_sha256=game.rules.sha256(),
-        claim=StrategyClaim(player=claim.player, result=claim.result, root=root),
+        claim=StrategyClaim(player=claim.player, result=claim.result, root=None if root is None else game.format_position(state)),
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves)),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
