@@ -74,6 +74,12 @@ def unpack_moves(text: str, count: int) -> list[int]:
     return list(raw)
 
 
+def prove_command(game: str, claim: Claim, options: list[str]) -> str:
+    """The `certify prove` command recorded in a certificate's provenance: the command that writes
+    the same file again (anyone quoting a certificate's hash quotes this command beside it)."""
+    return " ".join([f"certify prove {game} --claim {claim.result} --player {claim.player}", *options])
+
+
 def prove(
     game: Game[Any, Any],
     claim: Claim,
@@ -255,8 +261,9 @@ def strategy_certificate(
     close: Callable[[Any], Any] | None = None,
 ) -> tuple[ProofTree, StrategyCertificate, float]:
     """The certificate of a proved claim whose prover plays `choose(position)` (or closes it by the
-    pairing `close(position)`); (tree, certificate, seconds since `started`). Any search that found
-    the strategy writes the same file through here."""
+    pairing `close(position)`); (tree, certificate, seconds since `started`). The root is written as
+    the game draws `state`, whatever way `root` was typed. Any search that found the strategy writes
+    the same file through here."""
     tree = canonical_strategy(game, state, claim.player, choose, close)
     packed = [byte for first, pairs in tree.closures
               for byte in (NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair))]
@@ -267,7 +274,7 @@ def strategy_certificate(
         kind="strategy",
         rules=game.rules.canonical(),
         rules_sha256=game.rules.sha256(),
-        claim=StrategyClaim(player=claim.player, result=claim.result, root=root),
+        claim=StrategyClaim(player=claim.player, result=claim.result, root=None if root is None else game.format_position(state)),
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves),
                     **({"closures": len(tree.closures), "closure_bytes": len(packed), "pairings": pack_moves(packed)}
                        if tree.closures else {})),
