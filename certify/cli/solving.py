@@ -210,12 +210,12 @@ def show(
 
     Example: certify show tictactoe --moves X4,O0
     """
-    if game == "uttt":
+    if game.split(":", 1)[0] == "uttt":
         if code is not None:
             raise fail("uttt positions are given by --position or --moves, not --code")
         from certify.cli.uttt_show import show_uttt  # only for uttt: its engine is not needed otherwise
 
-        show_uttt(position, moves, solve_nodes, json_out)
+        show_uttt(game, position, moves, solve_nodes, json_out)
         return
     if position is not None or solve_nodes is not None:
         raise fail("--position and --solve are for uttt; positional games take --code or --moves and are solved exactly")

@@ -12,7 +12,8 @@ from rich.text import Text
 from certify.cli.app import console, fail
 from certify.render import value_text
 from certify.render_uttt import draw_grid, status_words
-from solver.uttt import IllegalMove, Position, PositionError, Uttt
+from solver.rules import RulesError
+from solver.uttt import IllegalMove, Position, PositionError, Uttt, from_text
 
 LEGEND = ("boards and cells are numbered 0 1 2 / 3 4 5 / 6 7 8; a move is BOARD.CELL; green digits are "
           "the cells the player to move may take; backgrounds: blue won by X, magenta won by O, grey drawn")
@@ -64,9 +65,13 @@ def move_values(game: Uttt, s: Position, nodes: int) -> list[dict]:
     return out
 
 
-def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, json_out: bool) -> None:
-    """Print one position: the grid, who moves where, the legal moves and, when solved, their values."""
-    game = Uttt()
+def show_uttt(name: str, position: str | None, moves: str | None, solve_nodes: int | None, json_out: bool) -> None:
+    """Print one position of the game `name` (`uttt`, `uttt:open`): the grid, who moves where, the
+    legal moves and, when solved, their values."""
+    try:
+        game = from_text(name)
+    except RulesError as err:
+        raise fail(str(err)) from None
     s = read_position(game, position, moves)
     view = position_view(game, s)
     if solve_nodes is not None:
@@ -78,7 +83,7 @@ def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, 
         result = {(1, -1): "X won", (-1, 1): "O won", (0, 0): "drawn"}[tuple(view["returns"])]
         status = f"game over: {result}"
     else:
-        where = "any open board" if s.sent < 0 else f"board {s.sent}"
+        where = ("any empty cell" if game.rules.open else "any open board") if s.sent < 0 else f"board {s.sent}"
         status = f"{'XO'[view['to_move'] - 1]} to move in {where}"
     console.print(f"position [bold]{view['position']}[/]", soft_wrap=True)
     head = Text(f"{status}; finished boards: {view['finished']}")
@@ -90,4 +95,4 @@ def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, 
     else:
         table = Table("legal moves", box=None)
         table.add_row(" ".join(view["moves"]) or "none")
-    console.print(Panel(Group(head, draw_grid(game, s), Text(LEGEND, style="dim"), table), title="uttt", expand=False))
+    console.print(Panel(Group(head, draw_grid(game, s), Text(LEGEND, style="dim"), table), title=game.rules.name, expand=False))
