@@ -11,7 +11,7 @@ import base64
 import json
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,39 @@ from solver.rules import RulesError
 
 STRATEGY_VERSION = 2
 ZLIB_LEVEL = 9  # a proof is written once and read many times
+
+
+PlanPolicy = Callable[[Any, Any], Sequence[Any]]  # (game, state) → the moves the plan allows, () for any
+
+
+class PolicyHooks:
+    """The family's search hooks with the prover's moves fixed by a policy wherever it names any.
+
+    A proof found with them is the policy's strategy, checked against every reply; a disproof is
+    only a disproof of the policy (its moves were the only ones tried), not of the claim.
+    """
+
+    def __init__(self, game: Game[Any, Any], policy: PlanPolicy, inner: Any) -> None:
+        self.game, self.policy, self.inner = game, policy, inner
+        if hasattr(inner, "table_key"):
+            self.table_key = inner.table_key
+
+    def candidates(self, state: Any, moves: Sequence[Any], prover_moves: bool, prover: int) -> list[Any]:
+        """The policy's moves at the prover's turns where it names any; else the family's choice."""
+        if prover_moves:
+            named = list(self.policy(self.game, state))
+            if named:
+                legal = set(moves)
+                illegal = [m for m in named if m not in legal]
+                if illegal:
+                    raise PolicyMoveError(f"the policy names {self.game.format_move(illegal[0])}, not legal in "
+                                          f"{self.game.format_position(state)}")
+                return named
+        return self.inner.candidates(state, moves, prover_moves, prover)
+
+
+class PolicyMoveError(ValueError):
+    """The policy named an illegal move; the message is one line."""
 
 
 class ProofFileError(ValueError):
@@ -80,11 +113,15 @@ def prove(
     timed: bool = False,
     max_seconds: float | None = None,
     plain: bool = False,
+    policy: PlanPolicy | None = None,
 ) -> Attempt:
-    """Search the claim from `root` (family notation; None: the start) and certify it if proved."""
+    """Search the claim from `root` (family notation; None: the start) and certify it if proved.
+
+    With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks)."""
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    search = ProofSearch(game, claim, NoHooks() if plain else game.search_hooks(), progress)
+    hooks = NoHooks() if plain else game.search_hooks()
+    search = ProofSearch(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress)
     outcome = search.search(state, max_nodes, max_memory_mb, max_seconds)
     if outcome.status != "proved":
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started)

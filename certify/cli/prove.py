@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout
-from certify.proving import Attempt, prove as run_proof, write_proof
+from certify.proving import Attempt, PolicyMoveError, prove as run_proof, write_proof
 from certify.render import plural
 from solver.families import resolve_game
 from solver.pns import INF, Claim, Progress
@@ -83,6 +84,7 @@ def prove(
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
+    policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.policy.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,
     ray: RayOpt = False,
@@ -124,6 +126,17 @@ def prove(
         if parallel:
             raise fail("--plain is for the serial search (leave out --workers, --ray and --batch)")
         options.append("--plain")
+    plan = None
+    if policy is not None:
+        if parallel:
+            raise fail("--policy is for the serial search (leave out --workers, --ray and --batch)")
+        from certify.policy.load import PolicySpecError, imported_policy
+
+        try:
+            plan = imported_policy(policy)
+        except PolicySpecError as err:
+            raise fail(str(err)) from None
+        options.append(f"--policy {policy}")
     path = output or default_output(game_obj.rules.name, target)
     with user_errors():
         check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
@@ -140,11 +153,17 @@ def prove(
 
             return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out)
         with search_progress(not json_out and errors.is_terminal) as hook:
-            return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain), None
+            try:
+                return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed,
+                                 plain=plain, policy=plan), None
+            except PolicyMoveError as err:
+                raise fail(f"--policy {policy}: {err}") from None
 
     attempt, stats = search(target)
     data = summary(attempt, None)
     written = attempt
+    if attempt.outcome.status == "disproved" and plan is not None:
+        attempt = dataclasses.replace(attempt, outcome=dataclasses.replace(attempt.outcome, status="policy fails"))
     if attempt.outcome.status == "disproved":  # certify the claim that holds instead: a disproof is checkable too
         opposite, _ = search(target.opposite())  # the parallel figures reported are the first search's
         if output is None:
