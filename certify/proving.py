@@ -141,7 +141,7 @@ def strategy_certificate(
 ) -> tuple[ProofTree, StrategyCertificate, float]:
     """The certificate of a proved claim whose prover plays `choose(position)`; (tree, certificate,
     seconds since `started`). Any search that found the strategy writes the same file through here."""
-    tree = canonical_strategy(game, state, claim.player, choose)
+    tree = canonical_strategy(game, state, claim.player, choose, claim.within)
     seconds = time.perf_counter() - started
     certificate = StrategyCertificate(
         format=FORMAT,
@@ -149,7 +149,7 @@ def strategy_certificate(
         kind="strategy",
         rules=game.rules.canonical(),
         rules_sha256=game.rules.sha256(),
-        claim=StrategyClaim(player=claim.player, result=claim.result, root=root),
+        claim=StrategyClaim(player=claim.player, result=claim.result, root=root, within=claim.within),
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves)),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
@@ -158,7 +158,8 @@ def strategy_certificate(
 
 def certificate_text(certificate: StrategyCertificate) -> str:
     """The exact text of the file: sorted keys, 2-space indent, final newline (deterministic)."""
-    return json.dumps(certificate.model_dump(mode="json"), sort_keys=True, indent=2) + "\n"
+    unbounded = {"claim": {"within"}} if certificate.claim.within is None else None  # files as before
+    return json.dumps(certificate.model_dump(mode="json", exclude=unbounded), sort_keys=True, indent=2) + "\n"
 
 
 def write_proof(certificate: StrategyCertificate, path: Path) -> None:
@@ -200,5 +201,5 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any]) -> di
         chosen[game.key(state)] = legal[index]
         return legal[index]
 
-    canonical_strategy(game, root, claim.player, choose)
+    canonical_strategy(game, root, claim.player, choose, claim.within)
     return chosen

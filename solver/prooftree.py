@@ -27,8 +27,10 @@ class ProofTree:
     depth: int  # longest play from the root, in plies
 
 
-def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any]) -> ProofTree:
-    """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc)."""
+def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any],
+                       within: int | None = None) -> ProofTree:
+    """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc);
+    with `within` N, positions at ply N are leaves (a bounded claim)."""
     seen: set[Any] = set()
     moves: list[int] = []
     terminals = depth = 0
@@ -42,6 +44,8 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
         depth = max(depth, ply)
         if game.is_terminal(state):
             terminals += 1
+            continue
+        if ply == within:
             continue
         legal = game.legal_moves(state)
         if game.to_move(state) == prover:

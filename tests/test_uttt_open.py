@@ -223,3 +223,25 @@ def test_no_certificate_of_one_variant_passes_as_the_other(tmp_path) -> None:  #
     assert checker.check_document(swapped).exit_code == 1
     swapped["rules_sha256"] = CLOSED.rules.sha256()  # and a consistent sha: the proof must not fit
     assert checker.check_document(swapped).exit_code != 0
+
+
+def test_bounded_claims_pin_the_exact_length_and_the_checker_states_the_longest_play() -> None:
+    """mnk:3,4,3: player 1 wins; the longest play of the unbounded proof bounds the optimum from
+    above, and a bounded search one ply shorter is disproved (its opposite certified)."""
+    from certify.proving import prove
+    from solver.pns import Claim
+
+    game = resolve_game("mnk:3,4,3")
+    whole = prove(game, Claim(1, "win"), max_nodes=100_000)
+    verdict = checker.check_document(whole.certificate.model_dump(mode="json")).message
+    longest = int(verdict.rsplit("lasts ", 1)[1].split()[0])
+    assert verdict.startswith("VALID") and longest == whole.tree.depth
+    bounded = prove(game, Claim(1, "win", longest), max_nodes=100_000)
+    document = bounded.certificate.model_dump(mode="json")
+    assert document["claim"]["within"] == longest
+    assert f"player 1 wins within {longest} plies" in checker.check_document(document).message
+    assert prove(game, Claim(1, "win", longest - 1), max_nodes=100_000).outcome.status == "disproved"
+    held = prove(game, Claim(2, "no-loss", longest - 1), max_nodes=100_000)
+    assert checker.check_document(held.certificate.model_dump(mode="json")).exit_code == 0
+    tighter = {**document, "claim": {**document["claim"], "within": longest - 1}}  # the same moves
+    assert checker.check_document(tighter).exit_code == 1

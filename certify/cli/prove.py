@@ -51,14 +51,16 @@ def search_progress(enabled: bool) -> Iterator[Callable[[Progress], None] | None
 
 def default_output(game_name: str, claim: Claim) -> Path:
     """`mnk-4-4-3.p1-win.json`: the game's name made file-safe, the player and the claim."""
-    return Path(f"{file_stem(game_name)}.p{claim.player}-{claim.result}.json")
+    bound = "" if claim.within is None else f"-within-{claim.within}"
+    return Path(f"{file_stem(game_name)}.p{claim.player}-{claim.result}{bound}.json")
 
 
 def summary(attempt: Attempt, path: Path | None) -> dict:
     """What the search did and, if it proved the claim, what it wrote."""
     outcome = attempt.outcome
     data = {
-        "claim": {"player": attempt.claim.player, "result": attempt.claim.result, "root": attempt.root},
+        "claim": {"player": attempt.claim.player, "result": attempt.claim.result, "root": attempt.root,
+                  "within": attempt.claim.within},
         "status": outcome.status,
         "root_pn": None if outcome.root_pn >= INF else outcome.root_pn,
         "root_dn": None if outcome.root_dn >= INF else outcome.root_dn,
@@ -84,6 +86,7 @@ def prove(
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
+    within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.policy.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,
@@ -114,8 +117,12 @@ def prove(
         raise fail(f"certify prove: missing {' and '.join(missing)}, or give --batch FILE (see 'certify prove --help')")
     with user_errors():
         game_obj = resolve_game(game)
-    target = Claim(int(player), claim)
+    target = Claim(int(player), claim, within)
     options = []  # recorded in provenance after the claim: the command that regenerates the file
+    if within is not None:
+        if parallel:
+            raise fail("--within is for the serial search (leave out --workers, --ray and --batch)")
+        options.append(f"--within {within}")
     if position is not None:
         try:
             game_obj.parse_position(position)
@@ -160,10 +167,10 @@ def prove(
                 raise fail(f"--policy {policy}: {err}") from None
 
     attempt, stats = search(target)
+    if attempt.outcome.status == "disproved" and plan is not None:  # only the policy's moves were tried
+        attempt = dataclasses.replace(attempt, outcome=dataclasses.replace(attempt.outcome, status="policy fails"))
     data = summary(attempt, None)
     written = attempt
-    if attempt.outcome.status == "disproved" and plan is not None:
-        attempt = dataclasses.replace(attempt, outcome=dataclasses.replace(attempt.outcome, status="policy fails"))
     if attempt.outcome.status == "disproved":  # certify the claim that holds instead: a disproof is checkable too
         opposite, _ = search(target.opposite())  # the parallel figures reported are the first search's
         if output is None:

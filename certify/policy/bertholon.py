@@ -12,11 +12,12 @@ those; where it names none (the end game) the search chooses.
 2. The trap: X answers in the board it is sent to, always in the same cell t, so O is sent to
    board t until it is full; the search picks t at X's first choice. X then holds cells 4 and t
    of the boards, and threatens the third cell 8 - t of each.
+Then the end game: the search chooses X's moves (the family's hooks find the wins at once).
 """
 
 from __future__ import annotations
 
-from solver.uttt import FULL9, Position, Uttt, chunk
+from solver.uttt import Position, Uttt
 
 CENTRE = 4
 
@@ -24,15 +25,22 @@ CENTRE = 4
 def open_rules_plan(game: Uttt, s: Position) -> tuple[int, ...]:
     """The moves the plan allows X in `s` (X to move), or () where the search is free to choose."""
     full = s.closed  # under the open rules, closed means full
-    if not full >> CENTRE & 1:
+    trap = trap_cell(s)
+    if trap is None and s.x.bit_count() < 9:  # the centre phase
         board = CENTRE if s.sent < 0 else s.sent
         return (9 * board + CENTRE,) if not (s.x | s.o) >> 9 * board + CENTRE & 1 else ()
-    trap = {g % 9 for g in range(81) if s.x >> g & 1 and g % 9 != CENTRE}
     boards = range(9) if s.sent < 0 else (s.sent,)
-    cells = trap if trap else set(range(9)) - {CENTRE}
-    if len(cells) != 1 and trap:
-        return ()
     empty = ~(s.x | s.o)
-    moves = tuple(9 * b + t for t in sorted(cells) for b in boards
-                  if empty >> 9 * b + t & 1 and not full >> t & 1 and chunk(s.x | s.o, t) != FULL9)
-    return moves
+    if trap is None:  # X's first move after the centre phase: the search picks the trap
+        return tuple(9 * b + t for t in range(9) if t != CENTRE for b in boards if empty >> 9 * b + t & 1)
+    if full >> trap & 1:
+        return ()
+    return tuple(9 * b + trap for b in boards if empty >> 9 * b + trap & 1)
+
+
+def trap_cell(s: Position) -> int | None:
+    """The cell X has played most often outside the centres (the trap t), or None if none yet."""
+    counts = [sum(s.x >> 9 * b + cell & 1 for b in range(9)) for cell in range(9)]
+    counts[CENTRE] = 0
+    best = max(counts)
+    return counts.index(best) if best else None
