@@ -245,3 +245,19 @@ def test_bounded_claims_pin_the_exact_length_and_the_checker_states_the_longest_
     assert checker.check_document(held.certificate.model_dump(mode="json")).exit_code == 0
     tighter = {**document, "claim": {**document["claim"], "within": longest - 1}}  # the same moves
     assert checker.check_document(tighter).exit_code == 1
+
+
+def test_strategy_bound_claims_read_the_checked_longest_play_and_search_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from certify.audit.bounds import StrategyBound
+    from certify.audit.facts import Bench
+    from certify.proving import prove, write_proof
+    from solver.pns import Claim
+
+    path = tmp_path / "p1-win.json"
+    write_proof(prove(resolve_game("mnk:3,4,3"), Claim(1, "win")).certificate, path)
+    claim = StrategyBound(id="t.1", where="test", statement="player 1 wins within 7 moves", game="mnk:3,4,3",
+                          kind="strategy_bound", player=1, result="win", certificate=str(path), max_nodes=50_000,
+                          readings=[{"name": "7 plies", "within": 7}, {"name": "6 plies", "within": 6}])
+    seven, six = claim.evaluate(None, Bench(published_dir=None))
+    assert seven.holds is True and "longest play is 7 plies" in seven.measured
+    assert six.holds is False and "player 2 does not lose within 6 plies" in six.measured
