@@ -10,6 +10,7 @@ checker/ (it imports neither). The default run compares 1,000 seeded random game
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -261,3 +262,25 @@ def test_strategy_bound_claims_read_the_checked_longest_play_and_search_the_rest
     seven, six = claim.evaluate(None, Bench(published_dir=None))
     assert seven.holds is True and "longest play is 7 plies" in seven.measured
     assert six.holds is False and "player 2 does not lose within 6 plies" in six.measured
+
+
+def test_prove_takes_within_and_policy_and_refuses_bad_ones(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "w.json"
+    done = runner.invoke(app, ["prove", "mnk:3,4,3", "--claim", "win", "--player", "1", "--within", "7",
+                               "-o", str(out), "--json"], catch_exceptions=False)
+    assert done.exit_code == 0 and json.loads(out.read_text())["claim"]["within"] == 7
+    assert "--within 7" in json.loads(out.read_text())["provenance"]["command"]
+    bad = runner.invoke(app, ["prove", "uttt:open", "--claim", "win", "--player", "1", "--policy", "no_such_module:plan",
+                              "-o", str(tmp_path / "p.json")], catch_exceptions=False)
+    assert bad.exit_code == 2 and "no_such_module" in bad.output and not (tmp_path / "p.json").exists()
+    plan = tmp_path / "plan.py"  # a plan that names an illegal move: one line, exit 2, nothing written
+    plan.write_text("def plan(game, state):\n    return (0,) if game.to_move(state) == 1 else ()\n")
+    root = OPEN.format_position(OPEN.play_moves("4.4 4.0"))
+    bad = runner.invoke(app, ["prove", "uttt:open", "--claim", "win", "--player", "1", "--position", root,
+                              "--policy", f"{plan}:plan", "-o", str(tmp_path / "p.json")], catch_exceptions=False)
+    assert bad.exit_code == 2 and "not legal" in bad.output and not (tmp_path / "p.json").exists()
