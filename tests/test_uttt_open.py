@@ -18,9 +18,9 @@ import pytest
 import checker
 import checker.uttt as plain
 from checker.load import NotACertificate
-from solver.families import game_from_rules, resolve_game
-from solver.rules import RulesError
-from solver.uttt import OPEN_RULES, IllegalMove, PositionError, UtttRules
+from solver.games.families import game_from_rules, resolve_game
+from solver.games.positional.rules import RulesError
+from solver.games.uttt.engine import OPEN_RULES, IllegalMove, PositionError, UtttRules
 
 OPEN = resolve_game("uttt:open")
 CLOSED = resolve_game("uttt")
@@ -206,8 +206,8 @@ def test_the_variants_have_their_own_rules_and_sha() -> None:
 
 
 def test_no_certificate_of_one_variant_passes_as_the_other(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from certify.proving import prove
-    from solver.pns import Claim
+    from certify.proving.single import prove
+    from solver.search.pns import Claim
 
     # a late position of a seeded random game under the open rules, where a proof is small
     rng, s = random.Random(7), OPEN.initial()
@@ -229,8 +229,8 @@ def test_no_certificate_of_one_variant_passes_as_the_other(tmp_path) -> None:  #
 def test_bounded_claims_pin_the_exact_length_and_the_checker_states_the_longest_play() -> None:
     """mnk:3,4,3: player 1 wins; the longest play of the unbounded proof bounds the optimum from
     above, and a bounded search one ply shorter is disproved (its opposite certified)."""
-    from certify.proving import prove
-    from solver.pns import Claim
+    from certify.proving.single import prove
+    from solver.search.pns import Claim
 
     game = resolve_game("mnk:3,4,3")
     whole = prove(game, Claim(1, "win"), max_nodes=100_000)
@@ -251,8 +251,8 @@ def test_bounded_claims_pin_the_exact_length_and_the_checker_states_the_longest_
 def test_strategy_bound_claims_read_the_checked_longest_play_and_search_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from certify.audit.bounds import StrategyBound
     from certify.audit.facts import Bench
-    from certify.proving import prove, write_proof
-    from solver.pns import Claim
+    from certify.proving.single import prove, write_proof
+    from solver.search.pns import Claim
 
     path = tmp_path / "p1-win.json"
     write_proof(prove(resolve_game("mnk:3,4,3"), Claim(1, "win")).certificate, path)

@@ -22,10 +22,10 @@ import checker
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import Reading
-from certify.proving import prove
-from solver.families import resolve_game
-from solver.pns import Claim
-from solver.rules import RulesError
+from certify.proving.single import prove
+from solver.games.families import resolve_game
+from solver.search.pns import Claim
+from solver.games.positional.rules import RulesError
 
 LONGEST = re.compile(r"the longest play lasts ([\d,]+) pl")
 

@@ -12,9 +12,9 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from certify.bench import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
+from certify.bench.timing import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail
-from certify.policy.bench import policy_benchmark
+from certify.bench.players import policy_benchmark
 
 PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (certify, numpy retrograde)"
 
@@ -74,7 +74,7 @@ def bench(
         if suite in ("players", "all"):
             players = policy_benchmark(games=games)
         if suite in ("prove", "all"):
-            from certify.bench_prove import prove_benchmarks
+            from certify.bench.prove import prove_benchmarks
 
             proofs = prove_benchmarks()
     by_name = {t.name: t for t in timings}
@@ -120,7 +120,7 @@ def bench(
 
 def startup(repeat: int, json_out: bool) -> None:
     """`certify bench --suite startup`: one table, whole processes, with the targets."""
-    from certify.startup import startup_benchmark
+    from certify.bench.startup import startup_benchmark
 
     with errors.status("timing whole processes…", spinner="dots") if not json_out and errors.is_terminal else nullcontext():
         rows = startup_benchmark(repeat)
@@ -142,7 +142,7 @@ def startup(repeat: int, json_out: bool) -> None:
 
 def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
     """`certify bench --suite scale`: certify beside mnk.c on each board, one table."""
-    from certify.scale import SCALE_BOARDS, TARGET_RATIO, PeerError, default_peer_source, scale_benchmark
+    from certify.bench.scale import SCALE_BOARDS, TARGET_RATIO, PeerError, default_peer_source, scale_benchmark
 
     source = peer_source or default_peer_source()
     if source is None:
@@ -177,7 +177,7 @@ def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
 
 def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, json_out: bool) -> None:
     """The uttt suite: positions solved per ply, with and without critical squares."""
-    from certify.bench_uttt import summary, uttt_benchmark
+    from certify.bench.uttt import summary, uttt_benchmark
 
     try:
         plies = [int(p) for p in plies_text.split(",")]

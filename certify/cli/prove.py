@@ -19,10 +19,10 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout
-from certify.proving import Attempt, PolicyMoveError, prove as run_proof, write_proof
-from certify.render import plural
-from solver.families import resolve_game
-from solver.pns import INF, Claim, Progress
+from certify.proving.single import Attempt, PolicyMoveError, prove as run_proof, write_proof
+from certify.render.text import plural
+from solver.games.families import resolve_game
+from solver.search.pns import INF, Claim, Progress
 
 EXIT_INTERRUPTED = 130
 
@@ -87,7 +87,7 @@ def prove(
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
-    policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.policy.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
+    policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,
     ray: RayOpt = False,
