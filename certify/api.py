@@ -145,7 +145,8 @@ def check(certificate: Certified | Proof | str | Path) -> Verdict:
 
 
 def audit_claims(claims: str | Path, published: str | Path = "certificates"):  # -> certify.audit.run.FileAudit
-    """Evaluate a claims file (docs/claims-format.md); each result has `.id`, `.verdict`, `.readings`.
+    """Evaluate a claims file (docs/claims-format.md); each result has `.id`, `.verdict` (its primary
+    reading's, or ambiguous), `.primary` and `.readings` (the primary first).
 
     `published` is the directory of published certificates some claims refer to. (Not named
     `audit`: `certify.audit` is the package that does the work.)

@@ -24,6 +24,14 @@ PAGE_MARK = re.compile(rb'id="certify-data"')  # a `certify explore` page (its d
 PAGE_IDENTITY = re.compile(rb'<meta name="certify-page" content="([^"]*)">')  # what the page shows (certify/explorer)
 
 
+def certificate_mark(kind: str, rules_sha256: str) -> re.Pattern[bytes]:
+    """Recognises a certificate of this kind about this game (the keys are sorted: kind comes before
+    rules_sha256 near the top): only such a file is replaced without --force (issue 19)."""
+    fields = [rb'"format"\s*:\s*"certify-certificate"', rb'"kind"\s*:\s*"' + re.escape(kind.encode()) + rb'"',
+              rb'"rules_sha256"\s*:\s*"' + re.escape(rules_sha256.encode()) + rb'"']
+    return re.compile(rb"\A" + b"".join(rb"(?=[\s\S]*" + field + b")" for field in fields))
+
+
 class FileProblem(ValueError):
     """A file that cannot be read or written as asked; the message is one line naming the file."""
 
@@ -45,6 +53,8 @@ def readable_file(path: Path | str, what: str = "file") -> Path:
         raise FileProblem(f"{path}: is a directory, not a {what}")
     if not path.exists():
         raise FileProblem(f"{path}: no such file")
+    if not path.is_file():  # a FIFO or a device would block a reader or never end
+        raise FileProblem(f"{path}: is not a regular file")
     try:
         size = path.stat().st_size
     except OSError as err:

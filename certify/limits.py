@@ -46,6 +46,17 @@ def gigabytes(count: int) -> str:
     return f"{count / 1e9:.1f} GB" if count >= 1e9 else f"{count / 1e6:.0f} MB"
 
 
+def cap_address_space(limit: int | None) -> None:
+    """Lower this process's address-space limit to `limit` bytes, within the existing hard limit
+    (`ulimit -v` on shared machines: an unprivileged process may lower it, never raise it)."""
+    if limit is None:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    if soft == resource.RLIM_INFINITY or cap < soft:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
 def run_bounded(timeout: float, function: Callable[..., T], *args: object) -> T:
     """`function(*args)` in a child process; its result, its exception re-raised, or TimedOut.
 
@@ -56,9 +67,7 @@ def run_bounded(timeout: float, function: Callable[..., T], *args: object) -> T:
     receiver, sender = context.Pipe(duplex=False)
 
     def child() -> None:
-        limit = available_memory()
-        if limit is not None:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        cap_address_space(available_memory())
         try:
             outcome: tuple[str, object] = ("value", function(*args))
         except BaseException as err:  # sent back and re-raised in the parent

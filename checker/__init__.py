@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from checker import positional, proof, table, uttt
 from checker.load import DEFAULT_MAX_BYTES, Invalid, Limits, NotACertificate, load_envelope, parse_json, read_bytes
-from checker.load import rules_hash
+from checker.load import rules_hash, sha_problem
 
 __all__ = ["DEFAULT_MAX_BYTES", "CheckResult", "Limits", "check_bytes", "check_document", "check_file"]
 
@@ -44,11 +44,21 @@ def _guarded(run) -> CheckResult:  # type: ignore[no-untyped-def]
         return CheckResult(2, f"ERROR: internal checker failure ({type(err).__name__}: {str(err)[:200]})")
 
 
+def _refused(limits: Limits, rules_sha256: str | None) -> CheckResult | None:
+    """The usage error for an absurd budget or a rules hash that is not 16+ hex digits, or None:
+    an empty hash must not mean "any game"."""
+    problem = sha_problem(rules_sha256) or limits.problem()
+    return CheckResult(2, f"ERROR: {problem}") if problem else None
+
+
 def check_document(document: object, limits: Limits = Limits(), rules_sha256: str | None = None,
                    progress=None) -> CheckResult:  # type: ignore[no-untyped-def]
     """Check an already-parsed JSON document; with rules_sha256, also that it is about that game."""
 
     def run() -> CheckResult:
+        refused = _refused(limits, rules_sha256)
+        if refused:
+            return refused
         envelope = load_envelope(document, tuple(KINDS), tuple(FAMILIES))
         family = FAMILIES[envelope.family]
         game = family.parse_rules(envelope.rules)
@@ -78,4 +88,4 @@ def check_bytes(data: bytes, limits: Limits = Limits(), rules_sha256: str | None
 def check_file(path: str, limits: Limits = Limits(), rules_sha256: str | None = None,
                progress=None) -> CheckResult:  # type: ignore[no-untyped-def]
     """Check the certificate file at path (refusing files over limits.max_bytes)."""
-    return _guarded(lambda: check_bytes(read_bytes(str(path), limits.max_bytes), limits, rules_sha256, progress))
+    return _refused(limits, rules_sha256) or _guarded(lambda: check_bytes(read_bytes(str(path), limits.max_bytes), limits, rules_sha256, progress))

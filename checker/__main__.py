@@ -9,7 +9,7 @@ import argparse
 import sys
 import time
 
-from checker import CheckResult, Limits, check_file
+from checker import Limits, check_file
 
 DEFAULTS = Limits()
 
@@ -43,16 +43,11 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse has printed its usage message
         return 2 if exit_.code else 0
-    sha = args.rules_sha256
-    if min(args.max_bytes, args.max_states, args.max_work) < 0:
-        result = CheckResult(2, "ERROR: --max-bytes, --max-states and --max-work must not be negative")
-    elif sha is not None and (len(sha) < 16 or len(sha) > 64 or any(c not in "0123456789abcdefABCDEF" for c in sha)):
-        result = CheckResult(2, "ERROR: --rules-sha256 must be 16 to 64 hex digits")
-    else:
-        progress = progress_printer()
-        result = check_file(args.certificate, Limits(args.max_bytes, args.max_states, args.max_work), sha, progress)
-        if progress:
-            sys.stderr.write("\r\033[K")
+    progress = progress_printer()
+    result = check_file(args.certificate, Limits(args.max_bytes, args.max_states, args.max_work),
+                        args.rules_sha256, progress)
+    if progress:
+        sys.stderr.write("\r\033[K")
     stream = sys.stdout if result.exit_code in (0, 1) else sys.stderr  # an ERROR is not a verdict
     stream.buffer.write(result.message.encode("utf-8", "backslashreplace") + b"\n")
     stream.flush()

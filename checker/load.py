@@ -12,11 +12,15 @@ import hashlib
 import json
 import math
 import os
+import stat
 import zlib
 from dataclasses import dataclass
 
-DEFAULT_MAX_BYTES = 512 * 1024 * 1024
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024  # the largest published certificate has 4.7 MB
+MAX_BUDGET = 10**15  # a larger budget is a typing error, not a plan
+MAX_CONTAINERS = 1_000_000  # JSON objects and arrays: each costs ~100 bytes once parsed
 MAX_INT_DIGITS = 20
+HEX = "0123456789abcdef"
 FORMAT = "certify-certificate"
 VERSION = 2
 
@@ -37,6 +41,21 @@ class Limits:
     max_states: int = 1_000_000
     max_work: int = 100_000_000
 
+    def problem(self) -> str | None:
+        """Why this budget is not one to check with (negative, or absurdly large), or None."""
+        for name, value in (("--max-bytes", self.max_bytes), ("--max-states", self.max_states),
+                            ("--max-work", self.max_work)):
+            if type(value) is not int or not 0 <= value <= MAX_BUDGET:
+                return f"{name} must be an integer in 0..{MAX_BUDGET:.0e}, found {ascii(value)[:40]}"
+        return None
+
+
+def sha_problem(sha: str | None) -> str | None:
+    """Why `sha` is not a rules hash prefix to check against (16 to 64 hex digits), or None."""
+    if sha is not None and (type(sha) is not str or not 16 <= len(sha) <= 64 or sha.strip(HEX + HEX.upper())):
+        return f"--rules-sha256 must be 16 to 64 hex digits, found {ascii(sha)[:80]}"
+    return None
+
 
 @dataclass(frozen=True)
 class Envelope:
@@ -51,13 +70,17 @@ class Envelope:
 
 
 def read_bytes(path: str, max_bytes: int) -> bytes:
-    """The file's bytes, refusing anything larger than max_bytes."""
+    """The file's bytes, refusing anything but a regular file of at most max_bytes (a FIFO or a
+    device would block open() or never end)."""
     try:
-        size = os.stat(path).st_size
-        if size > max_bytes:
-            raise NotACertificate(f"{path} has {size} bytes, more than the limit {max_bytes} (--max-bytes)")
+        status = os.stat(path)
+        if not stat.S_ISREG(status.st_mode):
+            raise NotACertificate(f"{path} is not a regular file")
+        if status.st_size > max_bytes:
+            raise NotACertificate(f"{path} has {status.st_size} bytes, more than the limit {max_bytes}; "
+                                  f"to check it, raise it: --max-bytes {status.st_size}")
         with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+            data = handle.read(min(status.st_size, max_bytes) + 1)
     except OSError as err:
         raise NotACertificate(f"cannot read {path}: {err.strerror or err}") from None
     if len(data) > max_bytes:
@@ -99,6 +122,8 @@ def parse_json(data: bytes) -> object:
         raise NotACertificate(f"not UTF-8 (bad byte at offset {err.start})") from None
     if not text.strip():
         raise NotACertificate("empty: the file holds no JSON document")
+    if data.count(b"{") + data.count(b"[") > MAX_CONTAINERS:
+        raise NotACertificate(f"more than {MAX_CONTAINERS:,} JSON objects and arrays")
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant,
                           parse_int=_bounded_int, parse_float=_finite_float)

@@ -14,6 +14,7 @@ MARK_RULES = ("own", "either", "x-only")
 GOALS = ("first-line-wins", "first-line-loses", "most-lines")
 RULES_KEYS = ("cols", "family", "goal", "lines", "marks", "name", "rows")
 MAX_SIDE = 16
+MAX_PROOF_SIDE = 8
 
 Board = tuple[int, ...]
 Move = tuple[int, int]
@@ -68,6 +69,16 @@ def describe(game: Game) -> str:
     length = str(lengths[0]) if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     return (f"{game.rows}x{game.cols} board, {counted(len(game.lines), 'line', 'lines')} of {length}, "
             f"marks {game.marks}, {game.goal}")
+
+
+def position_work(game: Game) -> int:
+    """The work of one position of a strategy proof: twice the cells its line checks read and the
+    board (its children, its memory), about 0.2 microseconds a unit. Refuses boards over 8x8, which
+    the strategy kind does not cover."""
+    if game.rows > MAX_PROOF_SIDE or game.cols > MAX_PROOF_SIDE:
+        raise NotACertificate(f"the strategy kind covers boards up to {MAX_PROOF_SIDE}x{MAX_PROOF_SIDE}, "
+                              f"not {game.rows}x{game.cols}")
+    return 2 * (sum(map(len, game.lines)) + game.cells)
 
 
 def initial(game: Game) -> Board:
@@ -136,7 +147,30 @@ def parse_position(game: Game, text: str) -> Board:
         raise NotACertificate(f"position {ascii(text)[:120]}: X must have as many marks as O or one more")
     if game.marks == "x-only" and O in board:
         raise NotACertificate(f"position {ascii(text)[:120]}: only X is placed in this game")
+    problem = line_problem(game, board)
+    if problem:
+        raise NotACertificate(f"position {ascii(text)[:120]}: {problem}")
     return board
+
+
+def line_problem(game: Game, board: Board) -> str | None:
+    """Why the complete lines of a board cannot arise in play, or None.
+
+    Under a first-line goal play stops at the first complete line, so every complete line holds
+    the last move: the lines share a cell and one mark, and under `own` it is the previous mover's.
+    """
+    if game.goal == "most-lines":
+        return None
+    complete = [line for line in game.lines if board[line[0]] and all(board[cell] == board[line[0]] for cell in line)]
+    if not complete:
+        return None
+    if len({board[line[0]] for line in complete}) > 1:
+        return "it holds a complete line of X and one of O, but play stops at the first"
+    if not set(complete[0]).intersection(*complete[1:]):
+        return "its complete lines share no cell, so no single move completed them all"
+    if game.marks == "own" and board[complete[0][0]] == (X, O)[to_move(game, board) - 1]:
+        return "the side to move holds a complete line, but only the player who moved last can complete one"
+    return None
 
 
 def draw_board(game: Game, board: Board) -> str:

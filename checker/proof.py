@@ -6,7 +6,8 @@ which this traversal first reaches the prover's positions: depth-first from the 
 taken from a stack and skipped if already seen; at the prover's position the next stored move is
 followed, at the opponent's every move, pushed in reverse so the first is explored first. Every
 play must end as claimed, every stored move must be used, and the traversal must see exactly
-`proof.positions` positions (declared up front, so the work budget is known before any work).
+`proof.positions` positions (declared up front, so the work budget is known before any work:
+positions x the family's `position_work`).
 The verdict also states the longest play the strategy allows, in plies to the end, computed on the
 way back up the same traversal (a position is left when everything pushed after it is done).
 A claim with `within` N is bounded: "wins within N" also needs every play to end by ply N from the
@@ -34,9 +35,11 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     proof = field(document, "proof", dict, "certificate")
     word_field(proof, "traversal", "proof", (TRAVERSAL,))
     positions = count_field(proof, "positions", "proof", 1, 10**18)
-    if positions > limits.max_states:
-        raise NotACertificate(f"proof.positions = {positions}: over the work budget ({limits.max_states} "
-                              f"positions); to check a large proof, raise it: --max-states {positions}")
+    work = positions * family.position_work(game)
+    if positions > limits.max_states or work > limits.max_work:
+        raise NotACertificate(f"proof.positions = {positions} and work {work}: over the work budget "
+                              f"({limits.max_states} positions, {limits.max_work} work); to check a large proof, "
+                              f"raise it: --max-states {positions} --max-work {work}")
     turns = count_field(proof, "turns", "proof", 0, positions)
     moves = unpack_bytes(proof, "moves", "proof", turns)
     root = family.initial(game) if root_text is None else family.parse_position(game, root_text)
@@ -81,7 +84,7 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
         raise Invalid(f"proof.moves has {turns - used} move(s) the strategy never uses")
     if len(seen) != positions:
         raise Invalid(f"proof.positions = {positions}, but the strategy reaches {len(seen)} positions")
-    where = "the start" if root_text is None else f"position {ascii(root_text)[:120]}"
+    where = "the start" if root_text is None else f"position {family.draw_board(game, root)}"  # in full, as read
     claimed = ("wins" if result == "win" else "does not lose") + ("" if within is None else f" within {within} plies")
     return (f"player {player} {claimed} from {where}: {counted(positions, 'position', 'positions')}, "
             f"{counted(turns, 'move', 'moves')} of player {player} checked; the longest play lasts "

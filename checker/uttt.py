@@ -43,6 +43,12 @@ def describe(game: dict) -> str:
     return "ultimate tic-tac-toe (won and full boards closed, drawn count for nobody, sent to a closed board play anywhere)"
 
 
+def position_work(game: dict) -> int:
+    """The work of one position of a strategy proof: each of up to 81 children reads a local board
+    (9), twice, in the units of positional.position_work."""
+    return 2 * 81 * 9
+
+
 def initial(game: dict) -> State:
     """The empty board, any board allowed."""
     return ((EMPTY,) * 81, -1, (EMPTY,) * 9) if is_open(game) else ((EMPTY,) * 81, -1)
@@ -140,8 +146,13 @@ def parse_position(game: dict, text: object) -> State:
             raise NotACertificate(f"position {ascii(text)[:120]}: board {board} holds a line of X and one of O")
     if cells.count(X) - cells.count(O) not in (0, 1):
         raise NotACertificate(f"position {ascii(text)[:120]}: X must have as many marks as O or one more")
-    if sent >= 0 and board_status(tuple(cells), sent) != EMPTY:
+    status = [board_status(tuple(cells), board) for board in range(9)]
+    if all(any(status[a] == status[b] == status[c] == mark for a, b, c in LINES) for mark in (X, O)):
+        raise NotACertificate(f"position {ascii(text)[:120]}: both players hold a meta line")
+    if sent >= 0 and status[sent] != EMPTY:
         raise NotACertificate(f"position {ascii(text)[:120]}: board {sent} is closed, write '*'")
+    if sent >= 0 and X not in cells:
+        raise NotACertificate(f"position {ascii(text)[:120]}: the first move may go anywhere, write '*'")
     return tuple(cells), sent
 
 

@@ -66,3 +66,31 @@ def test_false_claim_is_refuted_with_exit_0(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["audit", str(path), "--json"])
     assert result.exit_code == 0
     assert '"verdict": "refuted"' in result.output
+
+
+TWO = GOOD.replace('kind = "root_value"\nvalue = "draw"', 'kind = "count"\nquantity = ["reachable_states", "games"]\nvalue = 5478')
+PRIMARY = '[claim.primary]\nreading = "{}"\nwords = "the words"\n'
+OTHER = '[[claim.other]]\nreading = "{}"\nwhy = "a reason"\n'
+
+
+def test_a_tautology_cannot_make_a_claim_ambiguous(tmp_path: Path) -> None:
+    body = TWO + PRIMARY.format("states") + OTHER.format("complete games") + 'tautology = true\nequally = "a sentence"\n'
+    path = write(tmp_path, body)
+    with pytest.raises(ClaimsFileError, match=r"claims.toml:15: claim\[1\] \(id 'a'\).other\[0\]: a tautology cannot make a claim ambiguous"):
+        load_claims(path)
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "message"),
+    [
+        (TWO, 4, "2 readings were measured: name the primary one"),
+        (TWO + PRIMARY.format("moves"), 12, "primary.reading 'moves' matches no reading"),
+        (TWO + PRIMARY.format("states"), 4, "reading 'complete games: move sequences from the empty board to an end' is neither"),
+    ],
+)
+def test_readings_not_placed_once_are_bad_input(tmp_path: Path, body: str, line: int, message: str) -> None:
+    path = write(tmp_path, body)
+    result = CliRunner().invoke(app, ["audit", str(path)])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert f"{path}:{line}: claim 'a': {message}" in " ".join(result.output.split())

@@ -40,6 +40,20 @@ def claim(ident: str, game: str, kind: str, **fields: object) -> str:
     return "\n".join(lines) + "\n"
 
 
+def primary(reading: str, *others: str, equally: str = "", tautology: str = "") -> str:
+    """`[claim.primary]` naming `reading`, and `[[claim.other]]` for `others` (the one named by
+    `equally` supported as well by a quoted sentence, the one named by `tautology` marked so)."""
+    lines = ["[claim.primary]", f"reading = {json.dumps(reading)}", 'words = "the words"']
+    for other in others:
+        lines += ["[[claim.other]]", f"reading = {json.dumps(other)}", 'why = "a reason"']
+        lines += ['equally = "a sentence"'] if other == equally else []
+        lines += ["tautology = true"] if other == tautology else []
+    return "\n".join(lines) + "\n"
+
+
+REACHABLE, BY_A_MOVE = "states reachable from the empty board", "states reachable by at least one move"
+
+
 def test_counts_known_by_hand(tmp_path: Path, domino: str) -> None:
     results = audit(
         tmp_path,
@@ -49,13 +63,22 @@ def test_counts_known_by_hand(tmp_path: Path, domino: str) -> None:
         + claim("boards", domino, "count", quantity="unreachable_boards", value=4)
         + claim("drawn", domino, "count", quantity="terminal_states.draws", value=2)
         + claim("wrong", domino, "count", quantity="reachable_states", value=6)
-        + claim("two", domino, "count", quantity=["reachable_states", "reachable_states_without_empty"], value=4),
+        + claim("two", domino, "count", quantity=["reachable_states", "reachable_states_without_empty"], value=4)
+        + primary(REACHABLE, BY_A_MOVE, equally=BY_A_MOVE)
+        + claim("plain", domino, "count", quantity=["reachable_states", "reachable_states_without_empty"], value=4)
+        + primary(REACHABLE, BY_A_MOVE)
+        + claim("other", domino, "count", quantity=["reachable_states", "reachable_states_without_empty"], value=4)
+        + primary(BY_A_MOVE, REACHABLE),
     )
     assert [results[k].verdict for k in ("states", "moves", "games", "boards", "drawn")] == ["holds"] * 5
     assert results["wrong"].verdict == "refuted"
     assert results["wrong"].readings[0].witness == "off by -1"
+    # the primary reading decides; another one makes the claim ambiguous only when a sentence supports it
     assert results["two"].verdict == "ambiguous"
-    assert [r.holds for r in results["two"].readings] == [False, True]
+    assert [(r.role, r.holds) for r in results["two"].readings] == [("primary", False), ("alternative", True)]
+    assert results["plain"].verdict == "refuted"
+    assert results["other"].verdict == "holds"
+    assert results["other"].readings[0].name.startswith(BY_A_MOVE)
 
 
 def test_bound_ratio_value_and_moves(tmp_path: Path, domino: str) -> None:
@@ -99,7 +122,7 @@ def test_atlas_dump_readings(tmp_path: Path) -> None:
 
 
 def test_win_test_witnesses_are_real(tmp_path: Path) -> None:
-    results = audit(tmp_path, claim("test", "tictactoe", "win_test"))
+    results = audit(tmp_path, claim("test", "tictactoe", "win_test") + primary("the test for each player", "the test for either player"))
     result = results["test"]
     assert result.verdict == "refuted"
     witness = result.readings[0].witness
@@ -110,9 +133,13 @@ def test_win_test_witnesses_are_real(tmp_path: Path) -> None:
 
 
 def test_sequence_formula_counterexample(tmp_path: Path) -> None:
-    result = audit(tmp_path, claim("f", "tictactoe", "sequence_formula", formula="mark_count_factorials"))["f"]
-    # as games (which stop at the first line) the formula fails; as placement orders it holds
-    assert result.verdict == "ambiguous"
+    body = claim("f", "tictactoe", "sequence_formula", formula="mark_count_factorials")
+    body += primary("move sequences of a game (it stops", "move sequences of a game, on the boards", "placement orders", tautology="placement orders")
+    result = audit(tmp_path, body)["f"]
+    # as games (which stop at the first line) the formula fails; as placement orders it holds, but a
+    # reading marked a tautology never decides the verdict
+    assert result.verdict == "refuted"
+    assert [r.verdict for r in result.readings] == ["refuted", "refuted", "tautology"]
     witness = result.readings[0].witness
     stated, measured = (int(x.replace(",", "")) for x in (witness.split("= ")[1].split(" ")[0], witness.split("but ")[1].split(" ")[0]))
     assert stated != measured
@@ -130,7 +157,8 @@ def test_placement_orders_count_by_hand(domino: str) -> None:
 
 def test_atlas_nodes_compare_sets(tmp_path: Path, domino: str) -> None:
     # the domino's Atlas visits . . / X . / . X / X O / O X and references all but the empty board
-    result = audit(tmp_path, claim("atlas", domino, "atlas_nodes", value=4, codes=[1, 3, 8]))["atlas"]
+    body = claim("atlas", domino, "atlas_nodes", value=4, codes=[1, 3, 8])
+    result = audit(tmp_path, body + primary("nodes: every situation the rebuilt Atlas visits", "nodes: every situation some move references"))["atlas"]
     assert result.verdict == "holds"
     assert [r.measured.split(",")[0] for r in result.readings] == ["5 nodes", "4 nodes"]
     assert "not reachable: 8" in result.reasons[0]  # 8 = O O, never reached
@@ -145,20 +173,31 @@ def test_atlas_dump_is_shown_beside_the_source(tmp_path: Path, domino: str) -> N
     assert table.rows[1][1] == "not listed"
 
 
+EVERY = "every position the player meets in tictactoe, as first and as second player"
+
+
 def test_search_players_slower_and_fastest_wins(tmp_path: Path) -> None:
     result = audit(
         tmp_path,
         claim("fast", "tictactoe", "fastest_win", slower=["alphabeta"], fastest=["alphabeta-depth"], board=2371)
-        + claim("wrong", "tictactoe", "fastest_win", slower=["alphabeta-depth"], fastest=["alphabeta"]),
+        + primary(f"{EVERY}, equally good moves broken to the first", f"{EVERY}, every equally good move", "the source's example")
+        + claim("wrong", "tictactoe", "fastest_win", slower=["alphabeta-depth"], fastest=["alphabeta"])
+        + primary(f"{EVERY}, equally good moves broken to the first", f"{EVERY}, every equally good move"),
     )
     assert result["fast"].verdict == "holds"
     assert result["wrong"].verdict == "refuted"
+    # a random tie-break lets alpha-beta pick a slower win in more positions than the first-move rule
+    first, random_ties = (r.measured.split("alphabeta: a slower win in ")[1].split(" states")[0] for r in result["fast"].readings[:2])
+    assert sum(int(n.split(" ")[0].replace(",", "")) for n in first.split(" + ")) < sum(
+        int(n.split(" ")[0].replace(",", "")) for n in random_ties.split(" + ")
+    )
 
 
 def test_a_policy_case_read_for_optimal_play_only_says_why(tmp_path: Path) -> None:
     result = audit(
         tmp_path,
-        claim("case", "tictactoe", "policy_case", bot_first="edge", opponent_first="centre", outcomes=["draw"], opponents=["optimal"]),
+        claim("case", "tictactoe", "policy_case", bot_first="edge", opponent_first="centre", outcomes=["draw"], opponents=["optimal"])
+        + primary("T3DT reading 't3dt',", "T3DT reading 't3dt-alt',"),
     )["case"]
     assert result.verdict == "holds"
     assert all("optimally" in r.name for r in result.readings)
@@ -195,13 +234,20 @@ def test_games_up_to_symmetry_matches_brute_force() -> None:
     assert games_up_to_symmetry(solve(rules), swap=False) == len(seen)
 
 
+def against(pairs: str) -> tuple[str, str]:
+    """The names of a pairing claim's readings against any play and against a tactical opponent."""
+    return f"player 1's pairing {pairs}, opening 4, every", f"player 1's pairing {pairs}, opening 4, opponent completes"
+
+
 def test_pairing_claims_are_read_against_each_opponent(tmp_path: Path) -> None:
     results = audit(
         tmp_path,
         claim("mirror", "cumulative", "pairing_strategy", player=1, opening=4,
               pairs=[[0, 8], [1, 7], [2, 6], [3, 5]], property="no-loss", opponents=["any", "tactics"])
+        + primary(*against("0-8,1-7,2-6,3-5"))
         + claim("nolines", "cumulative", "pairing_strategy", player=1, opening=4,
-                pairs=[[0, 1], [2, 5], [3, 6], [7, 8]], property="no-lines", opponents=["any", "tactics"]),
+                pairs=[[0, 1], [2, 5], [3, 6], [7, 8]], property="no-lines", opponents=["any", "tactics"])
+        + primary(*against("0-1,2-5,3-6,7-8"), equally=against("0-1,2-5,3-6,7-8")[1]),
     )  # fmt: skip
     assert [r.holds for r in results["mirror"].readings] == [True, True]
     assert results["mirror"].verdict == "holds"
@@ -213,3 +259,23 @@ def test_pairing_claims_are_read_against_each_opponent(tmp_path: Path) -> None:
     final = game.board(game.play(parse_moves(played)))
     assert 0 not in final
     assert any(len({final[c] for c in line}) == 1 for line in game.rules.lines)
+
+
+def test_a_universal_pairing_with_every_opening(tmp_path: Path) -> None:
+    # the opening is the pairing strategy's first free move: no pairing forces an exact draw from
+    # every opening in both roles, while one never out-scored from every opening exists
+    body = claim("exact", "cumulative", "universal_pairing", exists=False) + 'reading = [{ property = "draw", free_moves = "every", opening = "every" }]\n'
+    body += claim("never", "cumulative", "universal_pairing", exists=False) + 'reading = [{ property = "no-loss", free_moves = "every", opening = "every" }]\n'
+    results = audit(tmp_path, body)
+    assert results["exact"].verdict == "holds"
+    assert "no pairing serves both roles" in results["exact"].primary.measured
+    assert results["never"].verdict == "refuted"
+    assert "(player 1 any opening) serves both roles" in results["never"].primary.measured
+
+
+def test_an_opening_for_every_cell_needs_every_free_move(tmp_path: Path) -> None:
+    from certify.audit.claims import ClaimsFileError
+
+    body = claim("x", "cumulative", "universal_pairing", exists=False) + 'reading = [{ property = "draw", free_moves = "some", opening = "every" }]\n'
+    with pytest.raises(ClaimsFileError, match="opening = 'every' reads the opening as a free move"):
+        audit(tmp_path, body)

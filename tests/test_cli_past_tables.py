@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from typer.testing import CliRunner
 
+from certify.audit.result import Verdict
 from certify.cli import app
 from certify.proving.single import move_values
 from solver.games.positional.engine import Game
@@ -157,7 +159,7 @@ def test_audit_json_counts_every_verdict():
     counts = data["counts"]
     verdicts = [c["verdict"] for a in data["audits"] for c in a["claims"]]
     assert counts["claims"] == len(verdicts) > 0
-    assert {k: v for k, v in counts.items() if k != "claims"} == {v: verdicts.count(v) for v in ("holds", "refuted", "ambiguous", "not evaluated")}
+    assert {k: v for k, v in counts.items() if k != "claims"} == {v: verdicts.count(v) for v in get_args(Verdict)}
 
 
 def test_games_json_lists_every_row_of_the_table():

@@ -87,3 +87,21 @@ def test_worked_position_losing_set() -> None:
     same, _ = WorkedPosition(kind="uttt_worked_position", part="losing_set", cells=WORKED.split()[0],
                              losing_cells=[0, 6, 7, 8], max_nodes=20_000, **BASE).measure()
     assert same.holds is True
+
+
+def test_a_witness_certificate_is_rewritten_by_the_command_quoted_beside_its_hash(tmp_path) -> None:
+    import hashlib
+    import re
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from certify.audit.uttt import witness
+    from certify.cli import app
+
+    quoted = witness(GAME.parse_position(WORKED), None, 1, "win", 200_000)
+    digest, command = re.search(r"sha256 ([0-9a-f]{16}),.*\((certify prove .*)\)$", quoted).groups()
+    out = tmp_path / "again.json"
+    result = CliRunner().invoke(app, [*shlex.split(command)[1:], "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert hashlib.sha256(out.read_bytes()).hexdigest()[:16] == digest

@@ -67,6 +67,26 @@ let describe (r : rules) : string =
 
 let empty_board (r : rules) : Core.board = List.init (r.rows * r.cols) (fun _ -> Core.Empty)
 
+(* Why the complete lines of a board cannot arise in play (checker/positional.py, line_problem):
+   under a first-line goal play stops at the first complete line, so every complete line holds the
+   last move -- one shared cell, one mark, under own the previous mover's. *)
+let line_problem (r : rules) (cells : Core.board) : string option =
+  let a = Array.of_list cells in
+  let complete = List.filter (fun l -> a.(List.hd l) <> Core.Empty && List.for_all (fun c -> a.(c) = a.(List.hd l)) l) r.lines in
+  match complete with
+  | [] -> None
+  | _ when r.goal = "most-lines" -> None
+  | first :: _ ->
+    let mark = a.(List.hd first) in
+    let filled = List.length (List.filter (( <> ) Core.Empty) cells) in
+    if List.exists (fun l -> a.(List.hd l) <> mark) complete then
+      Some "it holds a complete line of X and one of O, but play stops at the first"
+    else if not (List.exists (fun c -> List.for_all (List.mem c) complete) first) then
+      Some "its complete lines share no cell, so no single move completed them all"
+    else if r.marks = "own" && mark = (if filled mod 2 = 0 then Core.Cross else Core.Nought) then
+      Some "the side to move holds a complete line, but only the player who moved last can complete one"
+    else None
+
 (* A position: rows of X, O and '.' joined by '/', spaces ignored (checker/positional.py). *)
 let parse_position (r : rules) (text : string) : Core.board =
   let shown = String.sub text 0 (min 120 (String.length text)) in
@@ -81,6 +101,7 @@ let parse_position (r : rules) (text : string) : Core.board =
   if r.marks = "own" && not (List.mem (count Core.Cross - count Core.Nought) [0; 1]) then
     error "position %S: X must have as many marks as O or one more" shown;
   if r.marks = "x-only" && count Core.Nought > 0 then error "position %S: only X is placed in this game" shown;
+  (match line_problem r cells with Some problem -> error "position %S: %s" shown problem | None -> ());
   cells
 
 let draw_board (r : rules) (b : Core.board) : string =

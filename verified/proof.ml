@@ -79,9 +79,12 @@ let check limits r doc : string =
   let proof = obj "certificate" "proof" doc in
   ignore (word "proof" "traversal" ["dfs-preorder"] proof);
   let positions = int_in "proof" "positions" 1 1_000_000_000_000_000_000 proof in
-  if positions > limits.max_states then
-    error "proof.positions = %d: over the work budget (%d positions); to check a large proof, raise it: --max-states %d"
-      positions limits.max_states positions;
+  if r.rows > 8 || r.cols > 8 then error "the strategy kind covers boards up to 8x8, not %dx%d" r.rows r.cols;
+  (* checker/positional.py position_work: twice the cells the line checks read and the board *)
+  let unit = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols) in
+  if positions > limits.max_states || positions > limits.max_work / unit then
+    error "proof.positions = %d and work %d: over the work budget (%d positions, %d work); to check a large proof, raise it: --max-states %d --max-work %d"
+      positions (positions * unit) limits.max_states limits.max_work positions (positions * unit);
   let turns = int_in "proof" "turns" 0 positions proof in
   let moves = Unpack.field "proof" "moves" turns proof in
   let root = match root_text with None -> empty_board r | Some t -> parse_position r t in
@@ -92,7 +95,7 @@ let check limits r doc : string =
   if not (Core.closed game prover no_loss set root) then
     invalid "the closure check refuses the set of positions the traversal built";
   let where = match root_text with None -> "the start"
-                                 | Some t -> "position " ^ cut 120 (ascii_repr t) in
+                                 | Some _ -> "position " ^ draw_board r root in
   let plies = longest game prover set root in
   Printf.sprintf "player %d %s from %s: %s, %s of player %d checked; the longest play lasts %s"
     player (if no_loss then "does not lose" else "wins") where

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, ClassVar
 
@@ -53,6 +54,43 @@ def describe(game: Game, code: int) -> str:
     return f"code {code} ({board_line(game.board(code), game.rules.cols)})"
 
 
+class PrimaryReading(BaseModel):
+    """`[claim.primary]`: the reading a careful reader takes, and the source's words that say so."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    reading: str = Field("", description="the start of the reading's name; may be left out when the kind measures one reading")
+    words: str = Field(min_length=1, description="the source's own words that decide the reading, quoted")
+
+
+class OtherReading(BaseModel):
+    """`[[claim.other]]`: another reading, why a reader might take it, and what it is worth."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    reading: str = Field(min_length=1, description="the start of the reading's name")
+    why: str = Field(min_length=1, description="why the reading is plausible (or, for a tautology, why it is true by definition)")
+    tautology: bool = Field(False, description="true by definition: shown, never a verdict")
+    equally: str = Field("", description="the source's sentence that supports this reading as well as the primary one: the claim is ambiguous when their verdicts differ")
+
+    @model_validator(mode="after")
+    def _tautology_alone(self) -> OtherReading:
+        if self.tautology and self.equally:
+            raise ValueError("a tautology cannot make a claim ambiguous: give 'tautology' or 'equally', not both")
+        return self
+
+
+def _matching(readings: list[Reading], start: str, field: str) -> int:
+    """The index of the reading named `start`, else of the one whose name starts with it;
+    ClaimError otherwise."""
+    found = [i for i, r in enumerate(readings) if r.name == start] or [i for i, r in enumerate(readings) if r.name.startswith(start)]
+    if len(found) != 1:
+        names = "; ".join(f"'{r.name}'" for r in readings)
+        how = "matches no reading" if not found else f"matches {len(found)} readings"
+        raise ClaimError(f"{field} '{start}' {how} (the readings: {names})", field.split(".")[0])
+    return found[0]
+
+
 class ClaimBase(BaseModel):
     """A published claim: who says it where, in their words, about which game, of which kind."""
 
@@ -69,6 +107,37 @@ class ClaimBase(BaseModel):
     game: str = Field(min_length=1)
     one_based: bool = Field(False, description="cells in this claim are numbered from 1")
     note: str = ""
+    primary: PrimaryReading | None = None
+    other: list[OtherReading] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _readings_named_once(self) -> ClaimBase:
+        named = [o.reading for o in self.other] + ([self.primary.reading] if self.primary and self.primary.reading else [])
+        twice = sorted({name for name in named if named.count(name) > 1})
+        if twice:
+            raise ValueError(f"reading '{twice[0]}' is named twice (primary and other readings are distinct)")
+        if self.other and not (self.primary and self.primary.reading):
+            raise ValueError("other readings are listed but [claim.primary] does not name the primary reading")
+        return self
+
+    def choose(self, readings: list[Reading]) -> list[Reading]:
+        """The readings with their roles from the claims file: the primary first, then the others
+        in the file's order; ClaimError (naming the field) unless every reading is placed once."""
+        if self.primary is None or not self.primary.reading:
+            if len(readings) != 1:
+                raise ClaimError(f"{len(readings)} readings were measured: name the primary one in [claim.primary] and the others in [[claim.other]]", "primary")
+            return [dataclasses.replace(readings[0], role="primary")]
+        first = _matching(readings, self.primary.reading, "primary.reading")
+        chosen, placed = [dataclasses.replace(readings[first], role="primary")], {first}
+        for other in self.other:
+            index = _matching(readings, other.reading, "other.reading")
+            placed.add(index)
+            role = "tautology" if other.tautology else "alternative"
+            chosen.append(dataclasses.replace(readings[index], role=role, why=other.why, equally=other.equally))
+        left = [r.name for i, r in enumerate(readings) if i not in placed]
+        if left:
+            raise ClaimError(f"reading '{left[0]}' is neither [claim.primary] nor in [[claim.other]]", "other")
+        return chosen
 
     @model_validator(mode="before")
     @classmethod

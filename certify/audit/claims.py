@@ -143,11 +143,10 @@ def _first_line(lines: list[str], start: int, end: int, key: str) -> int | None:
     return None
 
 
-def claim_line(path: Path, index: int) -> int | None:
-    """The line of the `[[claim]]` header of the claim at `index` in the file."""
+def claim_line(path: Path, index: int, field: str = "") -> int | None:
+    """The line of `field` in the claim at `index` in the file, or of its `[[claim]]` header."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError:
         return None
-    headers = [i for i, line in enumerate(lines) if re.match(r"^\s*\[\[\s*claim\s*\]\]", line)]
-    return headers[index] + 1 if index < len(headers) else None
+    return _line_of(text, ("claim", index) + ((field,) if field else ()))

@@ -11,7 +11,7 @@ import numpy as np
 
 from certify.record.format import VALUE_WORDS
 from certify.pipeline import Solved, solve_and_certify
-from certify.smt.result import SmtResult
+from certify.smt.result import SmtResult, bounded_check
 from certify.smt.value import cross_check_root
 from checker import CheckResult, check_bytes
 from solver.search.analysis import Stats, path_counts, stats
@@ -64,7 +64,8 @@ class GameFacts:
     @cached_property
     def smt(self) -> SmtResult:
         """Z3's verdict on the solver's root value, from the minimax equations alone."""
-        return cross_check_root(self.rules, VALUE_WORDS[int(self.solution.values[0])], self.smt_timeout)
+        value = VALUE_WORDS[int(self.solution.values[0])]
+        return bounded_check(f"root value {value}", self.smt_timeout, cross_check_root, self.rules, value, self.smt_timeout)
 
     @cached_property
     def published(self) -> Path | None:
@@ -82,7 +83,8 @@ class GameFacts:
 
     def evidence(self) -> list[str]:
         """The lines that tie every measurement to a checked certificate."""
-        lines = [f"certificate sha256 {self.sha256} ({self.check.message})"]
+        command = self.solved.document["provenance"]["command"]  # the file's own record of what rewrites it
+        lines = [f"certificate sha256 {self.sha256} ({self.check.message}); `{command} -o FILE` writes it byte for byte"]
         if self.published is not None:
             lines.append(f"identical to the published {self.published.as_posix()}")
         return lines

@@ -17,12 +17,12 @@ from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import Reading
 from certify.smt.bmc import check_side
 from certify.papers.td import player1_results
-from certify.smt.pairing import Pairing, maximal_pairings, search_pairings
+from certify.smt.pairing import Pairing, SearchOutcome, maximal_pairings, search_pairings
 from certify.smt.pairing import PairingStrategy as SmtPairingStrategy
-from certify.smt.result import SmtResult
+from certify.smt.result import SmtResult, bounded_check
 from solver.search.retrograde import Solution
 
-PairingProperty = Literal["win", "no-loss", "no-lines"]
+PairingProperty = Literal["win", "no-loss", "draw", "no-lines"]
 Pair = tuple[int, int]
 
 _PROPERTY_TEXT = {
@@ -46,7 +46,8 @@ def _play_text(result: SmtResult, one_based: bool) -> str:
         return ""
     shift = 1 if one_based else 0
     moves = " ".join(f"{'XO'[m.mark - 1]}{m.cell + shift} ({m.role})" for m in result.counterexample)
-    return f"counterexample play{' (cells 1-based)' if one_based else ''}: {moves}"
+    ending = result.details.get("replay")
+    return f"counterexample play{' (cells 1-based)' if one_based else ''}: {moves}" + (f"; replayed: {ending}" if ending else "")
 
 
 class PairingStrategy(ClaimBase):
@@ -64,7 +65,7 @@ class PairingStrategy(ClaimBase):
     reply: int | None = Field(None, ge=0)
     pairs: list[Pair] = Field(min_length=1)
     unpaired: list[int] = []
-    property: PairingProperty
+    property: PairingProperty | list[PairingProperty]  # several: one reading each (× opponents)
     # Which opponents the claim may be read against: "any" legal play, or "tactics" — an
     # opponent that completes or blocks a line whenever it can (seed 004's A.2 assumption).
     opponents: list[Literal["any", "tactics"]] = Field(["any"], min_length=1)
@@ -80,8 +81,13 @@ class PairingStrategy(ClaimBase):
             raise ValueError("pairs (and unpaired cells) must be distinct cells")
         return self
 
+    @property
+    def properties(self) -> list[PairingProperty]:
+        """The properties claimed, one reading each."""
+        return list(self.property) if isinstance(self.property, list) else [self.property]
+
     def says(self) -> str:
-        return _PROPERTY_TEXT[self.property]
+        return " / ".join(_PROPERTY_TEXT[p] for p in self.properties)
 
     def strategy(self, tactics: bool = False) -> SmtPairingStrategy:
         """The strategy as the model checker states it (against a tactical opponent if `tactics`)."""
@@ -90,19 +96,23 @@ class PairingStrategy(ClaimBase):
 
     def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
         readings = []
-        for opponent in self.opponents:
-            strategy = self.strategy(tactics=opponent == "tactics")
-            result = check_side(facts.rules, strategy, self.property, bench.smt_timeout)
-            against = "against every opponent play" if opponent == "any" else "against that opponent"
-            readings.append(
-                Reading(
-                    f"{strategy.describe()}, every arbitrary choice, {against}",
-                    f"Z3: {result.status}",
-                    _verdict(result, True),
-                    _play_text(result, self.one_based),
-                )
-            )
+        for prop in self.properties:
+            for opponent in self.opponents:
+                readings.append(self._check(facts, bench, prop, opponent))
         return readings
+
+    def _check(self, facts: GameFacts, bench: Bench, prop: PairingProperty, opponent: str) -> Reading:
+        strategy = self.strategy(tactics=opponent == "tactics")
+        result = bounded_check(strategy.describe(), bench.smt_timeout, check_side, facts.rules, strategy, prop,
+                               bench.smt_timeout)
+        against = "against every opponent play" if opponent == "any" else "against that opponent"
+        what = f": {_PROPERTY_TEXT[prop]}" if len(self.properties) > 1 else ""
+        return Reading(
+            f"{strategy.describe()}, every arbitrary choice, {against}{what}",
+            f"Z3: {result.status}",
+            _verdict(result, True),
+            _play_text(result, self.one_based),
+        )
 
 
 FreeMoves = Literal["every", "some"]
@@ -114,18 +124,28 @@ class PairingReading(BaseModel):
     `property`: what draw-forcing means (never out-scored, or an exact draw every play);
     `free_moves`: the moves the pairing leaves open (the opening, an answer to an unpaired cell
     or to a cell whose partner is taken) — `every` such move must keep the property, or `some`
-    fixed choice of them does; `opening`: player 1's opening when the reading fixes it.
+    fixed choice of them does; `opening`: player 1's opening when the reading fixes it, `"every"`
+    when every opening must keep the property (the opening is the first free move), none when
+    player 1 may choose it.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     property: Literal["no-loss", "draw"]
     free_moves: FreeMoves
-    opening: int | None = Field(None, ge=0)
+    opening: int | Literal["every"] | None = None
+
+    @model_validator(mode="after")
+    def _opening(self) -> PairingReading:
+        if isinstance(self.opening, int) and self.opening < 0:
+            raise ValueError("opening must be a cell or 'every'")
+        if self.opening == "every" and self.free_moves != "every":
+            raise ValueError("opening = 'every' reads the opening as a free move: it needs free_moves = 'every'")
+        return self
 
     def describe(self, one_based: bool) -> str:
         shift = 1 if one_based else 0
-        opens = "where it chooses" if self.opening is None else f"in cell {self.opening + shift}"
+        opens = {None: "where it chooses", "every": "in any cell"}.get(self.opening) or f"in cell {int(self.opening) + shift}"  # type: ignore[arg-type]
         free = (
             "every free move must keep it"
             if self.free_moves == "every"
@@ -138,8 +158,9 @@ class UniversalPairing(ClaimBase):
     """Whether one pairing serves both roles as a reply strategy (`exists` is the source's answer).
 
     Player 2 answers every opening by the same pairing. Readings with `free_moves = "every"` are
-    settled by a Z3 search (certify.smt.pairing), those with `some` by solving the game in which
-    the pairing player must answer by the pairing whenever it applies (plain enumeration, no Z3).
+    settled by a Z3 search (certify.smt.pairing), those with `some` or with every opening by
+    solving the game in which the pairing player must answer by the pairing whenever it applies
+    (plain enumeration, no Z3).
     Either way the pairing reported is the first that works in the order of `maximal_pairings`,
     then the opening.
     """
@@ -157,14 +178,18 @@ class UniversalPairing(ClaimBase):
 
     def _evaluate(self, reading: PairingReading, facts: GameFacts, bench: Bench) -> Reading:
         name = reading.describe(self.one_based)
-        if reading.free_moves == "some":
-            found = first_serving_pairing(facts.solution, reading.property, "some", reading.opening)
+        if reading.free_moves == "some" or reading.opening == "every":  # the Z3 search fixes or chooses the opening
+            found = first_serving_pairing(facts.solution, reading.property, reading.free_moves, reading.opening)
             if found is None:
                 measured = f"no pairing serves both roles (all {sum(1 for _ in maximal_pairings(range(facts.rules.cells))):,} maximal pairings solved)"
             else:
-                measured = f"pairing {found[0].text(self.one_based)} (player 1 opening {found[1] + self.one_based}) serves both roles"
+                opens = "any opening" if reading.opening == "every" else f"opening {found[1] + self.one_based}"
+                measured = f"pairing {found[0].text(self.one_based)} (player 1 {opens}) serves both roles"
             return Reading(f"{name} [game solved under the pairing]", measured, (found is not None) == self.exists)
-        outcome = search_pairings(facts.rules, "both", reading.property, reading.opening, timeout=bench.smt_timeout)
+        outcome = bounded_check(name, bench.smt_timeout, search_pairings, facts.rules, "both", reading.property,
+                                reading.opening, bench.smt_timeout)
+        if isinstance(outcome, SmtResult):  # out of time or memory before the search could answer
+            outcome = SearchOutcome(outcome, None, [])
         result = outcome.result
         if outcome.found is not None:
             found = outcome.found
@@ -179,8 +204,8 @@ class UniversalPairing(ClaimBase):
     def reasons(self, facts: GameFacts, readings: list[Reading]) -> list[str]:
         out = []
         for reading in self.reading:
-            if reading.free_moves != "every":
-                continue
+            if reading.free_moves != "every" or reading.opening == "every":
+                continue  # solved without Z3 already
             found = first_serving_pairing(facts.solution, reading.property, "every", reading.opening)
             agreed = "none" if found is None else f"{found[0].text(self.one_based)} (opening {found[1] + self.one_based})"
             out.append(
@@ -193,10 +218,10 @@ class UniversalPairing(ClaimBase):
 
 
 def first_serving_pairing(
-    solution: Solution, claim: Literal["no-loss", "draw"], free_moves: FreeMoves, opening: int | None
+    solution: Solution, claim: Literal["no-loss", "draw"], free_moves: FreeMoves, opening: int | Literal["every"] | None
 ) -> tuple[Pairing, int] | None:
     """The first maximal pairing (in `maximal_pairings` order) that keeps `claim` for player 1
-    (with `opening`, or the first opening that works) and for player 2 against every opening,
+    (with `opening`, with every opening, or the first opening that works) and for player 2 against every opening,
     with the pairing player answering by the pairing whenever its partner cell is free and
     choosing the other moves as `free_moves` says; with that opening. None if no pairing does."""
     game = solution.game
@@ -206,8 +231,14 @@ def first_serving_pairing(
     results = player1_results(solution).tolist()
     for pairing in maximal_pairings(range(solution.rules.cells)):
         partner = pairing.partner
-        openings = [opening] if opening is not None else [cell for cell, _ in kids[0]]
-        first = next((o for o in openings if _forces(kids, movers, results, partner, 1, o, claim, free_moves)), None)
+        openings = [opening] if isinstance(opening, int) else [cell for cell, _ in kids[0]]
+        def serves(o: int) -> bool:
+            return _forces(kids, movers, results, partner, 1, o, claim, free_moves)
+
+        if opening == "every":
+            first = openings[0] if all(serves(o) for o in openings) else None
+        else:
+            first = next((o for o in openings if serves(o)), None)
         if first is not None and _forces(kids, movers, results, partner, 2, None, claim, free_moves):
             return pairing, first
     return None

@@ -15,7 +15,7 @@ from certify.record.format import ValueWord
 from certify.papers import t3dt
 from certify.policy.audit import PolicyError, audit_policy
 from certify.policy.load import PolicySpecError, load_policy
-from certify.policy.search import Algorithm, search, search_policy
+from certify.policy.search import Algorithm, Ties, search, search_policy
 
 _ROLE = {1: "first (player 1)", 2: "second (player 2)"}
 
@@ -69,6 +69,10 @@ _POLICY_READING_WORDS = {
     "t3dt": "only a corner that makes a fork, as the text says ('such that it creates an empty V-shaped fork', "
     "'the required corner', 'forming an empty V-shaped fork')",
     "t3dt-alt": "any free corner: it ignores the text's 'such that it creates a fork'",
+}
+_TIES: dict[Ties, str] = {
+    "first": "equally good moves broken to the first in cell-then-mark order",
+    "all": "every equally good move played (a random tie-break)",
 }
 _SCOPES = {"every": "O plays every move", "optimal": "O plays optimally after the case's moves"}
 
@@ -144,7 +148,7 @@ class PolicyCase(ClaimBase):
         if failing and len(failing) < len(held):
             words = "; ".join(f"'{p}' ({_POLICY_READING_WORDS.get(p, 'see docs/t3dt.md')})" for p in failing)
             keeping = "; ".join(f"'{p}' ({_POLICY_READING_WORDS.get(p, 'see docs/t3dt.md')})" for p, ok in held.items() if ok)
-            out.append(f"ambiguous only through the T3DT reading {words}; the claim holds under {keeping}")
+            out.append(f"the claim fails only under the T3DT reading {words}; it holds under {keeping}")
         if "every" not in self.opponents:
             every = "; ".join(f"'{p}': {self._shown(self._games(p)['every'])}" for p in self.policy_readings)
             out.append(
@@ -159,8 +163,9 @@ class FastestWin(ClaimBase):
     `fastest` always pick the fastest win (seed 002, section 3).
 
     Read over every position the player meets as the first and as the second player (the
-    exhaustive policy audit; deterministic players, the first best move in cell-then-mark order),
-    and at the source's example position `board` when given.
+    exhaustive policy audit), once with ties broken to the first best move in cell-then-mark order
+    and once with every best move allowed (a random tie-break), and at the source's example
+    position `board` when given.
     """
 
     kind: Literal["fastest_win"]
@@ -172,20 +177,24 @@ class FastestWin(ClaimBase):
         return f"{', '.join(self.slower)} may pick a slower win; {', '.join(self.fastest)} picks the fastest"
 
     def evaluate(self, facts: GameFacts, bench: Bench) -> list[Reading]:
+        readings = [self._everywhere(facts, ties) for ties in _TIES]
+        if self.board is not None:
+            readings.append(self._at_board(facts))
+        return readings
+
+    def _everywhere(self, facts: GameFacts, ties: Ties) -> Reading:
+        """Every position each player meets, its equally good moves broken by `ties`."""
         rules, solution = facts.rules, facts.solution
         parts, witnesses, ok = [], [], True
         for name in self.slower + self.fastest:
-            audits = [audit_policy(rules, search_policy(rules, name), p, name, solution) for p in (1, 2)]
+            audits = [audit_policy(rules, search_policy(rules, name, ties), p, name, solution) for p in (1, 2)]
             slow = [len(a.slow_wins) for a in audits]
             parts.append(f"{name}: a slower win in {slow[0]:,} (as first) + {slow[1]:,} (as second) states")
             ok &= (sum(slow) > 0) if name in self.slower else (sum(slow) == 0)
             flaw = next((f for a in audits for f in a.slow_wins), None)
             if flaw is not None:
                 witnesses.append(f"{name} at code {flaw.code} ({flaw.board}) may play {' '.join(map(str, flaw.chosen))}; fastest {' '.join(map(str, flaw.optimal))}")
-        readings = [Reading(f"every position the player meets in {rules.name}, as first and as second player", "; ".join(parts), ok, "; ".join(witnesses))]
-        if self.board is not None:
-            readings.append(self._at_board(facts))
-        return readings
+        return Reading(f"every position the player meets in {rules.name}, as first and as second player, {_TIES[ties]}", "; ".join(parts), ok, "; ".join(witnesses))
 
     def _at_board(self, facts: GameFacts) -> Reading:
         game, solution = facts.game, facts.solution

@@ -36,7 +36,8 @@ class FileAudit:
 def evaluate_claim(claim: ClaimBase, bench: Bench) -> ClaimResult:
     """Measure one claim; raises ClaimError when the claim cannot be evaluated as written."""
     facts = bench.facts(claim.game) if claim.solves_game else None
-    readings = claim.evaluate(facts, bench)
+    measured = claim.evaluate(facts, bench)
+    readings = claim.choose(measured)
     return ClaimResult(
         id=claim.id,
         where=claim.where,
@@ -45,8 +46,9 @@ def evaluate_claim(claim: ClaimBase, bench: Bench) -> ClaimResult:
         statement=claim.statement,
         says=claim.says(),
         readings=readings,
+        words=claim.primary.words if claim.primary else "",
         evidence=(facts.evidence() if facts else []) + claim.extra_evidence(facts),
-        reasons=claim.reasons(facts, readings),
+        reasons=claim.reasons(facts, measured),
         note=claim.note,
         exhibits=claim.exhibits(facts, bench),
     )
@@ -68,7 +70,7 @@ def audit_file(path: Path, bench: Bench, games: set[str] | None = None, hook: Cl
         try:
             results.append(evaluate_claim(claim, bench))
         except ClaimError as err:
-            line = claim_line(path, index)
+            line = claim_line(path, index, err.field)
             raise ClaimsFileError(f"{path}:{line}: claim '{claim.id}': {err}") from None
     return FileAudit(Path(path), claims, results)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -22,9 +21,7 @@ import checker
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import ClaimError, Reading
-from certify.bench.uttt import sample as bench_sample
-from certify.proving.single import prove
-from solver.games.game import NoHooks
+from certify.proving.single import prove, prove_command
 from solver.search.pns import Claim, ProofSearch
 from solver.games.uttt.engine import (
     X,
@@ -99,7 +96,9 @@ class Tally:
 def witness(s: Position, move: int | None, player: int, result: Literal["win", "no-loss"], max_nodes: int) -> str:
     """A counterexample anyone can re-check: the position, the move, and a checked certificate."""
     start = GAME.format_position(s if move is None else play(s, move))
-    attempt = prove(GAME, Claim(player, result), start, max_nodes=max_nodes)
+    # the file's provenance is the command quoted beside its hash, so that command rewrites it byte for byte
+    command = prove_command("uttt", Claim(player, result), [f"--position '{start}'"])
+    attempt = prove(GAME, Claim(player, result), start, max_nodes=max_nodes, command=command)
     where = f"position {GAME.format_position(s)}" + ("" if move is None else f", move {format_move(move)}")
     claimed = f"{'XO'[player - 1]} {'wins' if result == 'win' else 'does not lose'} from there"
     if attempt.text is None:
@@ -107,8 +106,7 @@ def witness(s: Position, move: int | None, player: int, result: Literal["win", "
     data = attempt.text.encode()
     verdict = checker.check_bytes(data).message.split()[0]
     return (f"{where}: {claimed}; strategy certificate sha256 {hashlib.sha256(data).hexdigest()[:16]}, "
-            f"{len(data):,} bytes, checker {verdict} (certify prove uttt --claim {result} --player {player} "
-            f"--position '{start}')")
+            f"{len(data):,} bytes, checker {verdict} ({command})")
 
 
 class UtttClaim(ClaimBase):
@@ -256,43 +254,6 @@ class ForcedBoard(UtttClaim):
         return [literal, excepted]
 
 
-class SearchReduction(UtttClaim):
-    """Positional analysis "drastically shrinks the game tree": proof-search nodes with and
-    without the critical-square hooks on positions from seeded random games at given plies."""
-
-    kind: Literal["uttt_search_reduction"]
-    plies: list[int] = Field(min_length=1)
-    factors: list[float] = Field([2.0, 10.0], min_length=1, description="one reading per factor: 'drastically' as at least this many times fewer nodes")
-
-    def says(self) -> str:
-        return "far fewer nodes with the analysis than without"
-
-    def measure(self) -> list[Reading]:
-        sample = [s for positions in bench_sample(self.plies, self.positions, self.seed).values() for s in positions]
-        runs = []  # per position: {hooks on: (settled, nodes)}
-        for s in sample:
-            run = {}
-            for hooks in (True, False):
-                search = ProofSearch(GAME, Claim(mover(s), "win"), GAME.search_hooks() if hooks else NoHooks())
-                outcome = search.search(s, max_nodes=self.max_nodes)
-                run[hooks] = (outcome.status in ("proved", "disproved"), outcome.nodes)
-            runs.append(run)
-        settled = {hooks: sum(run[hooks][0] for run in runs) for hooks in (True, False)}
-        totals = {hooks: sum(run[hooks][1] for run in runs) for hooks in (True, False)}
-        common = [run for run in runs if run[True][0] and run[False][0]]
-        total_ratio = sum(run[False][1] for run in common) / max(1, sum(run[True][1] for run in common))
-        ratios = [run[False][1] / run[True][1] for run in common]
-        measured = (
-            f"{len(sample)} positions ({self.positions} at each of plies {', '.join(map(str, self.plies))}, the "
-            f"benchmark's sampler, seed {self.seed}), question 'does the player to move win', {self.budget()} each: "
-            f"with critical squares {settled[True]} settled, {totals[True]:,} nodes in all; without {settled[False]} "
-            f"settled, {totals[False]:,} nodes; on the {len(common)} settled by both, {total_ratio:.2f}x fewer nodes "
-            f"in total, median {statistics.median(ratios) if ratios else float('nan'):.2f}x per position"
-        )
-        return [Reading(f"'drastically' as at least {factor:g}x fewer nodes", measured, total_ratio >= factor)
-                for factor in self.factors]
-
-
 class WorkedPosition(UtttClaim):
     """Seed 003's worked position, rebuilt from its drawing: the cells and the claims about it.
 
@@ -384,4 +345,4 @@ class WorkedPosition(UtttClaim):
         return [immediate, searched]
 
 
-KINDS = (CriticalSquares, ForcedBoard, SearchReduction, WorkedPosition)
+KINDS = (CriticalSquares, ForcedBoard, WorkedPosition)

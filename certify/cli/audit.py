@@ -24,7 +24,7 @@ from certify.audit.report import VERDICT_STYLE, audit_markdown, audit_table, evi
 from certify.audit.run import FileAudit, audit_file
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, TimeoutOpt
-from certify.files import AUDIT_MARK, CERTIFICATE_MARK, check_output, readable_file, write_atomic
+from certify.files import AUDIT_MARK, certificate_mark, check_output, readable_file, write_atomic
 from certify.record.publish import audit_command, generate, publish as write_published, stale
 from certify.render.text import plural
 from certify.verify import STEP_TITLES, STEPS, Step, Verification, verify as run_verify
@@ -136,16 +136,22 @@ def steps_table(done: dict[str, Step], current: str | None) -> Table:
     return table
 
 
-def claims_summary(report: Verification) -> Table:
-    """The claims about the game: id, what the source says, what was measured, verdict."""
-    table = Table(title="published claims about this game", box=None, title_justify="left")
+def claims_summary(report: Verification, details: bool = False) -> Table:
+    """The claims about the game, one line each: id, what the source says, what the primary
+    reading measured, verdict; with `details`, every reading under its claim."""
+    table = Table(title="published claims about this game (verdict of the primary reading)", box=None, title_justify="left")
     table.add_column("claim", no_wrap=True, min_width=6)
-    table.add_column("the source says", ratio=2, overflow="fold")  # wrap to the terminal, never cut
-    table.add_column("measured, per reading", ratio=3, overflow="fold")
+    table.add_column("the source says", ratio=2, overflow="fold")
+    table.add_column("measured" + (", per reading" if details else " (primary reading)"), ratio=3, overflow="fold")
     table.add_column("verdict", no_wrap=True, min_width=9)
     for result in report.claims:
-        measured = Text("\n").join(reading_text(r, several=False, witness=False) for r in result.readings)
-        table.add_row(result.id, result.says, measured, Text(result.verdict, style=VERDICT_STYLE[result.verdict]))
+        readings = result.readings if details else [result.primary]
+        says = Text(result.says)
+        measured = Text("\n").join(reading_text(r, several=details and len(result.readings) > 1, witness=False) for r in readings)
+        if not details:  # one line per claim: the details are a flag away
+            for cell in (says, measured):
+                cell.no_wrap, cell.overflow = True, "ellipsis"
+        table.add_row(result.id, says, measured, Text(result.verdict, style=VERDICT_STYLE[result.verdict]))
     return table
 
 
@@ -157,6 +163,7 @@ def verify_command(
     force: ForceOpt = False,
     claims_dir: Annotated[Optional[Path], typer.Option("--claims", metavar="DIR", help="Folder of claims files to audit (default: certificates/claims here, else the project's).", show_default=False)] = None,
     smt_timeout: TimeoutOpt = DEFAULT_TIMEOUT,
+    details: Annotated[bool, typer.Option("--details", help="Show every reading of each claim, not only the primary one's measurement.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Solve GAME, write its certificate, check it three independent ways, audit the papers' claims.
@@ -170,9 +177,13 @@ def verify_command(
     from certify.pipeline import default_filename
 
     rules = load_game(game)
+    if claims_dir is not None and not claims_dir.is_dir():
+        raise fail(f"--claims {claims_dir}: {'is not a folder' if claims_dir.exists() else 'no such folder'} (a folder of claims files, docs/claims-format.md)")
+    if claims_dir is not None and not any(claims_dir.glob("*.toml")):
+        raise fail(f"--claims {claims_dir}: holds no claims files (*.toml, docs/claims-format.md)")
     path = output or out_dir / default_filename(rules)
     with user_errors():
-        check_output(path, CERTIFICATE_MARK, force)
+        check_output(path, certificate_mark("table", rules.sha256()), force)
     from certify.limits import memory_shortfall
     from certify.smt.graph import memory_estimate
 
@@ -210,7 +221,8 @@ def verify_command(
         if unsettled:  # verified without this step's confirmation: say so in the summary, not only above
             body.append(Text("; ".join(f"{STEP_TITLES[s.name]}: {s.detail}" for s in unsettled), style="yellow"))
         if report.claims:
-            body += ["", claims_summary(report), Text(verdict_summary(report.claims) + " — details: certify audit " + " ".join(str(p) for p in report.claims_files), style="dim")]
+            more = "" if details else "--details here, or "
+            body += ["", claims_summary(report, details), Text(verdict_summary(report.claims) + f" — every reading: {more}certify audit " + " ".join(str(p) for p in report.claims_files), style="dim")]
         console.print(Panel(Group(*body), title="certify verify", border_style="green" if report.ok else "red", expand=False))
     raise typer.Exit(EXIT_OK if report.ok else EXIT_FAILED)
 

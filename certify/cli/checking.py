@@ -44,7 +44,7 @@ def check(
     certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve` (kind table) or `certify prove` (kind strategy), or a folder of them (`certify prove --batch`).", show_default=False)],
     game: Annotated[Optional[str], typer.Option("--game", metavar="GAME", help=f"INVALID unless the certificate is about this game. {GAME_HELP}", show_default=False)] = None,
     max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states, or proofs of more positions (raise it for a 4x4 game, or give --game: the budget then fits that game).")] = BUDGET.max_states,
-    max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines.")] = BUDGET.max_work,
+    max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines (a proof: positions x its per-position work).")] = BUDGET.max_work,
     max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = BUDGET.max_bytes,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:

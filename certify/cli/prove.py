@@ -19,8 +19,8 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
-from certify.files import CERTIFICATE_MARK, CHECKPOINT_MARK, check_output, file_stem, is_stdout, readable_file
-from certify.proving.single import Attempt, PolicyMoveError, prove as run_proof, write_proof
+from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, file_stem, is_stdout, readable_file
+from certify.proving.single import Attempt, PolicyMoveError, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
 from solver.games.families import resolve_game
 from solver.search.pns import INF, Claim, Progress
@@ -151,7 +151,7 @@ def prove(
         options.append(f"--within {within}")
     if position is not None:
         try:
-            game_obj.parse_position(position)
+            position = game_obj.format_position(game_obj.parse_position(position))  # canonical, as written in the file
         except ValueError as err:
             raise fail(f"--position: {err}") from None
         options.append(f"--position '{position}'")
@@ -171,8 +171,9 @@ def prove(
             raise fail(str(err)) from None
         options.append(f"--policy {policy}")
     path = output or default_output(game_obj.rules.name, target)
+    mark = certificate_mark("strategy", game_obj.rules.sha256())  # a table or another game's proof is never replaced silently
     with user_errors():
-        check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
+        check_output(path, mark, force)  # refuse before the search, not after
         if checkpoint is not None:
             check_output(checkpoint, CHECKPOINT_MARK, force)
         if resume is not None:
@@ -184,7 +185,7 @@ def prove(
         spec = engine_spec(workers, ray, ray_address)
 
     def search(claim_searched: Claim) -> tuple[Attempt, Any]:
-        command = " ".join([f"certify prove {game} --claim {claim_searched.result} --player {claim_searched.player}", *options])
+        command = prove_command(game, claim_searched, options)
         if spec is not None:
             from certify.cli.parallel import prove_in_parallel
 
@@ -210,7 +211,7 @@ def prove(
         if output is None:
             path = default_output(game_obj.rules.name, target.opposite())
             with user_errors():
-                check_output(path, CERTIFICATE_MARK, force)
+                check_output(path, mark, force)
         data["opposite"] = summary(opposite, None)
         written = opposite
     if written.certificate is None:
@@ -258,7 +259,7 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
     paths = {c: folder / default_output(name, c).name for c in (Claim(p, r) for p in (1, 2) for r in ("win", "no-loss"))}
     with user_errors():
         for path in paths.values():  # refuse before the searches, not after
-            check_output(path, CERTIFICATE_MARK, force)
+            check_output(path, certificate_mark("strategy", game_obj.rules.sha256()), force)
     extra = ([f"--position '{position}'"] if position is not None else []) + (["--plain"] if plain else [])
 
     def command(c: Claim) -> str:

@@ -22,7 +22,7 @@ from certify.cli.app import app, console, errors, fail, load_game, load_table_ga
 from certify.cli.moves import MoveError, play_moves
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
-from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
+from certify.files import certificate_mark, check_output, is_stdout, write_atomic
 from certify.record.format import VALUE_WORDS
 from certify.pipeline import Solved, default_filename, solve_and_certify
 from certify.render.text import board_table, plural, searched_values, value_text
@@ -106,14 +106,15 @@ def solve_game(
     """
     rules = load_table_game(game)
     path = output or Path(default_filename(rules))
+    mark = certificate_mark("table", rules.sha256())  # a proof of another kind or game is never replaced silently
     with user_errors():
-        check_output(path, CERTIFICATE_MARK, force)  # refuse before the work, not after
+        check_output(path, mark, force)  # refuse before the work, not after
     with solving_progress(not json_out) as hook:
         solved = solve_and_certify(rules, game, timed=timed, progress=hook)
         if hook is not None:
             hook(f"write {path}", -1, len(solved.solution))
         with user_errors():
-            write_atomic(path, solved.text, CERTIFICATE_MARK, force)
+            write_atomic(path, solved.text, mark, force)
     summary = {
         "game": rules.name,
         "file": str(path),

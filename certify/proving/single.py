@@ -105,6 +105,12 @@ def unpack_moves(text: str, count: int) -> list[int]:
     return list(raw)
 
 
+def prove_command(game: str, claim: Claim, options: list[str]) -> str:
+    """The `certify prove` command recorded in a certificate's provenance: the command that writes
+    the same file again (anyone quoting a certificate's hash quotes this command beside it)."""
+    return " ".join([f"certify prove {game} --claim {claim.result} --player {claim.player}", *options])
+
+
 def prove(
     game: Game[Any, Any],
     claim: Claim,
@@ -282,7 +288,7 @@ def strategy_certificate(
     timed: bool,
 ) -> tuple[ProofTree, StrategyCertificate, float]:
     """The certificate of a proved claim whose prover plays `choose(position)`; (tree, certificate,
-    seconds since `started`). Any search that found the strategy writes the same file through here."""
+    seconds since `started`). The root is written as the game draws `state`, whatever way `root` was typed. Any search that found the strategy writes the same file through here."""
     tree = canonical_strategy(game, state, claim.player, choose, claim.within)
     seconds = time.perf_counter() - started
     certificate = StrategyCertificate(
@@ -291,7 +297,8 @@ def strategy_certificate(
         kind="strategy",
         rules=game.rules.canonical(),
         rules_sha256=game.rules.sha256(),
-        claim=StrategyClaim(player=claim.player, result=claim.result, root=root, within=claim.within),
+        claim=StrategyClaim(player=claim.player, result=claim.result, root=None if root is None else game.format_position(state),
+                             within=claim.within),
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves)),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )

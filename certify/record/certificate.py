@@ -131,6 +131,10 @@ def read_any_certificate(path: Path) -> Certificate | StrategyCertificate:
         raise CertificateError(f"{path}: not UTF-8 text (bad byte at offset {err.start})") from None
     except OSError as err:
         raise CertificateError(f"{path}: cannot read: {err.strerror or err}") from None
+    from checker.load import MAX_CONTAINERS
+
+    if text.count("{") + text.count("[") > MAX_CONTAINERS:  # parsed, they would cost gigabytes
+        raise CertificateError(f"{path}: not a certificate: more than {MAX_CONTAINERS:,} JSON objects and arrays")
     try:
         head = json.loads(text)
     except RecursionError:

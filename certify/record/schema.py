@@ -4,25 +4,38 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from certify.record.format import ValueWord
 
 
+TABLE_CELLS = 16  # the table kind's boards: at most 16 cells, any shape (docs/certificate-format.md)
+PROOF_SIDE = 8  # the strategy kind's positional boards: at most 8 rows and 8 columns
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    # unknown keys are ignored, as the format says and the checker does; only `rules` refuses them
+    model_config = ConfigDict(extra="ignore", strict=True)
 
 
 class RulesSpec(_Strict):
     """The full rules, every line explicit (canonical: cells ascending, lines sorted)."""
 
+    model_config = ConfigDict(extra="forbid", strict=True)  # an unknown key could change the game
+
     family: Literal["positional"]
     name: str
-    rows: int = Field(ge=1, le=4)
-    cols: int = Field(ge=1, le=4)
+    rows: int = Field(ge=1, le=TABLE_CELLS)
+    cols: int = Field(ge=1, le=TABLE_CELLS)
     lines: list[list[int]] = Field(min_length=1)
     marks: Literal["own", "either", "x-only"]
     goal: Literal["first-line-wins", "first-line-loses", "most-lines"]
+
+    @model_validator(mode="after")
+    def _table_sized(self) -> RulesSpec:
+        if self.rows * self.cols > TABLE_CELLS:
+            raise ValueError(f"the table kind covers boards of at most {TABLE_CELLS} cells, not {self.rows}x{self.cols}")
+        return self
 
 
 class FirstMove(_Strict):
@@ -117,6 +130,14 @@ class StrategyCertificate(_Strict):
     claim: StrategyClaim
     proof: Proof
     provenance: Provenance
+
+    @field_validator("rules")
+    @classmethod
+    def _proof_sized(cls, value: dict[str, Any]) -> dict[str, Any]:
+        sides = [value.get(key) for key in ("rows", "cols")]
+        if value.get("family") == "positional" and any(type(side) is int and side > PROOF_SIDE for side in sides):
+            raise ValueError(f"the strategy kind covers boards up to {PROOF_SIDE}x{PROOF_SIDE}")
+        return value
 
 
 def json_schema() -> dict[str, Any]:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 import z3
+
+from certify.limits import TimedOut, run_bounded
+
+T = TypeVar("T")
 
 Status = Literal["proved", "refuted", "unknown"]
 
@@ -56,3 +61,18 @@ class Deadline:
             return z3.unknown
         solver.set("timeout", max(1, int(left * 1000)))
         return solver.check(*assumptions)
+
+
+def bounded_check(check: str, timeout: float, function: Callable[..., T], *args: object) -> T | SmtResult:
+    """`function(*args)` run by certify.limits.run_bounded, the one runner of every Z3 step: in a
+    child process killed at `timeout` and capped at the memory available, so neither Z3 nor the
+    encoding around it can outlast --timeout, exhaust the machine or ignore Ctrl-C. Its result, or
+    an `unknown` SmtResult naming `check` when time or memory ran out."""
+    started = time.perf_counter()
+    try:
+        return run_bounded(timeout, function, *args)
+    except TimedOut:
+        reason = f"timeout after {timeout:g} s"
+    except MemoryError:
+        reason = "out of memory"
+    return SmtResult(check, "unknown", time.perf_counter() - started, {"reason": reason})

@@ -234,7 +234,30 @@ class Game:
             raise ValueError(f"position '{text}': X must have as many marks as O or one more")
         if self.rules.marks == "x-only" and o_count:
             raise ValueError(f"position '{text}': only X is placed in this game")
+        problem = self._lines_problem(board)
+        if problem:
+            raise ValueError(f"position '{text}': {problem}")
         return self.code(board)
+
+    def _lines_problem(self, board: tuple[int, ...]) -> str | None:
+        """Why the board's complete lines cannot arise in play, or None (docs/rules.md, "Positions").
+
+        Under a first-line goal play stops at the first complete line, so every complete line
+        holds the last move: one shared cell and one mark, under `own` the previous mover's.
+        """
+        if self.rules.goal == "most-lines":
+            return None
+        complete = [line for line in self.rules.lines if len({board[cell] for cell in line}) == 1 and board[line[0]]]
+        if not complete:
+            return None
+        if len({board[line[0]] for line in complete}) > 1:
+            return "a line of X and a line of O are complete, but play stops at the first"
+        if not set.intersection(*(set(line) for line in complete)):
+            return "the complete lines share no cell: no single move completed them all"
+        last_mover_mark = 2 if board.count(0) % 2 == self.cells % 2 else 1
+        if self.rules.marks == "own" and board[complete[0][0]] != last_mover_mark:
+            return "the side to move holds a complete line: only the player who moved last can complete one"
+        return None
 
     def format_move(self, move: Move) -> str:
         """`X4`: the mark and the cell."""
