@@ -8,6 +8,11 @@ followed, at the opponent's every move, pushed in reverse so the first is explor
 play must end as claimed, every stored move must be used, and the traversal must see exactly
 `proof.positions` positions (declared up front, so the work budget is known before any work:
 positions x the family's `position_work`).
+The verdict also states the longest play the strategy allows, in plies to the end, computed on the
+way back up the same traversal (a position is left when everything pushed after it is done).
+A claim with `within` N is bounded: "wins within N" also needs every play to end by ply N from the
+root; for "does not lose within N" a position at ply N is an end that is not a loss (nothing below
+it is stored or checked).
 
 A no-loss proof of a positional game may close a prover's position by a pairing: the move byte
 CLOSE, and the next pairing of `proof.pairings`, whose pairs of empty cells must block every line
@@ -31,6 +36,9 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     player = count_field(claim, "player", "claim", 1, 2)
     result = word_field(claim, "result", "claim", RESULTS)
     root_text = field(claim, "root", str, "claim", nullable=True)
+    within = field(claim, "within", int, "claim", nullable=True) if "within" in claim else None
+    if within is not None and within < 1:
+        raise NotACertificate(f"claim.within = {within}: a bound is at least 1 ply")
     proof = field(document, "proof", dict, "certificate")
     word_field(proof, "traversal", "proof", (TRAVERSAL,))
     positions = count_field(proof, "positions", "proof", 1, 10**18)
@@ -45,17 +53,24 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     closed = 0
     root = family.initial(game) if root_text is None else family.parse_position(game, root_text)
     worst = 1 if result == "win" else 0
-    seen, stack, used = set(), [root], 0
+    seen, stack, used = {}, [(root, None, 0)], 0  # seen: position → longest play from it, once left
     while stack:
-        state = stack.pop()
+        state, below, ply = stack.pop()
+        if below is not None:  # every position below is done: leave this one
+            seen[state] = 1 + max(seen[child] for child in below)
+            continue
         if state in seen:
             continue
-        seen.add(state)
+        seen[state] = 0
         if len(seen) > positions:
             raise Invalid(f"the strategy reaches more than proof.positions = {positions} positions")
         if progress and len(seen) % 1_000_000 == 0:
             progress("positions", len(seen))
         children = family.moves(game, state)
+        if within is not None and ply == within and children:
+            if result == "win":
+                raise Invalid(f"play reaches ply {within} without an end at {family.draw_board(game, state)}")
+            continue
         if not children:
             winner = family.result(game, state)
             score = 0 if winner == 0 else 1 if winner == player else -1
@@ -77,9 +92,10 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
             if index >= len(children):
                 raise Invalid(f"proof.moves[{used - 1}] = {index} at {family.draw_board(game, state)}, "
                               f"which has only {len(children)} legal moves")
-            stack.append(children[index][1])
+            stack += [(state, [children[index][1]], ply), (children[index][1], None, ply + 1)]
         else:
-            stack.extend(child for _, child in reversed(children))
+            stack.append((state, [child for _, child in children], ply))
+            stack.extend((child, None, ply + 1) for _, child in reversed(children))
     if used != turns:
         raise Invalid(f"proof.moves has {turns - used} move(s) the strategy never uses")
     if closed != len(closures):
@@ -87,10 +103,12 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     if len(seen) != positions:
         raise Invalid(f"proof.positions = {positions}, but the strategy reaches {len(seen)} positions")
     where = "the start" if root_text is None else f"position {family.draw_board(game, root)}"  # in full, as read
-    claimed = "wins" if result == "win" else "does not lose"
+    claimed = ("wins" if result == "win" else "does not lose") + ("" if within is None else f" within {within} plies")
     closing = f", {counted(closed, 'position', 'positions')} closed by a pairing" if closures else ""
+    longest = "the longest play to an end or a pairing lasts" if closures else "the longest play lasts"
     return (f"player {player} {claimed} from {where}: {counted(positions, 'position', 'positions')}, "
-            f"{counted(turns - closed, 'move', 'moves')} of player {player}{closing} checked")
+            f"{counted(turns - closed, 'move', 'moves')} of player {player}{closing} checked; {longest} "
+            f"{counted(seen[root], 'ply', 'plies')}")
 
 
 def closures_of(proof: dict, family, game, result: str, turns: int) -> list[list]:  # type: ignore[no-untyped-def]

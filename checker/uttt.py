@@ -1,8 +1,11 @@
 """Ultimate tic-tac-toe rules, re-implemented plainly from docs/uttt.md (nothing from the solver).
 
-A state is (cells, sent): 81 marks (0 empty, 1 X, 2 O) with cell c of local board b at index
-9*b + c (boards and cells row-major), and the board the player to move is sent to, or -1 for
-any. A move is that index, an int 0..80.
+Two variants. `closed` (won boards are closed): a state is (cells, sent): 81 marks (0 empty,
+1 X, 2 O) with cell c of local board b at index 9*b + c (boards and cells row-major), and the
+board the player to move is sent to, or -1 for any. `open` (won boards stay playable, the open
+rules): a state is (cells, sent, winners), winners the 9 boards' winners (0, 1 or 2), because
+a board may come to hold lines of both marks and the first one counts. A move is the index, an
+int 0..80.
 """
 
 from checker.load import NotACertificate
@@ -11,22 +14,32 @@ EMPTY, X, O = 0, 1, 2
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 RULES = {"family": "uttt", "won_boards": "closed", "drawn_boards": "count-for-nobody",
          "sent_to_closed": "play-any-open-board", "no_moves_left": "draw"}
+OPEN_RULES = {**RULES, "won_boards": "playable", "sent_to_closed": "play-any-empty-cell"}
 
 State = tuple[tuple[int, ...], int]
 
 
 def parse_rules(raw: dict) -> dict:
-    """The one variant this checker knows; raises NotACertificate for any other rules object."""
+    """One of the two variants this checker knows; raises NotACertificate for any other rules object."""
     if sorted(raw) != sorted([*RULES, "name"]) or type(raw["name"]) is not str:
         raise NotACertificate(f"uttt rules must have exactly the keys {', '.join(sorted([*RULES, 'name']))}, name a string")
-    for key, value in RULES.items():
-        if raw[key] != value:
-            raise NotACertificate(f"rules.{key} {ascii(raw[key])[:40]} is not supported (only {value!r})")
-    return dict(RULES)
+    for rules in (RULES, OPEN_RULES):
+        if all(raw[key] == value for key, value in rules.items()):
+            return dict(rules)
+    raise NotACertificate("uttt rules: only won_boards 'closed' with sent_to_closed 'play-any-open-board', or "
+                          "'playable' with 'play-any-empty-cell', drawn_boards 'count-for-nobody', no_moves_left 'draw'")
+
+
+def is_open(game: dict) -> bool:
+    """The open rules: won boards stay playable, only a full board sends anywhere."""
+    return game["won_boards"] == "playable"
 
 
 def describe(game: dict) -> str:
     """The game in words."""
+    if is_open(game):
+        return ("ultimate tic-tac-toe, open rules (won boards stay playable and stay won by the first line, "
+                "sent to a full board play any empty cell, drawn count for nobody)")
     return "ultimate tic-tac-toe (won and full boards closed, drawn count for nobody, sent to a closed board play anywhere)"
 
 
@@ -38,7 +51,7 @@ def position_work(game: dict) -> int:
 
 def initial(game: dict) -> State:
     """The empty board, any board allowed."""
-    return (EMPTY,) * 81, -1
+    return ((EMPTY,) * 81, -1, (EMPTY,) * 9) if is_open(game) else ((EMPTY,) * 81, -1)
 
 
 def to_move(game: dict, state: State) -> int:
@@ -63,7 +76,11 @@ def board_status(cells: tuple[int, ...], board: int) -> int:
 
 
 def result(game: dict, state: State) -> int | None:
-    """None while play goes on, else the winner 1 or 2, or 0 for a draw (every board closed)."""
+    """None while play goes on, else the winner 1 or 2, or 0 for a draw (every board closed;
+    under the open rules every cell full)."""
+    if is_open(game):
+        winner = line_owner(list(state[2]))
+        return winner if winner else 0 if EMPTY not in state[0] else None
     status = [board_status(state[0], board) for board in range(9)]
     winner = line_owner([s if s in (X, O) else EMPTY for s in status])
     if winner:
@@ -75,6 +92,8 @@ def moves(game: dict, state: State) -> list[tuple[int, State]]:
     """Every legal move and the state it gives, by index ascending; empty iff terminal."""
     if result(game, state) is not None:
         return []
+    if is_open(game):
+        return open_moves(state)
     cells, sent = state
     boards = [sent] if sent >= 0 else [b for b in range(9) if board_status(cells, b) == EMPTY]
     mover = to_move(game, state)
@@ -87,10 +106,31 @@ def moves(game: dict, state: State) -> list[tuple[int, State]]:
     return out
 
 
+def open_moves(state: State) -> list[tuple[int, State]]:
+    """`moves` under the open rules: sent to a board with an empty cell, play there, won or not;
+    else anywhere empty. The first line in a board wins it for good."""
+    cells, sent, winners = state
+    mover = X if cells.count(X) == cells.count(O) else O
+    boards = [sent] if sent >= 0 else list(range(9))
+    out = []
+    for board in boards:
+        for cell in range(9):
+            if cells[9 * board + cell] == EMPTY:
+                child = cells[:9 * board + cell] + (mover,) + cells[9 * board + cell + 1:]
+                won = winners
+                if winners[board] == EMPTY and line_owner(list(child[9 * board:9 * board + 9])) == mover:
+                    won = winners[:board] + (mover,) + winners[board + 1:]
+                next_sent = cell if EMPTY in child[9 * cell:9 * cell + 9] else -1
+                out.append((9 * board + cell, (child, next_sent, won)))
+    return out
+
+
 def parse_position(game: dict, text: object) -> State:
     """A position written as docs/uttt.md says: 81 cells in reading order (rows may be split by
     '/'), a space, the board sent to (0-8) or '*'. Raises NotACertificate when it is not one.
     """
+    if is_open(game):
+        return open_position(text)
     parts = text.split() if type(text) is str else []
     cells_text = parts[0].replace("/", "") if len(parts) == 2 else ""
     if len(cells_text) != 81 or any(ch not in "XO." for ch in cells_text) or parts[1] not in [*"012345678", "*"]:
@@ -116,8 +156,45 @@ def parse_position(game: dict, text: object) -> State:
     return tuple(cells), sent
 
 
+def open_position(text: object) -> State:
+    """`parse_position` under the open rules: a third field, nine of X, O, '.', names each board's
+    winner; it must be there when a board holds lines of both marks, and fit the marks."""
+    parts = text.split() if type(text) is str else []
+    if len(parts) not in (2, 3) or len(parts[0].replace("/", "")) != 81 or parts[1] not in [*"012345678", "*"]:
+        raise NotACertificate(f"position {ascii(text)[:120]} is not 81 cells, a board 0-8 or '*' and maybe 9 board winners")
+    cells = [EMPTY] * 81
+    for index, ch in enumerate(parts[0].replace("/", "")):
+        if ch not in "XO.":
+            raise NotACertificate(f"position {ascii(text)[:120]}: a cell is not X, O or '.'")
+        row, col = divmod(index, 9)
+        cells[9 * (row // 3 * 3 + col // 3) + row % 3 * 3 + col % 3] = ".XO".index(ch)
+    named = parts[2] if len(parts) == 3 else None
+    if named is not None and (len(named) != 9 or any(ch not in "XO." for ch in named)):
+        raise NotACertificate(f"position {ascii(text)[:120]}: board winners are not 9 of X, O, '.'")
+    winners = []
+    for board in range(9):
+        marks = cells[9 * board:9 * board + 9]
+        lines = [mark for mark in (X, O) if any(marks[a] == marks[b] == marks[c] == mark for a, b, c in LINES)]
+        if named is not None and len(lines) == 2 and named[board] in "XO":
+            lines = [".XO".index(named[board])]
+        if len(lines) == 2:
+            raise NotACertificate(f"position {ascii(text)[:120]}: board {board} holds lines of both marks; name its winner")
+        winners.append(lines[0] if lines else EMPTY)
+    if named is not None and "".join(".XO"[w] for w in winners) != named:
+        raise NotACertificate(f"position {ascii(text)[:120]}: the board winners named do not fit the marks")
+    if cells.count(X) - cells.count(O) not in (0, 1):
+        raise NotACertificate(f"position {ascii(text)[:120]}: X must have as many marks as O or one more")
+    sent = -1 if parts[1] == "*" else int(parts[1])
+    if sent >= 0 and EMPTY not in cells[9 * sent:9 * sent + 9]:
+        raise NotACertificate(f"position {ascii(text)[:120]}: board {sent} is full, write '*'")
+    if all(line_owner([w if w == mark else EMPTY for w in winners]) for mark in (X, O)):
+        raise NotACertificate(f"position {ascii(text)[:120]}: both players hold a meta line")
+    return tuple(cells), sent, tuple(winners)
+
+
 def draw_board(game: dict, state: State) -> str:
     """The nine rows of the 9x9 grid separated by '/', then the board sent to (as in parse_position)."""
-    cells, sent = state
+    cells, sent = state[:2]
     rows = ["".join(".XO"[cells[9 * (r // 3 * 3 + c // 3) + r % 3 * 3 + c % 3]] for c in range(9)) for r in range(9)]
-    return "/".join(rows) + " " + ("*" if sent < 0 else str(sent))
+    text = "/".join(rows) + " " + ("*" if sent < 0 else str(sent))
+    return text + " " + "".join(".XO"[w] for w in state[2]) if len(state) == 3 else text

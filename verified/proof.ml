@@ -46,12 +46,36 @@ let traverse r game player no_loss root positions turns moves : Core.strategy_se
     invalid "proof.positions = %d, but the strategy reaches %d positions" positions !count;
   !seen
 
+(* Untrusted, only stated in the verdict (as the stdlib checker states it): the longest play the
+   strategy allows from [root], in plies, over the positions the traversal saw. *)
+let longest game prover (set : Core.strategy_set) root =
+  let rec int_of_nat = function Core.O -> 0 | Core.S n -> 1 + int_of_nat n in
+  let memo = Hashtbl.create 4096 in
+  let rec height b =
+    let key = Core.key_of b in
+    match Hashtbl.find_opt memo key with
+    | Some h -> h
+    | None ->
+      let h = match Core.children game b with
+        | [] -> 0
+        | children when Core.to_move b = prover ->
+          let choice = match Core.M.find key set with Some (_, c) -> int_of_nat c | None -> 0 in
+          1 + height (List.nth children choice)
+        | children -> 1 + List.fold_left (fun m c -> max m (height c)) 0 children in
+      Hashtbl.add memo key h;
+      h in
+  height root
+
 let check limits r doc : string =
   let claim = obj "certificate" "claim" doc in
   let player = int_in "claim" "player" 1 2 claim in
   let result = word "claim" "result" ["win"; "no-loss"] claim in
   let root_text = match member "claim" "root" claim with
     | Null -> None | Str s -> Some s | v -> error "claim.root must be string or null, found %s" (type_name v) in
+  (match claim with
+   | Obj fields when List.mem_assoc "within" fields && List.assoc "within" fields <> Null ->
+     error "claim.within: bounded claims are not proved by this checker"
+   | _ -> ());
   let proof = obj "certificate" "proof" doc in
   ignore (word "proof" "traversal" ["dfs-preorder"] proof);
   let positions = int_in "proof" "positions" 1 1_000_000_000_000_000_000 proof in
@@ -72,6 +96,8 @@ let check limits r doc : string =
     invalid "the closure check refuses the set of positions the traversal built";
   let where = match root_text with None -> "the start"
                                  | Some _ -> "position " ^ draw_board r root in
-  Printf.sprintf "player %d %s from %s: %s, %s of player %d checked"
+  let plies = longest game prover set root in
+  Printf.sprintf "player %d %s from %s: %s, %s of player %d checked; the longest play lasts %s"
     player (if no_loss then "does not lose" else "wins") where
     (counted positions "position" "positions") (counted turns "move" "moves") player
+    (counted plies "ply" "plies")

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from certify.audit.atlas import AtlasNodes
 from certify.audit.boards import SequenceFormula, WinTest
+from certify.audit.bounds import KINDS as BOUND_KINDS
 from certify.audit.learning import TdSelfPlay
 from certify.audit.counts import Count, MoveBetween, Ratio, UpperBound
 from certify.audit.pairings import PairingStrategy, UniversalPairing
@@ -32,6 +33,7 @@ KINDS = (
     PolicyNeverLoses, PolicyCase, FastestWin,
     TdSelfPlay,
     *UTTT_KINDS,
+    *BOUND_KINDS,
 )  # fmt: skip
 AnyClaim = Annotated[Union[KINDS], Field(discriminator="kind")]  # type: ignore[valid-type]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,7 +20,7 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, file_stem, is_stdout, readable_file
-from certify.proving.single import Attempt, prove as run_proof, prove_command, write_proof
+from certify.proving.single import Attempt, PolicyMoveError, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
 from solver.games.families import resolve_game
 from solver.search.pns import INF, Claim, Progress
@@ -55,14 +56,16 @@ def progress_line(p: Progress, max_nodes: int | None, max_memory: float | None) 
 
 def default_output(game_name: str, claim: Claim) -> Path:
     """`mnk-4-4-3.p1-win.json`: the game's name made file-safe, the player and the claim."""
-    return Path(f"{file_stem(game_name)}.p{claim.player}-{claim.result}.json")
+    bound = "" if claim.within is None else f"-within-{claim.within}"
+    return Path(f"{file_stem(game_name)}.p{claim.player}-{claim.result}{bound}.json")
 
 
 def summary(attempt: Attempt, path: Path | None) -> dict:
     """What the search did and, if it proved the claim, what it wrote."""
     outcome = attempt.outcome
     data = {
-        "claim": {"player": attempt.claim.player, "result": attempt.claim.result, "root": attempt.root},
+        "claim": {"player": attempt.claim.player, "result": attempt.claim.result, "root": attempt.root,
+                  "within": attempt.claim.within},
         "status": outcome.status,
         "root_pn": None if outcome.root_pn >= INF else outcome.root_pn,
         "root_dn": None if outcome.root_dn >= INF else outcome.root_dn,
@@ -95,6 +98,8 @@ def prove(
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="FILE", show_default=False, help="Start from the table a --checkpoint FILE of the same search saved (same game, claim, position).")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     pairings: Annotated[bool, typer.Option("--pairings", help="no-loss, positional own-mark games: close a branch where a pairing blocks every line left to the opponent (the checker verifies it there).")] = False,
+    within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
+    policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,
     ray: RayOpt = False,
@@ -120,7 +125,8 @@ def prove(
     if (checkpoint is not None or resume is not None) and (parallel or value or batch is not None):
         raise fail("--checkpoint and --resume are for the serial search of one claim (leave out --value, --batch, --workers and --ray)")
     if value:
-        given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch)) if v is not None]
+        given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch),
+                                      ("--within", within), ("--policy", policy)) if v is not None]
         given += ["--workers/--ray"] if parallel else []
         if given:
             raise fail(f"--value settles both players' claims with the serial search; leave out {' and '.join(given)}")
@@ -138,8 +144,12 @@ def prove(
         raise fail(f"certify prove: missing {' and '.join(missing)}, or give --batch FILE (see 'certify prove --help')")
     with user_errors():
         game_obj = resolve_game(game)
-    target = Claim(int(player), claim)
+    target = Claim(int(player), claim, within)
     options = []  # recorded in provenance after the claim: the command that regenerates the file
+    if within is not None:
+        if parallel:
+            raise fail("--within is for the serial search (leave out --workers, --ray and --batch)")
+        options.append(f"--within {within}")
     if position is not None:
         try:
             position = game_obj.format_position(game_obj.parse_position(position))  # canonical, as written in the file
@@ -154,6 +164,17 @@ def prove(
         if parallel:
             raise fail("--pairings is for the serial search (leave out --workers, --ray and --batch)")
         options.append("--pairings")
+    plan = None
+    if policy is not None:
+        if parallel:
+            raise fail("--policy is for the serial search (leave out --workers, --ray and --batch)")
+        from certify.policy.load import PolicySpecError, imported_policy
+
+        try:
+            plan = imported_policy(policy)
+        except PolicySpecError as err:
+            raise fail(str(err)) from None
+        options.append(f"--policy {policy}")
     path = output or default_output(game_obj.rules.name, target)
     mark = certificate_mark("strategy", game_obj.rules.sha256())  # a table or another game's proof is never replaced silently
     with user_errors():
@@ -179,11 +200,15 @@ def prove(
             try:
                 return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
                                  checkpoint=checkpoint if mine else None, checkpoint_seconds=checkpoint_minutes * 60,
-                                 resume=resume if mine else None, pairings=pairings), None
+                                 resume=resume if mine else None, pairings=pairings, policy=plan), None
             except CheckpointError as err:
                 raise fail(str(err)) from None
+            except PolicyMoveError as err:
+                raise fail(f"--policy {policy}: {err}") from None
 
     attempt, stats = search(target)
+    if attempt.outcome.status == "disproved" and plan is not None:  # only the policy's moves were tried
+        attempt = dataclasses.replace(attempt, outcome=dataclasses.replace(attempt.outcome, status="policy fails"))
     data = summary(attempt, None)
     written = attempt
     if attempt.outcome.status == "disproved":  # certify the claim that holds instead: a disproof is checkable too

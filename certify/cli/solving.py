@@ -236,12 +236,12 @@ def show(
     """
     if json_out and picture_format != "text":
         raise fail("give --json or --format svg, not both")
-    if game == "uttt":
+    if game.split(":", 1)[0] == "uttt":
         if code is not None:
             raise fail("uttt positions are given by --position or --moves, not --code")
         from certify.cli.uttt_show import show_uttt  # only for uttt: its engine is not needed otherwise
 
-        show_uttt(position, moves, solve_nodes, json_out, picture_format == "svg")
+        show_uttt(game, position, moves, solve_nodes, json_out, picture_format == "svg")
         return
     rules = load_game(game)
     game_obj = Game(rules)

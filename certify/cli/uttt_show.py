@@ -12,7 +12,8 @@ from rich.text import Text
 from certify.cli.app import console, fail
 from certify.render.text import searched_values
 from certify.render.uttt import draw_grid, status_words
-from solver.games.uttt.engine import IllegalMove, Position, PositionError, Uttt
+from solver.games.positional.rules import RulesError
+from solver.games.uttt.engine import IllegalMove, Position, PositionError, Uttt, from_text
 
 LEGEND = ("boards and cells are numbered 0 1 2 / 3 4 5 / 6 7 8; a move is BOARD.CELL; green digits are "
           "the cells the player to move may take; backgrounds: blue won by X, magenta won by O, grey drawn")
@@ -45,10 +46,14 @@ def position_view(game: Uttt, s: Position) -> dict:
     }
 
 
-def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, json_out: bool, as_svg: bool = False) -> None:
-    """Print one position: the grid, who moves where, the legal moves and, when solved, their values
-    (or, `as_svg`, the position as an SVG picture)."""
-    game = Uttt()
+def show_uttt(name: str, position: str | None, moves: str | None, solve_nodes: int | None, json_out: bool,
+              as_svg: bool = False) -> None:
+    """Print one position of the game `name` (`uttt`, `uttt:open`): the grid, who moves where, the
+    legal moves and, when solved, their values (or, `as_svg`, the position as an SVG picture)."""
+    try:
+        game = from_text(name)
+    except RulesError as err:
+        raise fail(str(err)) from None
     s = read_position(game, position, moves)
     if as_svg:
         from certify.render.uttt import position_svg
@@ -67,7 +72,7 @@ def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, 
         result = {(1, -1): "X won", (-1, 1): "O won", (0, 0): "drawn"}[tuple(view["returns"])]
         status = f"game over: {result}"
     else:
-        where = "any open board" if s.sent < 0 else f"board {s.sent}"
+        where = ("any empty cell" if game.rules.open else "any open board") if s.sent < 0 else f"board {s.sent}"
         status = f"{'XO'[view['to_move'] - 1]} to move in {where}"
     console.print(f"position [bold]{view['position']}[/]", soft_wrap=True)
     head = Text(f"{status}; finished boards: {view['finished']}")
@@ -76,4 +81,4 @@ def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, 
     else:
         table = Table("legal moves", box=None)
         table.add_row(" ".join(view["moves"]) or "none")
-    console.print(Panel(Group(head, draw_grid(game, s), Text(LEGEND, style="dim"), table), title="uttt", expand=False))
+    console.print(Panel(Group(head, draw_grid(game, s), Text(LEGEND, style="dim"), table), title=game.rules.name, expand=False))

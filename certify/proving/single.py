@@ -12,7 +12,7 @@ import base64
 import json
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -34,6 +34,39 @@ STRATEGY_VERSION = 2
 ZLIB_LEVEL = 9  # a proof is written once and read many times
 NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
 TRAVERSAL_BUDGET = 50_000  # steps of solver/games/positional/blocking.py per position when writing a proof with pairings
+
+
+PlanPolicy = Callable[[Any, Any], Sequence[Any]]  # (game, state) → the moves the plan allows, () for any
+
+
+class PolicyHooks:
+    """The family's search hooks with the prover's moves fixed by a policy wherever it names any.
+
+    A proof found with them is the policy's strategy, checked against every reply; a disproof is
+    only a disproof of the policy (its moves were the only ones tried), not of the claim.
+    """
+
+    def __init__(self, game: Game[Any, Any], policy: PlanPolicy, inner: Any) -> None:
+        self.game, self.policy, self.inner = game, policy, inner
+        if hasattr(inner, "table_key"):
+            self.table_key = inner.table_key
+
+    def candidates(self, state: Any, moves: Sequence[Any], prover_moves: bool, prover: int) -> list[Any]:
+        """The policy's moves at the prover's turns where it names any; else the family's choice."""
+        if prover_moves:
+            named = list(self.policy(self.game, state))
+            if named:
+                legal = set(moves)
+                illegal = [m for m in named if m not in legal]
+                if illegal:
+                    raise PolicyMoveError(f"the policy names {self.game.format_move(illegal[0])}, not legal in "
+                                          f"{self.game.format_position(state)}")
+                return named
+        return self.inner.candidates(state, moves, prover_moves, prover)
+
+
+class PolicyMoveError(ValueError):
+    """The policy named an illegal move; the message is one line."""
 
 
 class ProofFileError(ValueError):
@@ -91,6 +124,7 @@ def prove(
     timed: bool = False,
     max_seconds: float | None = None,
     plain: bool = False,
+    policy: PlanPolicy | None = None,
     checkpoint: Path | None = None,
     checkpoint_seconds: float = 600.0,
     resume: Path | None = None,
@@ -103,13 +137,17 @@ def prove(
     there every `checkpoint_seconds` and when the search stops unsettled (a budget, Ctrl-C).
     With `pairings`, the family's `closure` hook (positional: solver/games/positional/blocking.py) may
     close a prover's position of a no-loss proof by a pairing that blocks every line left to the opponent.
+    With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks).
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
     hooks = NoHooks() if plain else game.search_hooks()
-    search = ProofSearch(game, claim, hooks, progress, pairings=pairings)
+    search = ProofSearch(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
+                         pairings=pairings)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {})}
+    if claim.within is not None or policy is not None:  # a bounded or guided search is another search
+        about.update(within=claim.within, policy=getattr(policy, "__qualname__", None))
     if resume is not None:
         search.table, search.nodes = load_checkpoint(resume, about, search.table_key(state))
     outcome = searched(search, state, max_nodes, max_memory_mb, max_seconds, checkpoint, checkpoint_seconds, about)
@@ -264,7 +302,7 @@ def strategy_certificate(
     pairing `close(position)`); (tree, certificate, seconds since `started`). The root is written as
     the game draws `state`, whatever way `root` was typed. Any search that found the strategy writes
     the same file through here."""
-    tree = canonical_strategy(game, state, claim.player, choose, close)
+    tree = canonical_strategy(game, state, claim.player, choose, close, claim.within)
     packed = [byte for first, pairs in tree.closures
               for byte in (NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair))]
     seconds = time.perf_counter() - started
@@ -274,7 +312,8 @@ def strategy_certificate(
         kind="strategy",
         rules=game.rules.canonical(),
         rules_sha256=game.rules.sha256(),
-        claim=StrategyClaim(player=claim.player, result=claim.result, root=None if root is None else game.format_position(state)),
+        claim=StrategyClaim(player=claim.player, result=claim.result, root=None if root is None else game.format_position(state),
+                             within=claim.within),
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves),
                     **({"closures": len(tree.closures), "closure_bytes": len(packed), "pairings": pack_moves(packed)}
                        if tree.closures else {})),
@@ -285,7 +324,8 @@ def strategy_certificate(
 
 def certificate_text(certificate: StrategyCertificate | PairingCertificate) -> str:
     """The exact text of the file: sorted keys, 2-space indent, final newline (deterministic)."""
-    data = certificate.model_dump(mode="json")
+    unbounded = {"claim": {"within"}} if getattr(certificate.claim, "within", None) is None else None  # files as before
+    data = certificate.model_dump(mode="json", exclude=unbounded)
     proof = data.get("proof", {})
     if proof.get("closures", 0) is None:  # a proof without pairings: the format before them
         for key in ("closures", "closure_bytes", "pairings"):
@@ -335,5 +375,5 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any]) -> di
         chosen[game.key(state)] = legal[index]
         return legal[index]
 
-    canonical_strategy(game, root, claim.player, choose)
+    canonical_strategy(game, root, claim.player, choose, within=claim.within)
     return chosen

@@ -107,6 +107,7 @@ class StrategyClaim(_Strict):
     player: Literal[1, 2]
     result: Literal["win", "no-loss"]
     root: str | None
+    within: int | None = Field(default=None, ge=1)  # plies from the root; written only when set
 
 
 class PairingSpec(_Strict):

@@ -22,7 +22,7 @@ def board_status(s: Position, board: int) -> int:
 def status_words(s: Position) -> str:
     """`board 0 won by X, board 7 drawn`, or `none` when no board is finished."""
     words = {1: "won by X", 2: "won by O", 3: "drawn"}
-    finished = [f"board {b} {words[board_status(s, b)]}" for b in bits(s.closed)]
+    finished = [f"board {b} {words[board_status(s, b)]}" for b in bits(s.closed | s.xw | s.ow)]
     return ", ".join(finished) or "none"
 
 

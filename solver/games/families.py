@@ -35,7 +35,8 @@ def game_from_rules(raw: dict[str, Any]) -> Game[Any, Any]:
     """The game a certificate's rules object states; raises RulesError if no family states it so."""
     family = raw.get("family", "positional")
     if family in FAMILIES:
-        game = resolve_game(family)
+        name = raw.get("name")  # a family's variants are named by their GAME string (uttt:open)
+        game = resolve_game(name if type(name) is str and name.split(":", 1)[0] == family else family)
         if game.rules.canonical() != raw:
             raise RulesError(f"rules of family {ascii(family)[:40]} that this certify does not implement")
         return game

@@ -28,15 +28,24 @@ from solver.games.game import Game, NoHooks, SearchHooks
 EXPANDED_CACHE = 1 << 16  # nodes whose children are remembered between visits
 INF = 1 << 60  # "infinite" proof or disproof number; sums are capped here
 ClaimResult = Literal["win", "no-loss"]
-Status = Literal["proved", "disproved", "node budget", "memory budget", "time budget", "interrupted"]
+Status = Literal["proved", "disproved", "node budget", "memory budget", "time budget", "interrupted",
+                 "policy fails"]  # the last: set by callers whose search tried only a policy's moves
 
 
 @dataclass(frozen=True)
 class Claim:
-    """Player `player` (1 or 2) wins (`win`) or does not lose (`no-loss`)."""
+    """Player `player` (1 or 2) wins (`win`) or does not lose (`no-loss`); with `within` N, a
+    bounded claim: wins by ply N from the root, or is not beaten by ply N (a position at ply N
+    counts as an end that is not a loss). Bounded claims need positions that fix their ply (the
+    marks placed), as both families' do, since the table merges transpositions."""
 
     player: int
     result: ClaimResult
+    within: int | None = None
+
+    def cut(self) -> tuple[int, int]:
+        """(pn, dn) of a position at ply `within` that is not an end: proved for no-loss only."""
+        return (0, INF) if self.result == "no-loss" else (INF, 0)
 
     def holds_at_end(self, returns: tuple[int, int]) -> bool:
         """Whether a terminal with these returns satisfies the claim."""
@@ -45,11 +54,12 @@ class Claim:
     def opposite(self) -> Claim:
         """The claim that holds exactly when this one fails: against a win, the other player does
         not lose; against a no-loss, the other player wins (finite games are determined)."""
-        return Claim(3 - self.player, "no-loss" if self.result == "win" else "win")
+        return Claim(3 - self.player, "no-loss" if self.result == "win" else "win", self.within)
 
     def words(self) -> str:
-        """`player 1 wins` / `player 2 does not lose`."""
-        return f"player {self.player} {'wins' if self.result == 'win' else 'does not lose'}"
+        """`player 1 wins` / `player 2 does not lose` (`... within 43 plies`)."""
+        bound = "" if self.within is None else f" within {self.within} plies"
+        return f"player {self.player} {'wins' if self.result == 'win' else 'does not lose'}{bound}"
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,7 @@ class ProofSearch:
         self.hooks = hooks if hooks is not None else NoHooks()
         self.table_key: Callable[[Any], Hashable] = getattr(self.hooks, "table_key", game.key)  # optional hook
         self.table: dict[Hashable, tuple[int, int]] = {}
+        self.plies: dict[Hashable, int] = {}  # table key → ply from the root, for bounded claims only
         self._expanded: dict[Hashable, list[tuple[Any, Hashable]]] = {}
         self.nodes = 0
         self.progress = progress
@@ -155,6 +166,7 @@ class ProofSearch:
         try:
             pn, dn = self.numbers(state)
             if pn and dn:
+                self.plies.setdefault(self._root_key, 0)
                 self._mid(state, self._root_key, INF, INF)
             pn, dn = self.numbers(state)
             status = "proved" if pn == 0 else "disproved"
@@ -182,7 +194,7 @@ class ProofSearch:
         for move in self._candidates(state):
             if self.numbers(self.game.apply(state, move))[0] == 0:
                 return move
-        self._mid(state, self.table_key(state), INF, INF)  # the table lost it: prove it again
+        self._mid(state, self.table_key(state), INF, INF)  # not searched here yet: prove it
         for move in self._candidates(state):
             if self.numbers(self.game.apply(state, move))[0] == 0:
                 return move
@@ -246,13 +258,18 @@ class ProofSearch:
         known = self._expanded.get(key)
         if known is not None:
             return known
-        game, table, table_key = self.game, self.table, self.table_key
+        game, table, table_key, within = self.game, self.table, self.table_key, self.claim.within
+        ply = self.plies.get(key, 0) + 1 if within is not None else 0
         children = []
         for move in self._candidates(state):
             child = game.apply(state, move)
             child_key = table_key(child)
             if child_key not in table and game.is_terminal(child):
                 table[child_key] = (0, INF) if self.claim.holds_at_end(game.returns(child)) else (INF, 0)
+            elif within is not None:
+                self.plies[child_key] = ply
+                if ply >= within and child_key not in table:
+                    table[child_key] = self.claim.cut()
             children.append((child, child_key))
         if len(self._expanded) >= EXPANDED_CACHE:
             self._expanded.clear()

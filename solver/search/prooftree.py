@@ -32,9 +32,10 @@ CLOSE = 255  # the move byte of a prover's position closed by a pairing (never a
 
 
 def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any],
-                       close: Callable[[Any], Any] | None = None) -> ProofTree:
+                       close: Callable[[Any], Any] | None = None, within: int | None = None) -> ProofTree:
     """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc),
-    or, where `close(state)` gives a pairing, closes the position by it (the byte CLOSE)."""
+    or, where `close(state)` gives a pairing, closes the position by it (the byte CLOSE); with
+    `within` N, positions at ply N are leaves (a bounded claim)."""
     seen: set[Any] = set()
     moves: list[int] = []
     closures: list[Any] = []
@@ -49,6 +50,8 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
         depth = max(depth, ply)
         if game.is_terminal(state):
             terminals += 1
+            continue
+        if ply == within:
             continue
         legal = game.legal_moves(state)
         if game.to_move(state) == prover:

@@ -3,9 +3,12 @@
 Nine 3×3 local boards form a 3×3 meta-board. Boards and cells are numbered 0..8 row-major; a
 move is a global index `9 * board + cell`. Marks live in two 81-bit integers (X and O), board b
 in bits 9b..9b+8, so a local board is one 9-bit chunk and every rule question is a table lookup
-on a chunk. A move in cell c sends the opponent to board c; a board that is won or full is closed,
+on a chunk. A move in cell c sends the opponent to board c; a closed board cannot be played in,
 and a player sent to a closed board may play in any open cell. Three won boards in a meta line
-win; when no move remains the game is drawn (OpenSpiel's `ultimate_tic_tac_toe`, docs/uttt.md).
+win; when no move remains the game is drawn. Two rule sets (docs/uttt.md): `uttt`, OpenSpiel's
+`ultimate_tic_tac_toe`, closes a board once it is won or full; `uttt:open`, the open rules of
+Bertholon et al. 2020, closes a board only when it is full (a won board stays playable and stays
+won by the first player who made a line in it).
 
 `critical_*` and `immediate_wins` are the positional analysis of seed 003 ("critical squares"),
 used by proof search as optional pruning and move ordering, and audited in certify/audit.
@@ -41,18 +44,30 @@ MOVES = tuple(tuple(tuple(9 * b + c for c in SET_BITS[m]) for m in range(512)) f
 class UtttRules:
     """The rules of one Ultimate tic-tac-toe variant; every choice a variant could make is named.
 
-    Only OpenSpiel's rules are implemented: won boards are closed, drawn boards count for nobody,
-    a player sent to a closed board plays anywhere open, and no move left is a draw. The fields
-    exist so that a certificate says which of the named variants (docs/uttt.md) it is about.
+    Two variants are implemented (docs/uttt.md): `uttt` (OpenSpiel's: won boards are closed, a
+    player sent to a closed board plays in any open board) and `uttt:open` (the open rules:
+    won boards stay playable, only a full board is closed, and a player sent to a full board
+    plays in any empty cell). In both, drawn boards count for nobody and no move left is a draw.
     """
 
     name: str = "uttt"
-    won_boards: Literal["closed"] = "closed"
+    won_boards: Literal["closed", "playable"] = "closed"
     drawn_boards: Literal["count-for-nobody"] = "count-for-nobody"
-    sent_to_closed: Literal["play-any-open-board"] = "play-any-open-board"
+    sent_to_closed: Literal["play-any-open-board", "play-any-empty-cell"] = "play-any-open-board"
     no_moves_left: Literal["draw"] = "draw"
 
     family: Literal["uttt"] = "uttt"
+
+    def __post_init__(self) -> None:
+        pair = (self.won_boards, self.sent_to_closed)
+        if pair not in (("closed", "play-any-open-board"), ("playable", "play-any-empty-cell")):
+            raise RulesError(f"uttt rules won_boards {self.won_boards!r} with sent_to_closed "
+                             f"{self.sent_to_closed!r} are not a variant this engine implements")
+
+    @property
+    def open(self) -> bool:
+        """Won boards stay playable (the open rules): only a full board is closed."""
+        return self.won_boards == "playable"
 
     def canonical(self) -> dict:
         """The rules as a plain JSON-ready dict: the form embedded in certificates."""
@@ -72,18 +87,29 @@ class UtttRules:
 
     def describe(self) -> str:
         """The game in words."""
+        if self.open:
+            return ("Ultimate tic-tac-toe, open rules: nine 3x3 boards in a 3x3 meta-board, 8 lines of 3 "
+                    "on each; X then O; a move in cell c sends the opponent to board c, won or not, "
+                    "while it has an empty cell; a board is won by the first line in it and stays "
+                    "playable; sent to a full board, play in any empty cell; three won boards in a meta "
+                    "line win, a full grid without one is a draw")
         return ("Ultimate tic-tac-toe: nine 3x3 boards in a 3x3 meta-board, 8 lines of 3 on each; "
                 "X then O; a move in cell c sends the opponent to board c; won boards close, drawn "
                 "boards count for nobody; sent to a closed board, play in any open board; three won "
                 "boards in a meta line win, no move left is a draw")
 
 
+OPEN_RULES = UtttRules(name="uttt:open", won_boards="playable", sent_to_closed="play-any-empty-cell")
+
+
 class Position(NamedTuple):
     """One state: the marks, the won and closed boards (9-bit masks), and the board sent to.
 
-    `x`, `o`: 81-bit marks. `xw`, `ow`: boards won by X, by O. `closed`: boards won or full.
-    `sent`: the board the player to move must play in, or -1 when any open board is allowed.
-    Every field but `sent` follows from the marks; all are kept because every move reads them.
+    `x`, `o`: 81-bit marks. `xw`, `ow`: boards won by X, by O. `closed`: boards no one may play
+    in (won or full; under the open rules, full). `sent`: the board the player to move must play
+    in, or -1 when any open board is allowed. Under the rules `uttt` every field but `sent`
+    follows from the marks; under the open rules a board may hold lines of both marks, and
+    `xw`/`ow` record who made one first. All are kept because every move reads them.
     """
 
     x: int
@@ -122,7 +148,7 @@ class Uttt:
 
     def search_hooks(self) -> CriticalSquares:
         """Seed 003's critical-square pruning and ordering (`certify prove --plain` goes without)."""
-        return CriticalSquares()
+        return CriticalSquares(self.rules.open)
 
     # ---- the protocol ------------------------------------------------------------------------
 
@@ -171,7 +197,7 @@ class Uttt:
         board = move // 9
         if (s.x | s.o) >> move & 1 or s.closed >> board & 1 or 0 <= s.sent != board or WON[s.xw] or WON[s.ow]:
             raise IllegalMove(f"move {format_move(move)} is not legal")
-        return play(s, move)
+        return play(s, move, self.rules.open)
 
     def key(self, s: Position) -> Position:
         """A hashable key: the position itself (its derived fields follow from the rest)."""
@@ -185,7 +211,7 @@ class Uttt:
 
     def parse_position(self, text: str) -> Position:
         """Inverse of format_position; raises PositionError."""
-        return parse_position(text)
+        return parse_position(text, self.rules.open)
 
     def format_move(self, move: int) -> str:
         """`B.C`: local board B, cell C (each 0..8 row-major)."""
@@ -217,32 +243,45 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def play(s: Position, move: int) -> Position:
-    """The position after `move`, without checking legality (the engine's hot path)."""
+def play(s: Position, move: int, open_rules: bool = False) -> Position:
+    """The position after `move`, without checking legality (the engine's hot path).
+
+    The first line in a board wins it; under the open rules (`open_rules`) the board stays
+    playable until full and a later line in it, of either mark, changes nothing.
+    """
     board = move // 9
     shift = 9 * board
     x, o, xw, ow, closed, _ = s
+    unwon = not (xw | ow) >> board & 1
     if x.bit_count() == o.bit_count():
         x |= 1 << move
-        if WON[x >> shift & FULL9]:
+        if unwon and WON[x >> shift & FULL9]:
             xw |= 1 << board
-            closed |= 1 << board
     else:
         o |= 1 << move
-        if WON[o >> shift & FULL9]:
+        if unwon and WON[o >> shift & FULL9]:
             ow |= 1 << board
-            closed |= 1 << board
+    if not open_rules:
+        closed |= xw | ow
     if (x | o) >> shift & FULL9 == FULL9:
         closed |= 1 << board
     cell = move - shift
     return Position(x, o, xw, ow, closed, -1 if closed >> cell & 1 else cell)
 
 
-def from_marks(x: int, o: int, sent: int) -> Position:
-    """The position with these marks and board sent to, its won and closed boards derived."""
-    xw = sum(1 << b for b in range(9) if WON[chunk(x, b)])
-    ow = sum(1 << b for b in range(9) if WON[chunk(o, b)])
-    closed = xw | ow | sum(1 << b for b in range(9) if chunk(x | o, b) == FULL9)
+def from_marks(x: int, o: int, sent: int, open_rules: bool = False, first: int = 0) -> Position:
+    """The position with these marks and board sent to, its won and closed boards derived.
+
+    A board holding lines of both marks (possible only under the open rules) is X's if its bit
+    is set in `first` (the boards where X's line came first), else O's.
+    """
+    xl = sum(1 << b for b in range(9) if WON[chunk(x, b)])
+    ol = sum(1 << b for b in range(9) if WON[chunk(o, b)])
+    both = xl & ol
+    xw = xl & ~both | both & first
+    ow = ol & ~both | both & ~first
+    full = sum(1 << b for b in range(9) if chunk(x | o, b) == FULL9)
+    closed = full if open_rules else xw | ow | full
     return Position(x, o, xw, ow, closed, -1 if sent < 0 or closed >> sent & 1 else sent)
 
 
@@ -253,19 +292,31 @@ def grid_index(row: int, col: int) -> int:
     return 9 * (row // 3 * 3 + col // 3) + row % 3 * 3 + col % 3
 
 
+def lines_of_both(s: Position) -> int:
+    """Boards holding a line of X and a line of O (9-bit mask; only the open rules allow them)."""
+    return sum(1 << b for b in range(9) if WON[chunk(s.x, b)] and WON[chunk(s.o, b)])
+
+
 def format_position(s: Position) -> str:
-    """Nine rows of nine cells (X, O, .) joined by '/', a space, the board sent to or '*'."""
+    """Nine rows of nine cells (X, O, .) joined by '/', a space, the board sent to or '*'; when
+    a board holds lines of both marks, a third field: each board's winner (X, O or .)."""
     rows = []
     for r in range(9):
         rows.append("".join(".XO"[(s.x >> g & 1) + 2 * (s.o >> g & 1)] for g in (grid_index(r, c) for c in range(9))))
-    return "/".join(rows) + " " + ("*" if s.sent < 0 else str(s.sent))
+    text = "/".join(rows) + " " + ("*" if s.sent < 0 else str(s.sent))
+    if lines_of_both(s):
+        text += " " + "".join("X" if s.xw >> b & 1 else "O" if s.ow >> b & 1 else "." for b in range(9))
+    return text
 
 
-def parse_position(text: str) -> Position:
-    """`ROW/ROW/.../ROW SENT` (81 cells of X, O, '.', '/' optional; SENT a board 0-8 or '*')."""
+def parse_position(text: str, open_rules: bool = False) -> Position:
+    """`ROW/ROW/.../ROW SENT [WINNERS]` (81 cells of X, O, '.', '/' optional; SENT a board 0-8 or
+    '*'; WINNERS, under the open rules only and needed only when a board holds lines of both
+    marks: nine of X, O, '.', each board's winner)."""
     parts = text.split()
-    if len(parts) != 2:
-        raise PositionError("a position is 81 cells (X, O, '.', rows may be split by '/') then the board sent to (0-8 or '*')")
+    if len(parts) != 2 and not (open_rules and len(parts) == 3):
+        raise PositionError("a position is 81 cells (X, O, '.', rows may be split by '/') then the board sent to (0-8 or '*')"
+                            + (", then, if a board holds lines of both marks, each board's winner (9 of X, O, '.')" if open_rules else ""))
     cells, sent_text = parts[0].replace("/", ""), parts[1]
     if len(cells) != 81 or set(cells.upper()) - set("XO."):
         raise PositionError(f"position cells: expected 81 of X, O and '.', found {len(cells)} characters {ascii(cells[:90])}")
@@ -276,25 +327,42 @@ def parse_position(text: str) -> Position:
         g = grid_index(i // 9, i % 9)
         x |= (ch == "X") << g
         o |= (ch == "O") << g
-    s = from_marks(x, o, -1 if sent_text == "*" else int(sent_text))
-    problem = position_problem(s, -1 if sent_text == "*" else int(sent_text))
+    sent = -1 if sent_text == "*" else int(sent_text)
+    winners = parts[2] if len(parts) == 3 else None
+    if winners is not None and not re.fullmatch(r"[XO.]{9}", winners):
+        raise PositionError(f"board winners: expected 9 of X, O and '.', found {ascii(winners[:20])}")
+    s = from_marks(x, o, sent, open_rules, sum(1 << b for b in range(9) if winners and winners[b] == "X"))
+    problem = position_problem(s, sent, open_rules) or winners_problem(s, winners)
     if problem:
         raise PositionError(problem)
     return s
 
 
-def position_problem(s: Position, sent: int) -> str | None:
+def winners_problem(s: Position, winners: str | None) -> str | None:
+    """Why the WINNERS field is missing or does not fit the marks, or None."""
+    both = lines_of_both(s)
+    if winners is None:
+        return f"board {bits(both)[0]} holds lines of both marks: add each board's winner (9 of X, O, '.')" if both else None
+    for b in range(9):
+        drawn = "X" if s.xw >> b & 1 else "O" if s.ow >> b & 1 else "."
+        if winners[b] != drawn:
+            return f"board {b}: winner {winners[b]!r}, but its marks give {drawn!r}"
+    return None
+
+
+def position_problem(s: Position, sent: int, open_rules: bool = False) -> str | None:
     """Why the marks and board sent to cannot arise in play, or None (checks what is cheap)."""
     nx, no = s.x.bit_count(), s.o.bit_count()
     if nx not in (no, no + 1):
         return f"X has {nx} marks and O {no}: X moves first, so X has as many as O or one more"
-    both = bits(s.xw & s.ow)
-    if both:
+    both = bits(lines_of_both(s))
+    if both and not open_rules:
         return f"board {both[0]} holds a line of X and a line of O"
     if WON[s.xw] and WON[s.ow]:
         return "both players hold a meta line"
     if sent >= 0 and s.closed >> sent & 1:
-        return f"board {sent} is closed (won or full): a player sent there plays anywhere, write '*'"
+        what = "full" if open_rules else "closed (won or full)"
+        return f"board {sent} is {what}: a player sent there plays anywhere, write '*'"
     if sent >= 0 and nx + no == 0:
         return "the first move may go anywhere: write '*'"
     return None
@@ -322,7 +390,7 @@ def threat_boards(s: Position, player: int) -> int:
     empty cell of it completes a local line of `player`'s marks.
     """
     mine, won = (s.x, s.xw) if player == X else (s.o, s.ow)
-    meta = COMPLETERS[won] & ~s.closed & FULL9
+    meta = COMPLETERS[won] & ~(s.closed | s.xw | s.ow) & FULL9
     empty = ~(s.x | s.o)
     out = 0
     for b in bits(meta):
@@ -356,13 +424,13 @@ def critical_cells(s: Position) -> int:
     return threats | s.closed if threats else 0
 
 
-def hands_over_win(s: Position, move: int, threats: int | None = None) -> bool:
+def hands_over_win(s: Position, move: int, threats: int | None = None, open_rules: bool = False) -> bool:
     """After `move` (which must not end the game) the opponent has a move that wins at once.
 
     Computed without playing the move: the opponent's threat boards are `threats` (their
     `threat_boards` before the move, passed in when known), less the board moved in if the move
-    closes it or takes its last completing cell; the opponent may use them if sent to one, or if
-    sent to a closed board (a free move).
+    closes it, wins it or takes its last completing cell; the opponent may use them if sent to
+    one, or if sent to a closed board (a free move). `open_rules`: the rules the move is under.
     """
     player = X if s.x.bit_count() == s.o.bit_count() else O
     opponent_marks = s.o if player == X else s.x
@@ -374,10 +442,10 @@ def hands_over_win(s: Position, move: int, threats: int | None = None) -> bool:
     cell = move - 9 * board
     closed = s.closed
     if threats >> board & 1 or cell == board:
-        after = play(s, move)
+        after = play(s, move, open_rules)
         closed = after.closed
         empty = ~(after.x | after.o)
-        if closed >> board & 1 or not COMPLETERS[chunk(opponent_marks, board)] & chunk(empty, board):
+        if (closed | after.xw | after.ow) >> board & 1 or not COMPLETERS[chunk(opponent_marks, board)] & chunk(empty, board):
             threats &= ~(1 << board)
     if closed >> cell & 1:
         return threats != 0
@@ -410,6 +478,9 @@ class CriticalSquares:
     first.
     """
 
+    def __init__(self, open_rules: bool = False) -> None:
+        self.open_rules = open_rules
+
     def candidates(self, s: Position, moves: list[int], prover_moves: bool, prover: int) -> list[int]:
         """The moves to search in `s`, best first."""
         wins = immediate_wins(s)
@@ -420,7 +491,7 @@ class CriticalSquares:
         threats = threat_boards(s, O if player == X else X)
         first, rest, losing = [], [], []
         for move in moves:
-            if hands_over_win(s, move, threats):
+            if hands_over_win(s, move, threats, self.open_rules):
                 losing.append(move)
             elif poisoned >> move % 9 & 1 and move % 9 != move // 9:
                 first.append(move)
@@ -430,7 +501,10 @@ class CriticalSquares:
 
 
 def from_text(text: str) -> Uttt:
-    """The family's GAME string (solver/games/families.py): `uttt`."""
+    """The family's GAME strings (solver/games/families.py): `uttt`, and `uttt:open` for the open rules."""
+    if text == "uttt:open":
+        return Uttt(OPEN_RULES)
     if text != "uttt":
-        raise RulesError(f"unknown game {ascii(text)[:60]}: the Ultimate tic-tac-toe family is written 'uttt'")
+        raise RulesError(f"unknown game {ascii(text)[:60]}: the Ultimate tic-tac-toe family is written 'uttt' "
+                         "(or 'uttt:open' for the open rules)")
     return Uttt()

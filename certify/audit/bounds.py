@@ -1,0 +1,112 @@
+"""Claims that a player wins, or holds out, from the start of a game too large for a table,
+optionally within a number of plies, each reading settled by a checked strategy certificate.
+
+A reading names a bound in plies (a paper's "moves" may be plies or rounds: each is a reading).
+It holds when a strategy certificate of exactly that claim passes the independent checker, or
+when it is a bounded win and the checked certificate of the unbounded win allows no play longer
+than the bound (the checker states the longest play). Otherwise proof search tries it within the
+claim's budget: proved, it holds (the certificate found is checked); disproved, it is refuted;
+out of budget, the reading is not evaluated and says what the search reached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+import checker
+from certify.audit.base import ClaimBase
+from certify.audit.facts import Bench
+from certify.audit.result import Reading
+from certify.proving.single import prove
+from solver.games.families import resolve_game
+from solver.search.pns import Claim
+from solver.games.positional.rules import RulesError
+
+LONGEST = re.compile(r"the longest play lasts ([\d,]+) pl")
+
+
+class BoundReading(BaseModel):
+    """One reading of the claim: its name and the bound in plies (none: unbounded)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    within: int | None = Field(None, ge=1, description="plies from the start; none for no bound")
+
+
+class StrategyBound(ClaimBase):
+    """Player `player` wins (`win`) or is not beaten (`no-loss`) from the start, under each reading's bound."""
+
+    solves_game: ClassVar[bool] = False
+
+    kind: Literal["strategy_bound"]
+    player: Literal[1, 2]
+    result: Literal["win", "no-loss"]
+    readings: list[BoundReading] = Field(min_length=1)
+    certificate: str = Field("", description="a published certificate of the unbounded claim, from the repository root")
+    max_nodes: int = Field(20_000, ge=1, description="proof-search budget per reading without a certificate")
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, game: str) -> str:
+        try:
+            resolve_game(game)
+        except RulesError as err:
+            raise ValueError(str(err)) from None
+        return game
+
+    def says(self) -> str:
+        verb = "wins" if self.result == "win" else "is not beaten"
+        bounds = [f"{r.within} plies" for r in self.readings if r.within is not None]
+        return f"player {self.player} {verb}" + (f" within {' / '.join(bounds)} (by reading)" if bounds else "")
+
+    def evaluate(self, facts: Any, bench: Bench) -> list[Reading]:  # noqa: ARG002 (no table to solve)
+        published = self.published()
+        return [self.read(reading, published) for reading in self.readings]
+
+    def published(self) -> tuple[str, int] | None:
+        """The checker's verdict on the published certificate and its longest play, if it is VALID."""
+        path = Path(self.certificate)
+        if not self.certificate or not path.is_file():
+            return None
+        game = resolve_game(self.game)
+        verdict = checker.check_file(str(path), checker.Limits(max_states=10**9), game.rules.sha256()).message
+        found = LONGEST.search(verdict)
+        if not verdict.startswith("VALID") or found is None:
+            return None
+        data = path.read_bytes()
+        return (f"{path.as_posix()} (sha256 {hashlib.sha256(data).hexdigest()[:16]}, {len(data):,} bytes): "
+                f"{verdict.split(': ', 1)[1]}"), int(found.group(1).replace(",", ""))
+
+    def read(self, reading: BoundReading, published: tuple[str, int] | None) -> Reading:
+        """One reading: from the published certificate where it settles it, else by search."""
+        bound = "no bound" if reading.within is None else f"within {reading.within} plies"
+        if published is not None and self.result == "win" and (reading.within is None or published[1] <= reading.within):
+            return Reading(reading.name, f"{bound}: the checked certificate's longest play is {published[1]} plies",
+                           True, published[0])
+        game = resolve_game(self.game)
+        claim = Claim(self.player, self.result, reading.within)
+        attempt = prove(game, claim, max_nodes=self.max_nodes)
+        outcome = attempt.outcome
+        work = f"{outcome.nodes:,} nodes of df-pn"
+        if attempt.text is not None:
+            verdict = checker.check_bytes(attempt.text.encode()).message
+            return Reading(reading.name, f"{bound}: proved by {work}; checker {verdict.split()[0]}",
+                           verdict.startswith("VALID"), verdict[:300])
+        if outcome.status == "disproved":
+            return Reading(reading.name, f"{bound}: disproved by {work} ({claim.opposite().words()} holds)", False)
+        return Reading(reading.name, f"{bound}: not settled: {outcome.status} after {work}, root proof number "
+                       f"{outcome.root_pn:,}, disproof number {outcome.root_dn:,}", None)
+
+    def extra_evidence(self, facts: Any) -> list[str]:  # noqa: ARG002
+        game = resolve_game(self.game)
+        return [f"rules {game.rules.describe()} (rules sha256 {game.rules.sha256()[:16]}); bounds in plies "
+                f"from the empty board; certificates re-checked by the independent checker"]
+
+
+KINDS = (StrategyBound,)
