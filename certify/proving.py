@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -28,8 +28,13 @@ from solver.pns import Claim, Outcome, ProofSearch, Progress
 from solver.prooftree import ProofTree, canonical_strategy
 from solver.rules import RulesError
 
+Core = Literal["auto", "python", "native"]  # which df-pn searches: the compiled one where it can (auto)
 STRATEGY_VERSION = 2
 ZLIB_LEVEL = 9  # a proof is written once and read many times
+
+
+class CoreUnavailable(ValueError):
+    """`--core native` asked for a game or build the compiled df-pn cannot search; one line."""
 
 
 class ProofFileError(ValueError):
@@ -46,6 +51,7 @@ class Attempt:
     tree: ProofTree | None
     certificate: StrategyCertificate | None
     seconds: float  # search and traversal
+    core: str = "python"  # which df-pn searched: "python" (solver/pns.py) or "native" (solver/native.py)
 
     @property
     def text(self) -> str | None:
@@ -80,16 +86,39 @@ def prove(
     timed: bool = False,
     max_seconds: float | None = None,
     plain: bool = False,
+    core: Core = "auto",
 ) -> Attempt:
-    """Search the claim from `root` (family notation; None: the start) and certify it if proved."""
+    """Search the claim from `root` (family notation; None: the start) and certify it if proved.
+
+    `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
+    game), `python` solver/pns.py, `auto` the compiled one where the game has a kernel.
+    """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    search = ProofSearch(game, claim, NoHooks() if plain else game.search_hooks(), progress)
+    hooks = NoHooks() if plain else game.search_hooks()
+    search, used = proof_search(game, claim, hooks, progress, core, max_memory_mb)
     outcome = search.search(state, max_nodes, max_memory_mb, max_seconds)
     if outcome.status != "proved":
-        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started)
+        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, used)
     tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed)
-    return Attempt(claim, root, outcome, tree, certificate, seconds)
+    return Attempt(claim, root, outcome, tree, certificate, seconds, used)
+
+
+def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Callable[[Progress], None] | None,
+                 core: Core, max_memory_mb: float | None) -> tuple[Any, str]:
+    """The search `core` asks for, and its name; the compiled one is imported only here."""
+    if core != "python":
+        try:
+            from solver.native import NativeProofSearch, kernel_for, table_mb_for
+        except ImportError as err:
+            if core == "native":
+                raise CoreUnavailable(f"--core native: the compiled df-pn is not built ({err}); run `pip install -e .`") from None
+        else:
+            if kernel_for(game, hooks) is not None:
+                return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb)), "native"
+            if core == "native":
+                raise CoreUnavailable(f"--core native: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells)")
+    return ProofSearch(game, claim, hooks, progress), "python"
 
 
 def strategy_certificate(

@@ -18,7 +18,7 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout
-from certify.proving import Attempt, prove as run_proof, write_proof
+from certify.proving import Attempt, CoreUnavailable, prove as run_proof, write_proof
 from certify.render import plural
 from solver.families import resolve_game
 from solver.pns import INF, Claim, Progress
@@ -66,6 +66,7 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         "seconds": round(attempt.seconds, 3),
         "nodes_per_second": round(outcome.nodes / outcome.seconds) if outcome.seconds > 0 else None,
         "peak_rss_mb": round(outcome.peak_rss_mb, 1),
+        "core": attempt.core,
     }
     if attempt.tree is not None and attempt.text is not None and path is not None:
         data.update(file=str(path), bytes=len(attempt.text.encode()), positions=attempt.tree.positions,
@@ -82,6 +83,7 @@ def prove(
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
+    core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled, positional boards), python (solver/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,
@@ -101,6 +103,8 @@ def prove(
     Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
     """
     parallel = workers is not None or ray or ray_address is not None
+    if core != "auto" and (parallel or batch is not None):
+        raise fail(f"--core {core} is for the serial search (leave out --workers, --ray and --batch)")
     if batch is not None:
         if game is not None or claim is not None or player is not None or position is not None:
             raise fail("--batch FILE reads GAME, --claim, --player and --position from FILE's lines; give none of them here")
@@ -140,7 +144,10 @@ def prove(
 
             return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out)
         with search_progress(not json_out and errors.is_terminal) as hook:
-            return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain), None
+            try:
+                return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain, core=core), None
+            except CoreUnavailable as err:
+                raise fail(str(err)) from None
 
     attempt, stats = search(target)
     data = summary(attempt, None)

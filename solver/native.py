@@ -1,0 +1,127 @@
+"""The compiled df-pn (solver/search/dfpn.c) behind the same contract as solver/pns.py's ProofSearch.
+
+A family offers a compiled kernel through `game.native_kernel(hooks)` (optional in the Game
+protocol): the kernel's name in the extension, its configuration, and how its positions and moves
+translate. `NativeProofSearch` then searches exactly as `ProofSearch` does (the same numbers,
+child choice and thresholds; the same node counts while the table evicts nothing), with a
+fixed-size table of 48-byte entries sized from a memory cap, and answers `numbers` and
+`proved_move` so solver/prooftree.py extracts the same certificate.
+
+Importing this module loads the extension; import it only where a search runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from solver import _dfpn
+from solver.game import Game, NoHooks, SearchHooks
+from solver.pns import Claim, Outcome, Progress, Status, rss_mb
+
+ENTRY_BYTES: int = _dfpn.ENTRY_BYTES
+DEFAULT_TABLE_MB = 1024  # the table's cap without a memory budget; it grows to it only as needed
+GROWTH_HEADROOM = 1.5  # while the table doubles, the old and the new copy are both resident
+
+
+class Kernel(Protocol):
+    """A family's compiled kernel as the wrapper sees it (e.g. solver/positional_kernel.py)."""
+
+    family: str  # the kernel's name in the extension (solver/games/kernels.c)
+    config: tuple[Any, ...]
+
+    def position(self, state: Any) -> tuple[Any, ...]:
+        """The state in the kernel's form."""
+        ...
+
+    def move(self, code: int) -> Any:
+        """The game's move for a kernel move code."""
+        ...
+
+
+def kernel_for(game: Game[Any, Any], hooks: SearchHooks[Any, Any]) -> Kernel | None:
+    """The compiled kernel that searches `game` with exactly these hooks, or None."""
+    offer: Callable[[SearchHooks[Any, Any]], Kernel | None] | None = getattr(game, "native_kernel", None)
+    return offer(hooks) if offer is not None else None
+
+
+def table_mb_for(max_memory_mb: float | None) -> float:
+    """The table's cap: what a memory budget leaves beside the process as it is, growth included."""
+    if max_memory_mb is None:
+        return DEFAULT_TABLE_MB
+    return max(1.0, (max_memory_mb - rss_mb()) / GROWTH_HEADROOM)
+
+
+class NativeProofSearch:
+    """df-pn for one claim over one game in C; the table persists across `search` calls."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        claim: Claim,
+        hooks: SearchHooks[Any, Any] | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        progress_seconds: float = 0.5,
+        table_mb: float = DEFAULT_TABLE_MB,
+    ) -> None:
+        hooks = hooks if hooks is not None else NoHooks()
+        kernel = kernel_for(game, hooks)
+        if kernel is None:
+            raise ValueError(f"{game.rules.name}: no compiled kernel searches this game with these hooks")
+        self.game, self.claim, self.kernel = game, claim, kernel
+        self.progress, self.progress_seconds = progress, progress_seconds
+        self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss", int(table_mb * 2**20))
+
+    @property
+    def nodes(self) -> int:
+        """Expansions so far, over every search call."""
+        return int(self._core.nodes)
+
+    @property
+    def entries(self) -> int:
+        """Positions in the table."""
+        return int(self._core.entries)
+
+    @property
+    def evictions(self) -> int:
+        """Entries a new position has replaced since the table reached its cap."""
+        return int(self._core.evictions)
+
+    @property
+    def table_bytes(self) -> int:
+        """The table's size now."""
+        return int(self._core.table_bytes)
+
+    def search(self, state: Any, max_nodes: int | None = None, max_memory_mb: float | None = None,
+               max_seconds: float | None = None) -> Outcome:
+        """As ProofSearch.search: until proved or disproved, a budget runs out, or Ctrl-C."""
+        report = None if self.progress is None else self._report
+        status, pn, dn, seconds, peak = self._core.search(
+            self.kernel.position(state),
+            -1 if max_nodes is None else max_nodes,
+            -1.0 if max_memory_mb is None else float(max_memory_mb),
+            -1.0 if max_seconds is None else float(max_seconds),
+            report, self.progress_seconds)
+        typed: Status = status
+        return Outcome(typed, pn, dn, self.nodes, self.entries, seconds, peak)
+
+    def _report(self, nodes: int, pn: int, dn: int, entries: int, seconds: float, mb: float) -> None:
+        assert self.progress is not None
+        self.progress(Progress(nodes, pn, dn, entries, seconds, mb))
+
+    def numbers(self, state: Any) -> tuple[int, int]:
+        """(pn, dn) of `state` as far as the table knows: exact at terminals, 1/1 if unseen."""
+        pn, dn = self._core.numbers(self.kernel.position(state))
+        return int(pn), int(dn)
+
+    def proved_move(self, state: Any) -> Any:
+        """A move of the prover from proved `state` to a proved child (re-searching if needed)."""
+        position = self.kernel.position(state)
+        code = self._core.proved_move(position)
+        if code is None:  # the table lost it: prove it again
+            self._core.search(position)
+            code = self._core.proved_move(position)
+        if code is None:
+            raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
+        return self.kernel.move(code)
+
