@@ -251,12 +251,6 @@ class Game:
         """Move ordering and pruning for proof search (solver/game.py)."""
         return PositionalHooks(self.rules, self.board)
 
-    def native_kernel(self, hooks: object) -> object:
-        """The compiled kernel that searches this game with `hooks` (solver/native.py), or None."""
-        from solver.positional_kernel import kernel_for
-
-        return kernel_for(self, hooks)
-
     # ---- vectorised API --------------------------------------------------------------------
 
     def decode(self, codes: np.ndarray) -> np.ndarray:

@@ -1,8 +1,8 @@
 """The compiled df-pn (solver/search/dfpn.c) behind the same contract as solver/pns.py's ProofSearch.
 
-A family offers a compiled kernel through `game.native_kernel(hooks)` (optional in the Game
-protocol): the kernel's name in the extension, its configuration, and how its positions and moves
-translate. `NativeProofSearch` then searches exactly as `ProofSearch` does (the same numbers,
+A family with a compiled kernel registers it in KERNELS: a function that, given a game and its
+search hooks, gives the kernel's name in the extension, its configuration, and how its positions
+and moves translate (or None when the kernel cannot search with those hooks). `NativeProofSearch` then searches exactly as `ProofSearch` does (the same numbers,
 child choice and thresholds; the same node counts while the table evicts nothing), with a
 fixed-size table of 48-byte entries sized from a memory cap, and answers `numbers` and
 `proved_move` so solver/prooftree.py extracts the same certificate.
@@ -13,6 +13,7 @@ Importing this module loads the extension; import it only where a search runs.
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import Any, Protocol
 
 from solver import _dfpn
@@ -39,10 +40,19 @@ class Kernel(Protocol):
         ...
 
 
+# family (as its rules' canonical form names it) → "module:function" giving the family's kernel
+# for a game and hooks, or None; imported only when asked for, like solver/families.py
+KERNELS: dict[str, str] = {"positional": "solver.positional_kernel:kernel_for"}
+
+
 def kernel_for(game: Game[Any, Any], hooks: SearchHooks[Any, Any]) -> Kernel | None:
     """The compiled kernel that searches `game` with exactly these hooks, or None."""
-    offer: Callable[[SearchHooks[Any, Any]], Kernel | None] | None = getattr(game, "native_kernel", None)
-    return offer(hooks) if offer is not None else None
+    target = KERNELS.get(game.rules.canonical().get("family", ""))
+    if target is None:
+        return None
+    module, function = target.split(":")
+    offer: Callable[[Any, Any], Kernel | None] = getattr(import_module(module), function)
+    return offer(game, hooks)
 
 
 def table_mb_for(max_memory_mb: float | None) -> float:

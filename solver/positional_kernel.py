@@ -43,7 +43,7 @@ class PositionalKernel:
         return Move(code >> 2, code & 3)
 
 
-def kernel_for(game: Game, hooks: object) -> PositionalKernel | None:
+def kernel_for(game: Game, hooks: object) -> PositionalKernel | None:  # registered in solver/native.py
     """The kernel searching `game` with `hooks` (PositionalHooks of its rules, or NoHooks), or None."""
     rules = game.rules
     if rules.cells > MAX_CELLS:
