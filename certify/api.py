@@ -17,10 +17,10 @@ from functools import cached_property
 from html import escape
 from pathlib import Path
 
-from certify.positions import CertifiedGame, Label, MoveValue
-from certify.schema import Certificate
-from solver.engine import Move, parse_moves
-from solver.rules import Rules, resolve
+from certify.record.positions import CertifiedGame, Label, MoveValue
+from certify.record.schema import Certificate
+from solver.games.positional.engine import Move, parse_moves
+from solver.games.positional.rules import Rules, resolve
 
 __all__ = ["Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve"]
 
@@ -28,7 +28,7 @@ __all__ = ["Certified", "Position", "Proof", "Verdict", "audit_claims", "check",
 def game(text: str | Rules) -> Rules:
     """The rules named by `text`: a built-in name, `mnk:R,C,K[,wild][,misere]` or a spec file.
 
-    Raises `solver.rules.RulesError` (a ValueError) with one line when `text` names no game.
+    Raises `solver.games.positional.rules.RulesError` (a ValueError) with one line when `text` names no game.
     """
     return text if isinstance(text, Rules) else resolve(text)
 
@@ -50,9 +50,9 @@ def prove(
     Works for every family (`"uttt"` too) and boards past the table solver's 4×4; `root` is a
     position in the family's notation (None: the start). The search stops after `max_nodes`.
     """
-    from certify.proving import prove as search
-    from solver.families import resolve_game
-    from solver.pns import Claim
+    from certify.proving.single import prove as search
+    from solver.games.families import resolve_game
+    from solver.search.pns import Claim
 
     family = resolve_game(text)
     return Proof(search(family, Claim(player, claim), root, max_nodes=max_nodes), family)
@@ -60,7 +60,7 @@ def prove(
 
 def load(path: str | Path) -> Certified:
     """Read a certificate file (schema-validated; `check` runs the independent checker)."""
-    from certify.certificate import read_certificate
+    from certify.record.certificate import read_certificate
 
     return Certified(read_certificate(Path(path)))
 
@@ -139,7 +139,7 @@ class Certified:
     @cached_property
     def text(self) -> str:
         """The exact text of the certificate file."""
-        from certify.certificate import certificate_json
+        from certify.record.certificate import certificate_json
 
         return certificate_json(self.certificate)
 
@@ -153,7 +153,7 @@ class Certified:
     def position(self, moves: str | list[Move] = "") -> Position:
         """The position after `moves` from the empty board, e.g. `"X4,O0"`.
 
-        Raises `solver.engine.IllegalMove` (a ValueError) at the first illegal move.
+        Raises `solver.games.positional.engine.IllegalMove` (a ValueError) at the first illegal move.
         """
         played = parse_moves(moves) if isinstance(moves, str) else list(moves)
         return Position(self, self._labels.game.play(played), tuple(played))
@@ -241,7 +241,7 @@ class Position:
         return f"<Position {self.certified.name} {played} (code {self.code}): {self.value} for player {self.to_move}>"
 
     def _repr_svg_(self) -> str:
-        from certify.svg import board_svg
+        from certify.render.svg import board_svg
 
         rules = self.certified.rules
         board = self.board
@@ -252,7 +252,7 @@ class Position:
 class Proof:
     """The outcome of a proof search; when proved, its strategy certificate."""
 
-    def __init__(self, attempt, family) -> None:  # certify.proving.Attempt, a solver.game.Game
+    def __init__(self, attempt, family) -> None:  # certify.proving.single.Attempt, a solver.games.game.Game
         self.attempt = attempt
         self.family = family
 
@@ -267,7 +267,7 @@ class Proof:
         return self.attempt.certificate is not None
 
     @property
-    def certificate(self):  # certify.schema.StrategyCertificate | None
+    def certificate(self):  # certify.record.schema.StrategyCertificate | None
         """The strategy certificate, if proved."""
         return self.attempt.certificate
 
@@ -297,7 +297,7 @@ class Proof:
         return f"<Proof {self.family.rules.name}: player {claim.player} {what}: {self.status}{size}>"
 
     def _repr_svg_(self) -> str:
-        from certify.svg import board_svg
+        from certify.render.svg import board_svg
 
         root = self.attempt.root
         text = self.family.format_position(self.family.initial()) if root is None else root

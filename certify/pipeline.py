@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from certify.certificate import certificate_document, certificate_json
+from certify.record.certificate import certificate_document, certificate_json
 from certify.files import file_stem
-from solver.retrograde import ProgressHook, Solution, solve
-from solver.rules import Rules
+from solver.search.retrograde import ProgressHook, Solution, solve
+from solver.games.positional.rules import Rules
 
 if TYPE_CHECKING:
-    from certify.schema import Certificate
+    from certify.record.schema import Certificate
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Solved:
     @cached_property
     def certificate(self) -> Certificate:
         """The certificate as a schema-validated model (loads pydantic: not on `certify solve`'s path)."""
-        from certify.schema import Certificate
+        from certify.record.schema import Certificate
 
         return Certificate.model_validate(self.document)
 

@@ -16,14 +16,14 @@ from certify.audit.claims import ClaimsFileError, load_claims
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimResult
 from certify.audit.run import audit_file
-from certify.certificate import CertificateError, fitting_limits, read_certificate, write_certificate
+from certify.record.certificate import CertificateError, fitting_limits, read_certificate, write_certificate
 from certify.files import FileProblem
 from certify.limits import TimedOut, run_bounded
 from certify.pipeline import default_filename, solve_and_certify
-from certify.render import plural
+from certify.render.text import plural
 from certify.smt.value import cross_check_root
 from checker import check_file
-from solver.rules import Rules
+from solver.games.positional.rules import Rules
 
 STEPS = ("solve", "schema", "checker", "z3", "claims")
 STEP_TITLES = {
@@ -184,7 +184,7 @@ def _claims_files(claims_dir: Path | None, rules: Rules) -> list[Path]:
 def _matching_names(path: Path, rules: Rules) -> set[str]:
     """The game names used in a claims file that denote `rules` (claims about another family, such
     as uttt, never do)."""
-    from solver.families import resolve_game
+    from solver.games.families import resolve_game
 
     names = set()
     for claim in load_claims(path).claim:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import certify
-from certify.certificate import label_table
+from certify.record.certificate import label_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,7 @@ def test_api_module_docstring_runs():
 
 
 def test_import_certify_loads_no_solver():
-    code = "import sys, certify; print(sorted(m for m in ('numpy', 'certify.api', 'solver.engine') if m in sys.modules))"
+    code = "import sys, certify; print(sorted(m for m in ('numpy', 'certify.api', 'solver.games.positional.engine') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -63,7 +63,7 @@ def test_strategy_moves_reach_only_its_guarantee():
 def test_svg_board_is_well_formed_and_shows_every_move():
     import xml.etree.ElementTree as ET
 
-    from certify.svg import short_value
+    from certify.render.svg import short_value
 
     start = certify.load(ROOT / "certificates" / "w3t.json").position()
     root = ET.fromstring(start._repr_svg_())

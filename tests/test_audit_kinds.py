@@ -10,10 +10,10 @@ import pytest
 from certify.audit.facts import Bench
 from certify.audit.run import audit_file
 from certify.audit.symmetry import games_up_to_symmetry
-from solver.rules import board_symmetries
-from solver.engine import Game, parse_moves
-from solver.retrograde import solve
-from solver.rules import make_rules
+from solver.games.positional.rules import board_symmetries
+from solver.games.positional.engine import Game, parse_moves
+from solver.search.retrograde import solve
+from solver.games.positional.rules import make_rules
 
 # A 1×2 board, X then O, a line is both cells: by hand, the states are
 # . .  X .  . X  X O  O X  (5), the moves 2 + 1 + 1 = 4, the games 2, both drawn.

@@ -16,7 +16,7 @@ import pytest
 from certify.audit.facts import Bench
 from certify.audit.report import audit_markdown
 from certify.audit.run import audit_file
-from certify.publish import audit_command
+from certify.record.publish import audit_command
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = ["000", "001"]

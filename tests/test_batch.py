@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from certify.batch import Batch, BatchError, Item, ItemAnswer, Options, name_for, parse_batch
-from solver.engines import EngineSpec
+from certify.proving.batch import Batch, BatchError, Item, ItemAnswer, Options, name_for, parse_batch
+from solver.workers import EngineSpec
 
 BATCH = """\
 # game and options, as after `certify prove`
@@ -51,7 +51,7 @@ def test_names_follow_content_not_line_numbers() -> None:
 
 def fake_prove(options: Options, item: Item) -> ItemAnswer:
     """Proves every `no-loss` line, refutes the rest; dies where the test hook says."""
-    from solver.engines import die_once_for_tests
+    from solver.workers import die_once_for_tests
 
     die_once_for_tests(options.die_once)
     if item.claim == "no-loss":
@@ -91,8 +91,8 @@ def test_a_task_that_keeps_dying_is_reported_failed(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_ray_batch_survives_a_killed_worker(ray_cluster: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("certify.proving", reason="the proof search (certify/proving.py) has not landed")
-    from certify.batch import prove_item  # the real prover: Ray workers cannot import this test module
+    pytest.importorskip("certify.proving.single", reason="the proof search (certify/proving/single.py) has not landed")
+    from certify.proving.batch import prove_item  # the real prover: Ray workers cannot import this test module
 
     monkeypatch.setenv("CERTIFY_TEST_DIE_ONCE", str(tmp_path / "died"))
     batch = Batch(parse_batch(BATCH), tmp_path / "out")

@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import checker
-from certify.certificate import build_certificate, certificate_json
-from solver.rules import RulesError, make_rules
+from certify.record.certificate import build_certificate, certificate_json
+from solver.games.positional.rules import RulesError, make_rules
 from test_checker_helpers import GOALS, MARK_RULES, REPO, builtin_document, check, close_arrays, open_arrays
 from test_checker_helpers import pack, pool_documents, rules_sha256
 

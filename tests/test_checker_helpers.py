@@ -18,9 +18,9 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 import checker
-from certify.certificate import build_certificate, certificate_json, reachable_codes, strategy_moves
-from certify.schema import StrategyTable
-from solver.rules import Rules, make_rules, resolve
+from certify.record.certificate import build_certificate, certificate_json, reachable_codes, strategy_moves
+from certify.record.schema import StrategyTable
+from solver.games.positional.rules import Rules, make_rules, resolve
 
 REPO = Path(__file__).resolve().parents[1]
 BUILTINS = ("tictactoe", "w3t", "misere", "notakto", "cumulative")

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 import checker
 from certify.cli import app
-from solver.rules import resolve
+from solver.games.positional.rules import resolve
 from test_checker_helpers import BUILTINS, REPO, builtin_document, check, published_path, rules_sha256
 
 runner = CliRunner()

@@ -76,8 +76,8 @@ def test_checker_runs_without_site_packages(tmp_path):
     """`python -S -m checker certificates/w3t.json` with only the repo on PYTHONPATH: exit 0."""
     path = REPO / "certificates" / "w3t.json"
     if not path.exists():  # not published yet: check a freshly written one the same way
-        from certify.certificate import build_certificate, certificate_json
-        from solver.rules import resolve
+        from certify.record.certificate import build_certificate, certificate_json
+        from solver.games.positional.rules import resolve
 
         path = tmp_path / "w3t.json"
         path.write_text(certificate_json(build_certificate(resolve("w3t"))))

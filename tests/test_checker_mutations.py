@@ -17,8 +17,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from certify.certificate import build_certificate, certificate_json
-from solver.rules import RulesError, make_rules
+from certify.record.certificate import build_certificate, certificate_json
+from solver.games.positional.rules import RulesError, make_rules
 from test_checker_helpers import GOALS, MARK_RULES, check, close_arrays, decode, open_arrays, pool_documents
 from test_checker_helpers import pool, random_rules, rules_sha256
 

@@ -12,9 +12,9 @@ import re
 import pytest
 
 import checker
-from certify.certificate import build_certificate, certificate_json
-from solver.retrograde import solve
-from solver.rules import resolve
+from certify.record.certificate import build_certificate, certificate_json
+from solver.search.retrograde import solve
+from solver.games.positional.rules import resolve
 
 SMALL = ["mnk:3,4,3", "mnk:4,3,3", "mnk:3,4,3,wild", "mnk:4,3,3,misere"]
 LARGE = [f"mnk:4,4,{k}{flag}" for k in (3, 4) for flag in ("", ",misere", ",wild", ",wild,misere")]

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 
 import checker
-from certify.certificate import build_certificate, certificate_json
-from solver.rules import resolve
+from certify.record.certificate import build_certificate, certificate_json
+from solver.games.positional.rules import resolve
 from test_checker_helpers import BUILTINS, SMALL_SPECS, builtin_document, check, document_for, published_path
 from test_checker_helpers import random_rules, rules_sha256, small_rules
 

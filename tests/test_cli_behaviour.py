@@ -14,7 +14,7 @@ from certify.cli import app
 from certify.files import CERTIFICATE_MARK, FileProblem, write_atomic
 from certify.limits import available_memory
 from certify.smt.graph import memory_estimate
-from solver.rules import resolve
+from solver.games.positional.rules import resolve
 
 runner = CliRunner()
 
@@ -313,7 +313,7 @@ def test_bench_names_the_missing_package_and_keeps_the_extra_visible(monkeypatch
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", without_cvxpy)
-    from certify.bench import missing_peer_module
+    from certify.bench.timing import missing_peer_module
 
     assert missing_peer_module() == "cvxpy"
     result = run("bench", "--suite", "solver", "--repeat", "1")

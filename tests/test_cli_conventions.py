@@ -60,7 +60,7 @@ def test_solve_writes_its_certificate_without_loading_pydantic_or_the_schema(tmp
         f"import sys; sys.argv = ['certify', 'solve', 'w3t', '-o', {str(path)!r}]\n"
         "from certify.cli import main\n"
         "try:\n    main()\nexcept SystemExit as stop:\n    assert not stop.code, stop.code\n"
-        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'z3') or m == 'certify.schema'))"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'z3') or m == 'certify.record.schema'))"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "LOADED []"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from certify.certificate import read_certificate
+from certify.record.certificate import read_certificate
 from certify.cli import app
 from certify.explorer import build_page, page_data
-from certify.positions import CertifiedGame
+from certify.record.positions import CertifiedGame
 
 ROOT = Path(__file__).resolve().parents[1]
 W3T = ROOT / "certificates" / "w3t.json"

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from certify.certificate import label_table, read_certificate
+from certify.record.certificate import label_table, read_certificate
 from certify.explorer import build_page
-from certify.positions import CertifiedGame
+from certify.record.positions import CertifiedGame
 
 ROOT = Path(__file__).resolve().parents[1]
 W3T = ROOT / "certificates" / "w3t.json"
@@ -241,9 +241,9 @@ def test_horizon_page_says_where_its_data_ends(driver, tmp_path):
 
 def test_proof_page_walks_an_ultimate_tic_tac_toe_proof(driver, tmp_path):
     from certify.explorer.proof import build_proof_page
-    from certify.proving import prove
-    from solver.families import resolve_game
-    from solver.pns import Claim
+    from certify.proving.single import prove
+    from solver.games.families import resolve_game
+    from solver.search.pns import Claim
 
     root = ".O.X..X.O/XOOX...XO/X.X.O...O/XO.O.X.X./OOXO.X.X./OXXX.O.X./..XO.OOO./OXOXO.O.X/O.X.X..OX 1"
     family = resolve_game("uttt")

@@ -9,9 +9,9 @@ from functools import cache
 import pytest
 
 from certify.explorer.proof import NODE_LIMIT, grid, proof_page_data, unpacked_json
-from certify.proving import prove, read_proof
-from solver.families import resolve_game
-from solver.pns import Claim
+from certify.proving.single import prove, read_proof
+from solver.games.families import resolve_game
+from solver.search.pns import Claim
 
 # a late Ultimate tic-tac-toe position (reached by seeded random play) whose proof is small
 UTTT_ROOT = ".O.X..X.O/XOOX...XO/X.X.O...O/XO.O.X.X./OOXO.X.X./OXXX.O.X./..XO.OOO./OXOXO.O.X/O.X.X..OX 1"
@@ -63,7 +63,7 @@ def test_explore_reads_a_strategy_certificate(tmp_path):
     from typer.testing import CliRunner
 
     from certify.cli import app
-    from certify.proving import write_proof
+    from certify.proving.single import write_proof
 
     certificate, _ = proved("uttt", 2, "win", UTTT_ROOT)
     source = tmp_path / "uttt.json"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from solver.analysis import board_symmetries, path_counts, predecessors, stats
-from solver.retrograde import solve
-from solver.rules import make_rules, resolve
+from solver.search.analysis import board_symmetries, path_counts, predecessors, stats
+from solver.search.retrograde import solve
+from solver.games.positional.rules import make_rules, resolve
 
 
 def test_tictactoe_counts():

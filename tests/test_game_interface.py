@@ -1,4 +1,4 @@
-"""Every game family against the game interface (solver/game.py), by random playouts.
+"""Every game family against the game interface (solver/games/game.py), by random playouts.
 
 A family joins by adding GAME strings to FAMILY_GAMES; the tests only use the interface.
 """
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.engine import Game as PositionalGame
-from solver.families import resolve_game
-from solver.game import Game, SearchHooks
-from solver.retrograde import solve
-from solver.rules import RulesError, make_rules, resolve
+from solver.games.positional.engine import Game as PositionalGame
+from solver.games.families import resolve_game
+from solver.games.game import Game, SearchHooks
+from solver.search.retrograde import solve
+from solver.games.positional.rules import RulesError, make_rules, resolve
 
 FAMILY_GAMES = [
     "tictactoe", "w3t", "misere", "notakto", "cumulative",

@@ -1,4 +1,4 @@
-"""The compiled df-pn (solver/native.py over solver/search/dfpn.c) against the reference, solver/pns.py.
+"""The compiled df-pn (solver/search/native.py over solver/search/dfpn.c) against the reference, solver/search/pns.py.
 
 The extension is built by `pip install -e .` (setup.py); these tests fail, not skip, when it is
 missing, because every install the README describes builds it.
@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 import checker
-import solver.pns as pns
-from certify.proving import CoreUnavailable, prove
-from solver import _dfpn  # noqa: F401  (fails loudly when the extension was not built)
-from solver.families import resolve_game
-from solver.game import NoHooks
-from solver.native import ENTRY_BYTES, NativeProofSearch, kernel_for
-from solver.pns import Claim, ProofSearch
-from solver.rules import make_rules
-from solver.engine import Game
+import solver.search.pns as pns
+from certify.proving.single import CoreUnavailable, prove
+from solver.search import _dfpn  # noqa: F401  (fails loudly when the extension was not built)
+from solver.games.families import resolve_game
+from solver.games.game import NoHooks
+from solver.search.native import ENTRY_BYTES, NativeProofSearch, kernel_for
+from solver.search.pns import Claim, ProofSearch
+from solver.games.positional.rules import make_rules
+from solver.games.positional.engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAIMS = [Claim(player, result) for player in (1, 2) for result in ("win", "no-loss")]
@@ -38,7 +38,7 @@ def spec_game() -> Game:
 @pytest.mark.parametrize("game_text", VARIANTS + ["spec"])
 @pytest.mark.parametrize("plain", [False, True])
 def test_same_verdicts_and_node_counts(game_text: str, plain: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Same status, root numbers and expansions as solver/pns.py with its cache of children off.
+    """Same status, root numbers and expansions as solver/search/pns.py with its cache of children off.
 
     That cache hands back the children of the symmetric image first seen, whose order can differ
     among equal-weight cells, so only without it are the two searches the same step for step.
@@ -75,7 +75,7 @@ def test_same_certificate_as_the_python_core(game_text: str, player: int, result
 
 
 def test_resumes_where_a_budget_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Budgeted calls resume from the table they left, as solver/pns.py's do, to the same counts."""
+    """Budgeted calls resume from the table they left, as solver/search/pns.py's do, to the same counts."""
     monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
     game = resolve_game("mnk:4,4,3")
     native = NativeProofSearch(game, Claim(1, "win"), game.search_hooks())
@@ -141,6 +141,6 @@ def test_solve_does_not_load_the_extension() -> None:
     """Paths that do not search never import the compiled core."""
     code = ("import sys; from certify.cli import main; sys.argv = ['certify', 'solve', 'w3t', '-o', '-'];\n"
             "try: main()\nexcept SystemExit: pass\n"
-            "assert 'solver._dfpn' not in sys.modules, 'loaded'")
+            "assert 'solver.search._dfpn' not in sys.modules, 'loaded'")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-500:]

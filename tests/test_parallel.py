@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from solver.engines import EngineSpec, ProcessEngine, Retrying, WorkerLost
-from solver.families import resolve_game
-from solver.parallel import JobFailed, prove_parallel
+from solver.workers import EngineSpec, ProcessEngine, Retrying, WorkerLost
+from solver.games.families import resolve_game
+from solver.search.parallel import JobFailed, prove_parallel
 
-pns = pytest.importorskip("solver.pns", reason="the proof search (solver/pns.py) has not landed")
+pns = pytest.importorskip("solver.search.pns", reason="the proof search (solver/search/pns.py) has not landed")
 Claim, ProofSearch = pns.Claim, pns.ProofSearch
 
 # (game, moves from the start, claim): small enough that a 30-node budget forces many jobs

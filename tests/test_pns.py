@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.engine import Game
-from solver.game import NoHooks
-from solver.pns import Claim, ProofSearch
-from solver.prooftree import canonical_strategy
-from solver.retrograde import solve
-from solver.rules import BUILTIN_DESCRIPTIONS, make_rules, resolve
+from solver.games.positional.engine import Game
+from solver.games.game import NoHooks
+from solver.search.pns import Claim, ProofSearch
+from solver.search.prooftree import canonical_strategy
+from solver.search.retrograde import solve
+from solver.games.positional.rules import BUILTIN_DESCRIPTIONS, make_rules, resolve
 
 SMALL_GAMES = [*BUILTIN_DESCRIPTIONS, "mnk:3,4,3", "mnk:2,4,2,wild", "mnk:2,4,2,misere"]
 

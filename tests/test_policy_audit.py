@@ -8,9 +8,9 @@ import pytest
 
 from certify.policy.audit import Outcome, PolicyError, audit_policy
 from certify.policy.registry import builtin_policy, uniform_random
-from solver.engine import Game, Move
-from solver.retrograde import solve
-from solver.rules import make_rules, resolve
+from solver.games.positional.engine import Game, Move
+from solver.search.retrograde import solve
+from solver.games.positional.rules import make_rules, resolve
 
 # 1x3 board, lines {0,1} and {1,2}, X then O; worked by hand in the comments below.
 TINY = make_rules("tiny", 1, 3, "own", "first-line-wins", k=2)

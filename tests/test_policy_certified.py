@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from certify.certificate import CertificateError, build_certificate, certificate_json
+from certify.record.certificate import CertificateError, build_certificate, certificate_json
 from certify.policy.audit import audit_policy
 from certify.policy.certified import CertificateRejected, certified_policy, checked_labels
 from certify.policy.registry import builtin_policy
-from solver.retrograde import solve
-from solver.rules import resolve
+from solver.search.retrograde import solve
+from solver.games.positional.rules import resolve
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "w3t", "cumulative"])

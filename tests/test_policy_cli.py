@@ -7,9 +7,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from certify.certificate import build_certificate, certificate_json
+from certify.record.certificate import build_certificate, certificate_json
 from certify.cli import app
-from solver.rules import resolve
+from solver.games.positional.rules import resolve
 
 runner = CliRunner()
 TINY_SPEC = {"name": "tiny", "rows": 1, "cols": 3, "k": 2, "marks": "own", "goal": "first-line-wins"}

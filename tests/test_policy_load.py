@@ -6,8 +6,8 @@ import pytest
 
 from certify.policy.load import PolicySpecError, load_policy, table_policy
 from certify.policy.registry import builtin_policies, uniform_random
-from solver.engine import Game, Move
-from solver.rules import resolve
+from solver.games.positional.engine import Game, Move
+from solver.games.positional.rules import resolve
 
 RULES = resolve("tictactoe")
 

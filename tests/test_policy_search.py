@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from certify.policy.search_audit import FIG3_BOARD
+from certify.papers.search_audit import FIG3_BOARD
 from certify.policy.search import search
-from solver.engine import Game
-from solver.retrograde import solve
-from solver.rules import resolve
+from solver.games.positional.engine import Game
+from solver.search.retrograde import solve
+from solver.games.positional.rules import resolve
 
 RULES = resolve("tictactoe")
 SOLUTION = solve(RULES)

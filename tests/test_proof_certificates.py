@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import checker
-from certify.proving import certificate_text, prove
-from solver.families import resolve_game
-from solver.pns import Claim
-from solver.retrograde import solve
+from certify.proving.single import certificate_text, prove
+from solver.games.families import resolve_game
+from solver.search.pns import Claim
+from solver.search.retrograde import solve
 
 PROOFS = [  # (game, player, claim): each true (the table solver agrees, test_pns)
     ("tictactoe", 1, "no-loss"), ("tictactoe", 2, "no-loss"), ("w3t", 1, "win"), ("notakto", 1, "win"),

@@ -27,7 +27,7 @@ def test_search_policy_audit_page_is_up_to_date() -> None:
     The TD-learning page (policies-seeds.md) trains 30 players, about ten minutes: it is checked
     by `certify publish --check`, not in the test suite.
     """
-    from certify.policy.search_audit import search_audit_markdown, search_audits
+    from certify.papers.search_audit import search_audit_markdown, search_audits
 
     page = ROOT / "certificates" / "audits" / "policies-search.md"
     assert page.read_text(encoding="utf-8") == search_audit_markdown(search_audits()), "run `certify publish`"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from solver.rules import RulesError, builtin, k_in_a_row, parse_mnk, resolve
+from solver.games.positional.rules import RulesError, builtin, k_in_a_row, parse_mnk, resolve
 
 
 def test_tictactoe_has_eight_lines_and_a_stable_hash():
@@ -67,7 +67,7 @@ def test_bad_names_are_refused(text):
 
 
 def test_a_line_repeated_in_another_order_is_refused():
-    from solver.rules import make_rules
+    from solver.games.positional.rules import make_rules
 
     with pytest.raises(RulesError, match="repeats a line"):
         make_rules("dup", 1, 3, "own", "most-lines", lines=[[0, 1, 2], [2, 1, 0]])

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from certify.scale import PeerError, build_peer, default_peer_source, parse_peer, peer_arguments, run_peer
-from solver.analysis import first_move_values
-from solver.retrograde import solve
-from solver.rules import resolve
+from certify.bench.scale import PeerError, build_peer, default_peer_source, parse_peer, peer_arguments, run_peer
+from solver.search.analysis import first_move_values
+from solver.search.retrograde import solve
+from solver.games.positional.rules import resolve
 
 SMALL_BOARDS = [f"mnk:{r},{c},3{flags}" for r, c in ((3, 4), (4, 3)) for flags in ("", ",misere", ",wild", ",wild,misere")]
 

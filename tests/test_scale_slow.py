@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from certify.pipeline import solve_and_certify
-from certify.scale import SCALE_BOARDS, VALUE_WORDS, run_peer
-from certify.scale_record import INDEX_KEY, check_in_fresh_process
-from solver.analysis import first_move_values
-from solver.rules import resolve
+from certify.bench.scale import SCALE_BOARDS, VALUE_WORDS, run_peer
+from certify.record.scale_record import INDEX_KEY, check_in_fresh_process
+from solver.search.analysis import first_move_values
+from solver.games.positional.rules import resolve
 from test_scale import peer  # noqa: F401  (the fixture that builds mnk.c)
 
 pytestmark = pytest.mark.slow

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from certify.certificate import build_certificate
+from certify.record.certificate import build_certificate
 from certify.smt.bmc import ReplayDisagreement, TableStrategy, certificate_strategies, check_side, replay
-from solver.engine import Game, Move
-from solver.rules import resolve
+from solver.games.positional.engine import Game, Move
+from solver.games.positional.rules import resolve
 
 
 def lowest_cell_strategy(game_name: str, player: int) -> TableStrategy:

@@ -11,9 +11,9 @@ from pathlib import Path
 from certify.audit.pairings import first_serving_pairing
 from certify.smt.bmc import check_side
 from certify.smt.pairing import Pairing, PairingStrategy, obeys, search_pairings
-from solver.engine import Game, Move
-from solver.retrograde import solve
-from solver.rules import resolve
+from solver.games.positional.engine import Game, Move
+from solver.search.retrograde import solve
+from solver.games.positional.rules import resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 # seed 004, Appendix A.2: player 1 opens in the centre and pairs 1-2, 3-6, 4-7, 8-9 (0-based below)
@@ -53,7 +53,7 @@ def test_a_counterexample_is_the_smallest_violating_play_and_does_not_depend_on_
 
 def test_a_found_pairing_is_the_same_in_a_fresh_process() -> None:
     code = (
-        "from certify.smt.pairing import search_pairings; from solver.rules import resolve; "
+        "from certify.smt.pairing import search_pairings; from solver.games.positional.rules import resolve; "
         "o = search_pairings(resolve('cumulative'), 'both', 'draw', 4); "
         "print(o.found.pairing.text(), o.found.opening)"
     )

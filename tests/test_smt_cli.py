@@ -7,10 +7,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from certify.certificate import build_certificate, write_certificate
+from certify.record.certificate import build_certificate, write_certificate
 from certify.cli import app
 from certify.smt.bmc import ReplayDisagreement
-from solver.rules import resolve
+from solver.games.positional.rules import resolve
 
 runner = CliRunner()
 

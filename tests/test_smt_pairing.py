@@ -19,8 +19,8 @@ from certify.smt.pairing import (
     search_pairings,
     urgent_cells,
 )
-from solver.engine import Game, Move
-from solver.rules import resolve
+from solver.games.positional.engine import Game, Move
+from solver.games.positional.rules import resolve
 
 CLAIM_HOLDS = {"no-loss": lambda r: r != -1, "draw": lambda r: r == 0, "win": lambda r: r == 1}
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from certify.format import VALUE_WORDS
+from certify.record.format import VALUE_WORDS
 from certify.smt.graph import enumerate_graph
 from certify.smt.value import cross_check_root, prove_value
-from solver.retrograde import solve
-from solver.rules import BUILTIN_DESCRIPTIONS, resolve
+from solver.search.retrograde import solve
+from solver.games.positional.rules import BUILTIN_DESCRIPTIONS, resolve
 
 GAMES = [*BUILTIN_DESCRIPTIONS, "mnk:2,2,2,wild", "mnk:3,3,3,misere", "mnk:2,3,2"]
 

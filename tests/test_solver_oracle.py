@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from naive import naive_labels
-from solver.rules import BUILTIN_DESCRIPTIONS, make_rules, resolve
-from solver.retrograde import solve
+from solver.games.positional.rules import BUILTIN_DESCRIPTIONS, make_rules, resolve
+from solver.search.retrograde import solve
 
 
 def solver_labels(rules) -> dict[int, tuple[int, int, int]]:

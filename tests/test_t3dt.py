@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from certify.policy.t3dt import (
+from certify.papers.t3dt import (
     CASES,
     READINGS,
     STRICT,
@@ -20,8 +20,8 @@ from certify.policy.t3dt import (
     t3dt_policy,
     tictactoe_solution,
 )
-from solver.engine import Game
-from solver.rules import builtin
+from solver.games.positional.engine import Game
+from solver.games.positional.rules import builtin
 
 ROLES = (1, 2)
 

@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from certify.policy.td import (
+from certify.papers.td import (
     INITS,
     TdParams,
     cumulative_solution,
@@ -20,8 +20,8 @@ from certify.policy.td import (
     tcd_range,
     train,
 )
-from solver.engine import Game
-from solver.rules import builtin
+from solver.games.positional.engine import Game
+from solver.games.positional.rules import builtin
 
 SHORT = TdParams(max_episodes=3_000, window=500, threshold=1e-8)
 

@@ -17,7 +17,7 @@ import pytest
 
 import checker.uttt as plain
 from checker.load import NotACertificate
-from solver.uttt import (
+from solver.games.uttt.engine import (
     IllegalMove,
     PositionError,
     Uttt,

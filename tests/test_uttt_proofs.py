@@ -11,9 +11,9 @@ import pytest
 
 import checker
 from certify.audit.uttt import CriticalSquares, ForcedBoard, WorkedPosition
-from certify.proving import prove
-from solver.pns import Claim
-from solver.uttt import Uttt
+from certify.proving.single import prove
+from solver.search.pns import Claim
+from solver.games.uttt.engine import Uttt
 
 GAME = Uttt()
 # seed 003's worked position, X sent to board 8: X wins (proved below, a few thousand nodes)

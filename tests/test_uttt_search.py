@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from certify.bench_uttt import sample
-from solver.game import NoHooks
-from solver.pns import Claim, ProofSearch
-from solver.uttt import CriticalSquares, Uttt, immediate_wins, play
+from certify.bench.uttt import sample
+from solver.games.game import NoHooks
+from solver.search.pns import Claim, ProofSearch
+from solver.games.uttt.engine import CriticalSquares, Uttt, immediate_wins, play
 
 GAME = Uttt()
 

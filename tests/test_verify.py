@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from certify.cli import app
 from certify.verify import verify
-from solver.rules import resolve
+from solver.games.positional.rules import resolve
 
 
 def test_verify_tictactoe_exits_0(tmp_path: Path) -> None:

@@ -17,9 +17,9 @@ from pydantic import Field
 from certify.audit.base import ClaimBase, describe
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import Reading
-from solver.analysis import symmetric_image, symmetry_classes
-from solver.rules import board_symmetries
-from solver.engine import Game
+from solver.search.analysis import symmetric_image, symmetry_classes
+from solver.games.positional.rules import board_symmetries
+from solver.games.positional.engine import Game
 
 
 def rebuild_atlas(game: Game) -> tuple[set[int], set[int]]:

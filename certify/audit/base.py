@@ -9,10 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Exhibit, Reading
-from certify.render import board_line
-from solver.engine import Game, IllegalMove, Move
-from solver.engine import parse_moves as engine_parse_moves
-from solver.rules import RulesError, resolve
+from certify.render.text import board_line
+from solver.games.positional.engine import Game, IllegalMove, Move
+from solver.games.positional.engine import parse_moves as engine_parse_moves
+from solver.games.positional.rules import RulesError, resolve
 
 _CELL_KEYS = frozenset({"move", "cell", "opening", "reply", "unpaired", "pairs", "moves"})
 

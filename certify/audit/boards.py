@@ -11,7 +11,7 @@ from pydantic import Field
 from certify.audit.base import ClaimBase, describe
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Reading
-from solver.engine import Game
+from solver.games.positional.engine import Game
 
 
 def _line_owners(game: Game, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

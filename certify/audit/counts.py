@@ -16,7 +16,7 @@ from certify.audit.base import ClaimBase, PositionFields, describe, parse_moves,
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Reading, single
 from certify.audit.symmetry import edges_up_to_symmetry, games_up_to_symmetry
-from solver.analysis import predecessors, symmetry_classes
+from solver.search.analysis import predecessors, symmetry_classes
 
 
 @dataclass(frozen=True)

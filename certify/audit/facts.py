@@ -9,15 +9,15 @@ from pathlib import Path
 
 import numpy as np
 
-from certify.format import VALUE_WORDS
+from certify.record.format import VALUE_WORDS
 from certify.pipeline import Solved, solve_and_certify
 from certify.smt.result import SmtResult
 from certify.smt.value import cross_check_root
 from checker import CheckResult, check_bytes
-from solver.analysis import Stats, path_counts, stats
-from solver.engine import Game
-from solver.retrograde import Solution
-from solver.rules import Rules, resolve
+from solver.search.analysis import Stats, path_counts, stats
+from solver.games.positional.engine import Game
+from solver.search.retrograde import Solution
+from solver.games.positional.rules import Rules, resolve
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Claims about learned players (seed 004): TD self-play converges and its frozen greedy
 policies draw against each other.
 
-Each seed is trained with the reproduction in certify.policy.td (docs/td-learning.md), once per
+Each seed is trained with the reproduction in certify.papers.td (docs/td-learning.md), once per
 reading of the update rule; the frozen policies' head-to-head games are then enumerated exactly,
 every tie taken, instead of sampled.
 """
@@ -16,8 +16,8 @@ from pydantic import Field
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Reading
-from certify.policy.td import FrozenTd, TdParams, frozen_policy, head_to_head, train
-from solver.retrograde import Solution
+from certify.papers.td import FrozenTd, TdParams, frozen_policy, head_to_head, train
+from solver.search.retrograde import Solution
 
 _UPDATE_WORDS = {
     "mover": "the text as written: a step updates only the mover's table",

@@ -16,11 +16,11 @@ from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import Reading
 from certify.smt.bmc import check_side
-from certify.policy.td import player1_results
+from certify.papers.td import player1_results
 from certify.smt.pairing import Pairing, maximal_pairings, search_pairings
 from certify.smt.pairing import PairingStrategy as SmtPairingStrategy
 from certify.smt.result import SmtResult
-from solver.retrograde import Solution
+from solver.search.retrograde import Solution
 
 PairingProperty = Literal["win", "no-loss", "no-lines"]
 Pair = tuple[int, int]

@@ -11,8 +11,8 @@ from pydantic import Field, field_validator
 from certify.audit.base import ClaimBase, describe
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Reading
-from certify.format import ValueWord
-from certify.policy import t3dt
+from certify.record.format import ValueWord
+from certify.papers import t3dt
 from certify.policy.audit import PolicyError, audit_policy
 from certify.policy.load import PolicySpecError, load_policy
 from certify.policy.search import Algorithm, search, search_policy

@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 from certify.audit.base import ClaimBase, describe
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Reading, single
-from certify.policy.td import tcd_range
+from certify.papers.td import tcd_range
 
 Pair = tuple[int, int]
 
@@ -77,7 +77,7 @@ class ScoreBounds(ClaimBase):
         return single("every reachable final board", measured, not broken, "; ".join(broken))
 
 
-EVALUATIONS = {"tcd": "d_TCD, the triplet-coverage difference (certify.policy.td.tcd)"}
+EVALUATIONS = {"tcd": "d_TCD, the triplet-coverage difference (certify.papers.td.tcd)"}
 
 
 class EvaluationRange(ClaimBase):

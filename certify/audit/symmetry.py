@@ -7,9 +7,9 @@ from itertools import product
 
 import numpy as np
 
-from solver.analysis import path_counts, symmetric_image
-from solver.rules import board_symmetries
-from solver.retrograde import Solution
+from solver.search.analysis import path_counts, symmetric_image
+from solver.games.positional.rules import board_symmetries
+from solver.search.retrograde import Solution
 
 Symmetry = tuple[tuple[int, ...], bool]  # a cell permutation, and whether X and O swap
 

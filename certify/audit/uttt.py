@@ -22,11 +22,11 @@ import checker
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import ClaimError, Reading
-from certify.bench_uttt import sample as bench_sample
-from certify.proving import prove
-from solver.game import NoHooks
-from solver.pns import Claim, ProofSearch
-from solver.uttt import (
+from certify.bench.uttt import sample as bench_sample
+from certify.proving.single import prove
+from solver.games.game import NoHooks
+from solver.search.pns import Claim, ProofSearch
+from solver.games.uttt.engine import (
     X,
     Position,
     Uttt,

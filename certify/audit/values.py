@@ -11,9 +11,9 @@ from certify.audit.base import ClaimBase, PositionFields, describe, parse_moves
 from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Exhibit, Reading, single, some
 from certify.audit.symmetry import edge_orbits
-from certify.format import VALUE_WORDS, ValueWord
-from solver.analysis import first_move_values
-from solver.retrograde import Solution
+from certify.record.format import VALUE_WORDS, ValueWord
+from solver.search.analysis import first_move_values
+from solver.search.retrograde import Solution
 
 MarkLetter = Literal["X", "O"]
 

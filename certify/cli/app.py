@@ -33,7 +33,7 @@ from certify.cli.options import GAME_HELP  # noqa: F401  (re-exported for comman
 from certify.cli.registry import COMMANDS
 
 if TYPE_CHECKING:
-    from solver.rules import Rules
+    from solver.games.positional.rules import Rules
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -57,9 +57,9 @@ def warn(message: str) -> None:
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn the toolkit's input errors into one line and exit code 2."""
-    from certify.certificate import CertificateError
+    from certify.record.certificate import CertificateError
     from certify.files import FileProblem
-    from solver.rules import RulesError
+    from solver.games.positional.rules import RulesError
 
     try:
         yield
@@ -69,8 +69,8 @@ def user_errors() -> Iterator[None]:
 
 def load_game(game: str) -> Rules:
     """Resolve a positional GAME argument or exit 2 with the reason (another family is named as such)."""
-    from solver.families import FAMILIES
-    from solver.rules import resolve
+    from solver.games.families import FAMILIES
+    from solver.games.positional.rules import resolve
 
     family = game.split(":", 1)[0]
     if family in FAMILIES:
@@ -81,7 +81,7 @@ def load_game(game: str) -> Rules:
 
 def load_table_game(game: str) -> Rules:
     """Resolve a GAME argument the table solver can take (at most 4x4), or exit 2 saying why."""
-    from solver.rules import require_table_size
+    from solver.games.positional.rules import require_table_size
 
     rules = load_game(game)
     with user_errors():

@@ -23,10 +23,10 @@ from certify.audit.run import FileAudit, audit_file
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, TimeoutOpt
 from certify.files import AUDIT_MARK, CERTIFICATE_MARK, check_output, readable_file, write_atomic
-from certify.publish import audit_command, generate, publish as write_published, stale
-from certify.render import plural
+from certify.record.publish import audit_command, generate, publish as write_published, stale
+from certify.render.text import plural
 from certify.verify import STEP_TITLES, STEPS, Step, Verification, verify as run_verify
-from solver.rules import RulesError
+from solver.games.positional.rules import RulesError
 
 
 

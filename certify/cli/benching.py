@@ -12,9 +12,9 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from certify.bench import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
+from certify.bench.timing import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail
-from certify.policy.bench import policy_benchmark
+from certify.bench.players import policy_benchmark
 
 PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (certify, numpy retrograde)"
 
@@ -75,7 +75,7 @@ def bench(
         if suite in ("players", "all"):
             players = policy_benchmark(games=games)
         if suite in ("prove", "all"):
-            from certify.bench_prove import prove_benchmarks
+            from certify.bench.prove import prove_benchmarks
 
             proofs = prove_benchmarks()
             native = native_rows()
@@ -125,9 +125,9 @@ def bench(
 
 def native_rows() -> dict:
     """The compiled df-pn beside the C peer pns.c (built for the run), or why there is no peer."""
-    from certify.bench_prove import TARGET_RATIO, native_benchmarks, native_load_seconds
-    from certify.scale import PeerError, default_peer_source
-    from solver.native import ENTRY_BYTES
+    from certify.bench.prove import TARGET_RATIO, native_benchmarks, native_load_seconds
+    from certify.bench.scale import PeerError, default_peer_source
+    from solver.search.native import ENTRY_BYTES
 
     data: dict = {"load_seconds": round(native_load_seconds(), 4), "entry_bytes": ENTRY_BYTES, "target_ratio": TARGET_RATIO,
                   "rows": [], "peer_missing": None}
@@ -160,7 +160,7 @@ def report_native(native: dict) -> None:
 
 def startup(repeat: int, json_out: bool) -> None:
     """`certify bench --suite startup`: one table, whole processes, with the targets."""
-    from certify.startup import startup_benchmark
+    from certify.bench.startup import startup_benchmark
 
     with errors.status("timing whole processes…", spinner="dots") if not json_out and errors.is_terminal else nullcontext():
         rows = startup_benchmark(repeat)
@@ -182,7 +182,7 @@ def startup(repeat: int, json_out: bool) -> None:
 
 def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
     """`certify bench --suite scale`: certify beside mnk.c on each board, one table."""
-    from certify.scale import SCALE_BOARDS, TARGET_RATIO, PeerError, default_peer_source, scale_benchmark
+    from certify.bench.scale import SCALE_BOARDS, TARGET_RATIO, PeerError, default_peer_source, scale_benchmark
 
     source = peer_source or default_peer_source()
     if source is None:
@@ -217,7 +217,7 @@ def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
 
 def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, json_out: bool) -> None:
     """The uttt suite: positions solved per ply, with and without critical squares."""
-    from certify.bench_uttt import summary, uttt_benchmark
+    from certify.bench.uttt import summary, uttt_benchmark
 
     try:
         plies = [int(p) for p in plies_text.split(",")]

@@ -13,11 +13,11 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 import checker
-from certify.certificate import fitting_limits, read_any_certificate
+from certify.record.certificate import fitting_limits, read_any_certificate
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, user_errors
 from certify.cli.options import GAME_HELP
 from certify.files import readable_file
-from solver.rules import Rules
+from solver.games.positional.rules import Rules
 
 BUDGET = checker.Limits()
 CheckProgress = Callable[[str, int], None]
@@ -66,7 +66,7 @@ def check(
         readable_file(certificate, "certificate")
     expected = None
     if game is not None:
-        from solver.families import resolve_game
+        from solver.games.families import resolve_game
 
         with user_errors():
             expected = resolve_game(game).rules

@@ -13,7 +13,7 @@ from certify.cli.options import ForceOpt, JsonOpt
 from certify.files import PAGE_MARK, check_output, is_stdout, write_atomic
 
 if TYPE_CHECKING:
-    from solver.rules import Rules
+    from solver.games.positional.rules import Rules
 
 EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
 
@@ -48,15 +48,15 @@ def explore(
     Example: certify explore certificates/w3t.json -o w3t.html
     """
     import checker
-    from certify.certificate import certificate_json, read_certificate
+    from certify.record.certificate import certificate_json, read_certificate
     from certify.explorer import FULL_TABLE_LIMIT, build_page
     from certify.pipeline import solve_and_certify
-    from certify.positions import CertifiedGame
+    from certify.record.positions import CertifiedGame
 
     kind = certificate_kind(source)
     if kind == "strategy":
         from certify.explorer.proof import build_proof_page
-        from certify.proving import ProofFileError, read_proof
+        from certify.proving.single import ProofFileError, read_proof
 
         try:
             proof, game = read_proof(Path(source))

@@ -13,13 +13,13 @@ import numpy as np
 
 from certify.cli.app import EXIT_FAILED, fail, user_errors
 from certify.files import readable_file
-from certify.format import VALUE_WORDS
-from solver.analysis import Labels
-from solver.engine import Game, Move
-from solver.rules import Rules
+from certify.record.format import VALUE_WORDS
+from solver.search.analysis import Labels
+from solver.games.positional.engine import Game, Move
+from solver.games.positional.rules import Rules
 
 if TYPE_CHECKING:
-    from certify.certificate import LabelTable
+    from certify.record.certificate import LabelTable
 
 KEY_STEP = 1024  # as the solver's: larger than twice any distance, so value (or margin) dominates
 
@@ -68,7 +68,7 @@ def labelled_game(rules: Rules, cert: Path | None, progress: object = None) -> L
     """Solve `rules` now, or read the labels of a certificate the independent checker accepts (exit 1 if not)."""
     game = Game(rules)
     if cert is None:
-        from solver.retrograde import solve
+        from solver.search.retrograde import solve
 
         solution = solve(rules, progress)  # type: ignore[arg-type]
         return Labelled(game, solution.codes, solution.values, solution.distances, solution.margins, "solved now")
@@ -82,7 +82,7 @@ def certified_labels(rules: Rules, cert: Path, progress: object = None) -> Label
     Exits 2 with one line if the file is unreadable, not a certificate or about other rules, and 1
     with the checker's verdict if it is false. `progress`, the solver's hook, follows the check.
     """
-    from certify.certificate import CertificateError
+    from certify.record.certificate import CertificateError
     from certify.policy.certified import CertificateRejected, checked_labels
 
     def checking(stage: str, states: int) -> None:

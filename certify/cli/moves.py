@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from certify.render import board_line
-from solver.engine import Game, Move
+from certify.render.text import board_line
+from solver.games.positional.engine import Game, Move
 
 _TOKEN = re.compile(r"^([XO]?)(\d+)$")
 

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Table
 
 from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, console, errors, fail
-from certify.render import plural
+from certify.render.text import plural
 
 DEFAULT_JOB_NODES = 20_000
 
@@ -37,7 +37,7 @@ BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", sho
 def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:
     """The engine the options ask for (all cores or CPUs when `workers` is None or 0); exits 2
     with one line if Ray is asked for but not installed."""
-    from solver.engines import EngineSpec, RayMissing, import_ray
+    from solver.workers import EngineSpec, RayMissing, import_ray
 
     if ray or ray_address is not None:
         try:
@@ -54,9 +54,9 @@ def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, jo
 
     A job whose worker keeps dying stops the proof with one line and exit 3.
     """
-    from certify.parallel import prove_on_engine
-    from solver.engines import EngineError
-    from solver.parallel import JobFailed
+    from certify.proving.parallel import prove_on_engine
+    from solver.workers import EngineError
+    from solver.search.parallel import JobFailed
 
     with driver_progress(show_progress) as progress:
         try:
@@ -112,7 +112,7 @@ class driver_progress:
 
 
 def _number(value: int) -> str:
-    from solver.parallel import INF
+    from solver.search.parallel import INF
 
     return "∞" if value >= INF else f"{value:,}"
 
@@ -126,9 +126,9 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
 
     The folder defaults to FILE's name without its suffix plus `.proofs`, beside it.
     """
-    from certify.batch import BatchError, Options, load_batch, prove_item
+    from certify.proving.batch import BatchError, Options, load_batch, prove_item
     from certify.files import FileProblem
-    from solver.engines import EngineError
+    from solver.workers import EngineError
 
     from certify.cli.app import user_errors
     from certify.files import readable_file
@@ -195,12 +195,12 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     """`certify check FOLDER`: schema and independent checker on every *.json file (by name), within
     `limits` each, about `game` if given; exits 0 if all are VALID, 1 if any is INVALID, else 2."""
     import checker
-    from certify.certificate import CertificateError, read_any_certificate
+    from certify.record.certificate import CertificateError, read_any_certificate
     from certify.cli.app import user_errors
 
     sha = None
     if game is not None:
-        from solver.families import resolve_game
+        from solver.games.families import resolve_game
 
         with user_errors():
             sha = resolve_game(game).rules.sha256()
@@ -235,9 +235,9 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
 
 
 def bench_parallel(json_out: bool) -> None:
-    """`certify bench --suite parallel`: print the table (or JSON) of certify.parallel_bench."""
-    from certify.bench import machine
-    from certify.parallel_bench import parallel_benchmark
+    """`certify bench --suite parallel`: print the table (or JSON) of certify.bench.parallel."""
+    from certify.bench.timing import machine
+    from certify.bench.parallel import parallel_benchmark
 
     with console.status("benchmarking the parallel driver…", spinner="dots") if not json_out else _null():
         result = parallel_benchmark()

@@ -22,15 +22,15 @@ from certify.cli.labels import certified_labels
 from certify.cli.moves import MoveError, parse_move
 from certify.cli.options import CertOpt, GameArg, Player, PlayerOrBoth
 from certify.cli.solving import solving_progress
-from certify.format import VALUE_WORDS
+from certify.record.format import VALUE_WORDS
 from certify.policy.audit import AuditProgress, PolicyAudit, PolicyError, audit_policy
 from certify.policy.certified import CertifiedPlayer, labels_of, published_certificate
 from certify.policy.load import PolicySpecError, load_policy
 from certify.policy.registry import builtin_policies
-from certify.render import board_table, value_text
-from solver.engine import Game, Move
-from solver.retrograde import solve
-from solver.rules import Rules
+from certify.render.text import board_table, value_text
+from solver.games.positional.engine import Game, Move
+from solver.search.retrograde import solve
+from solver.games.positional.rules import Rules
 
 policy_app = typer.Typer(
     name="policy",

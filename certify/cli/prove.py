@@ -18,10 +18,10 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout
-from certify.proving import Attempt, CoreUnavailable, prove as run_proof, write_proof
-from certify.render import plural
-from solver.families import resolve_game
-from solver.pns import INF, Claim, Progress
+from certify.proving.single import Attempt, CoreUnavailable, prove as run_proof, write_proof
+from certify.render.text import plural
+from solver.games.families import resolve_game
+from solver.search.pns import INF, Claim, Progress
 
 EXIT_INTERRUPTED = 130
 
@@ -83,7 +83,7 @@ def prove(
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
-    core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled, positional boards), python (solver/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
+    core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled, positional boards), python (solver/search/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,

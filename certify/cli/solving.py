@@ -23,13 +23,13 @@ from certify.cli.moves import MoveError, play_moves
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
-from certify.format import VALUE_WORDS
+from certify.record.format import VALUE_WORDS
 from certify.pipeline import Solved, default_filename, solve_and_certify
-from certify.render import board_line, board_table, plural, value_text
-from solver.analysis import stats as game_stats
-from solver.engine import Game
-from solver.retrograde import ProgressHook
-from solver.rules import BUILTIN_DESCRIPTIONS, TABLE_MAX_CELLS
+from certify.render.text import board_line, board_table, plural, value_text
+from solver.search.analysis import stats as game_stats
+from solver.games.positional.engine import Game
+from solver.search.retrograde import ProgressHook
+from solver.games.positional.rules import BUILTIN_DESCRIPTIONS, TABLE_MAX_CELLS
 
 
 @contextmanager
@@ -69,7 +69,7 @@ def games(json_out: JsonOpt = False) -> None:
         table.add_row(f"[bold]{name}[/]", text)
     table.add_row("mnk:R,C,K[,wild][,misere]", "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses")
     table.add_row("FILE.json / FILE.toml", "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)")
-    from solver.families import FAMILIES, resolve_game
+    from solver.games.families import FAMILIES, resolve_game
 
     for family in FAMILIES:  # other families: positions and proofs, no tables
         table.add_row(f"[bold]{family}[/]", f"{resolve_game(family).rules.describe()} (certify show, certify prove)")
@@ -319,6 +319,6 @@ def schema() -> None:
 
     Example: certify schema > certificate.schema.json
     """
-    from certify.schema import json_schema  # pydantic loads for this command only (certify/format.py)
+    from certify.record.schema import json_schema  # pydantic loads for this command only (certify/record/format.py)
 
     console.print_json(json.dumps(json_schema()))

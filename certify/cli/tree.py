@@ -14,10 +14,10 @@ from certify.cli.app import app, console, fail, load_table_game
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, GameArg, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
-from certify.format import VALUE_WORDS
-from certify.proving import ProofFileError, read_proof, strategy_moves
-from certify.render import board_line, plural, value_text
-from solver.engine import Game
+from certify.record.format import VALUE_WORDS
+from certify.proving.single import ProofFileError, read_proof, strategy_moves
+from certify.render.text import board_line, plural, value_text
+from solver.games.positional.engine import Game
 
 
 def strategy_tree(labelled: Labelled, player: int, depth: int) -> dict:

@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from certify.cli.app import console, fail
-from certify.render import value_text
-from certify.render_uttt import draw_grid, status_words
-from solver.uttt import IllegalMove, Position, PositionError, Uttt
+from certify.render.text import value_text
+from certify.render.uttt import draw_grid, status_words
+from solver.games.uttt.engine import IllegalMove, Position, PositionError, Uttt
 
 LEGEND = ("boards and cells are numbered 0 1 2 / 3 4 5 / 6 7 8; a move is BOARD.CELL; green digits are "
           "the cells the player to move may take; backgrounds: blue won by X, magenta won by O, grey drawn")
@@ -49,7 +49,7 @@ FLIP = {"win": "loss", "loss": "win", "draw": "draw", None: None}
 
 def move_values(game: Uttt, s: Position, nodes: int) -> list[dict]:
     """Each legal move's value for the player making it, by proof search within `nodes` per search."""
-    from certify.bench_uttt import solve_value
+    from certify.bench.uttt import solve_value
 
     out = []
     for move in game.legal_moves(s):

@@ -20,21 +20,21 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from certify.certificate import certificate_rules as certified_rules
-from certify.certificate import read_certificate, read_certificate_about
+from certify.record.certificate import certificate_rules as certified_rules
+from certify.record.certificate import read_certificate, read_certificate_about
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, fail, load_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, GAME_HELP, GameArg, JsonOpt, PlayerOrBoth, TimeoutOpt
 from certify.files import readable_file
-from certify.format import FORMAT
+from certify.record.format import FORMAT
 from certify.limits import TimedOut, memory_shortfall, run_bounded
-from certify.render import board_table, plural
-from certify.schema import Certificate
+from certify.render.text import board_table, plural
+from certify.record.schema import Certificate
 from certify.smt.bmc import PROPERTY_TEXT, Property, ReplayDisagreement, certificate_strategies, check_side
 from certify.smt.graph import memory_estimate
 from certify.smt.pairing import PairingStrategy, SearchRole, check_pairing, parse_cell, parse_pairing, search_pairings
 from certify.smt.result import PlayedMove, SmtResult
 from certify.smt.value import prove_value
-from solver.rules import Rules, require_table_size
+from solver.games.positional.rules import Rules, require_table_size
 
 z3_app = typer.Typer(
     help="Cross-check values, strategies and pairing strategies with the Z3 SMT solver.",
@@ -240,7 +240,7 @@ def strategy_command(
     rules, certificate = game_or_certificate(target, cert)
     source = cert or target
     if certificate is None:
-        from certify.certificate import build_certificate
+        from certify.record.certificate import build_certificate
 
         with user_errors():
             require_table_size(rules)

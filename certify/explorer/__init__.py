@@ -15,8 +15,8 @@ from importlib.resources import files
 
 import numpy as np
 
-from certify.format import pack
-from certify.positions import CertifiedGame
+from certify.record.format import pack
+from certify.record.positions import CertifiedGame
 
 FULL_TABLE_LIMIT = 200_000
 DEFAULT_PLIES = 4

@@ -1,4 +1,4 @@
-"""The explorer's data for a proved strategy, for any game of the game interface (solver/game.py).
+"""The explorer's data for a proved strategy, for any game of the game interface (solver/games/game.py).
 
 A strategy certificate stores the prover's move at each position its strategy reaches; the page
 walks that proof: at the prover's positions the one move, at the opponent's every reply. The
@@ -70,7 +70,7 @@ def proof_nodes(
 
 def proof_page_data(certificate: Any, game: Any, verdict: str | None, source: str, limit: int = NODE_LIMIT) -> dict:
     """The JSON object the page reads for a strategy certificate: identity, claim and the proof DAG."""
-    from certify.proving import strategy_moves
+    from certify.proving.single import strategy_moves
 
     claim = certificate.claim
     chosen = strategy_moves(certificate, game)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from solver.engine import Game, Move
+from solver.games.positional.engine import Game, Move
 
 Policy = Callable[[Game, int], Sequence[Move]]
 

@@ -19,10 +19,10 @@ from fractions import Fraction
 import numpy as np
 
 from certify.policy import Policy
-from certify.render import board_line
-from solver.engine import Game, Move
-from solver.retrograde import Solution, solve
-from solver.rules import Rules
+from certify.render.text import board_line
+from solver.games.positional.engine import Game, Move
+from solver.search.retrograde import Solution, solve
+from solver.games.positional.rules import Rules
 
 AuditProgress = Callable[[int, int], None]
 """Called with (ply, states reached so far) as the walk goes deeper."""

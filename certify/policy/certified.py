@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 
 import checker
-from certify.certificate import CertificateError, LabelTable, fitting_limits, label_table, read_certificate_about
+from certify.record.certificate import CertificateError, LabelTable, fitting_limits, label_table, read_certificate_about
 from certify.pipeline import default_filename
-from solver.engine import Game, Move
-from solver.retrograde import Solution, solve
-from solver.rules import Rules
+from solver.games.positional.engine import Game, Move
+from solver.search.retrograde import Solution, solve
+from solver.games.positional.rules import Rules
 
 PUBLISHED_DIR = Path("certificates")
 UNREACHED = -128  # the value of a code the label table does not hold (values are -1, 0, 1)

@@ -15,8 +15,8 @@ from certify.files import FileProblem, readable_file
 from certify.policy import Policy
 from certify.policy import PolicySpecError
 from certify.policy.registry import builtin_policy
-from solver.engine import Game, Move
-from solver.rules import Rules
+from solver.games.positional.engine import Game, Move
+from solver.games.positional.rules import Rules
 
 __all__ = ["PolicySpecError", "load_policy", "table_policy"]
 

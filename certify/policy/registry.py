@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from certify.policy import Policy, PolicySpecError
 from certify.policy.certified import certified_policy
 from certify.policy.search import Algorithm, Ties, search_policy
-from solver.engine import Game, Move
-from solver.rules import Rules
+from solver.games.positional.engine import Game, Move
+from solver.games.positional.rules import Rules
 
 PolicyFactory = Callable[[Rules], Policy]
 
@@ -57,9 +57,9 @@ CORE_POLICIES: dict[str, BuiltinPolicy] = {
 }
 
 # ---- Seed-specific players -------------------------------------------------------------------
-# Added by their authors: `t3dt` (certify/policy/t3dt.py, seed 002) and `td-*` (certify/policy/td.py,
+# Added by their authors: `t3dt` (certify/papers/t3dt.py, seed 002) and `td-*` (certify/papers/td.py,
 # seed 004). A factory that does not apply to a game raises PolicySpecError with one line.
-from certify.policy import t3dt, td  # noqa: E402  (the seed players, kept apart from the general ones above)
+from certify.papers import t3dt, td  # noqa: E402  (the seed players, kept apart from the general ones above)
 
 SEED_POLICIES: dict[str, BuiltinPolicy] = {
     "t3dt": BuiltinPolicy(t3dt.t3dt_factory("t3dt"), "T3DT decision tree (seed 002, 4.1-4.5); fork-making corners where the text wants a fork"),

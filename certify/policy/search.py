@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from certify.policy import Policy
-from solver.engine import Game, Move
-from solver.rules import Rules
+from solver.games.positional.engine import Game, Move
+from solver.games.positional.rules import Rules
 
 Algorithm = Literal["minimax", "alphabeta", "alphabeta-depth"]
 Ties = Literal["first", "all"]

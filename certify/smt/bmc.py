@@ -5,7 +5,7 @@ the mark, with the board after each ply, describe every play at once: legality, 
 game and its result follow the rules. A `SideRule` pins down one player's moves (a certificate's
 strategy table, a pairing strategy); Z3 is then asked for a play that obeys the rule and violates
 the claim. UNSAT proves the claim against every opponent; a model is a counterexample, which is
-replayed through `solver.engine.Game` before it is reported.
+replayed through `solver.games.positional.engine.Game` before it is reported.
 
 Counterexamples are canonical: Z3's first model depends on its internal state (the terms created
 earlier in the same process), so the reported play is the lexicographically smallest violating
@@ -21,12 +21,12 @@ from typing import Literal, Protocol
 
 import z3
 
-from certify.certificate import certificate_rules, strategy_moves
-from certify.schema import Certificate
+from certify.record.certificate import certificate_rules, strategy_moves
+from certify.record.schema import Certificate
 from certify.smt.graph import complete_lines
 from certify.smt.result import Deadline, PlayedMove, SmtResult
-from solver.engine import Game, Move
-from solver.rules import Rules
+from solver.games.positional.engine import Game, Move
+from solver.games.positional.rules import Rules
 
 Property = Literal["win", "no-loss", "draw", "no-lines"]
 PROPERTY_TEXT: dict[str, str] = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.rules import Rules
+from solver.games.positional.rules import Rules
 
 Board = tuple[int, ...]
 

@@ -22,8 +22,8 @@ import z3
 
 from certify.smt.bmc import PlayEncoding, Property, ReplayDisagreement, Step, check_side, replay
 from certify.smt.result import Deadline, PlayedMove, SmtResult
-from solver.engine import Move
-from solver.rules import Rules
+from solver.games.positional.engine import Move
+from solver.games.positional.rules import Rules
 
 SearchRole = Literal["1", "2", "both"]
 

@@ -17,7 +17,7 @@ import z3
 
 from certify.smt.graph import GameGraph, enumerate_graph
 from certify.smt.result import Deadline, SmtResult, Status
-from solver.rules import Rules
+from solver.games.positional.rules import Rules
 
 VALUE_WORDS = ("win", "draw", "loss")
 

@@ -1,5 +1,5 @@
 /* kernels.c - the families with a compiled kernel for solver/search/dfpn.c: the C side of
-   solver/families.py. A family adds its kernel (a DfpnFamily beside its Python module) here. */
+   solver/games/families.py. A family adds its kernel (a DfpnFamily beside its Python module) here. */
 #include "../search/dfpn.h"
 
 extern const DfpnFamily dfpn_positional;

@@ -1,21 +1,21 @@
 /* dfpn.c - depth-first proof-number search in C, generic over a family's kernel (dfpn.h).
 
-   The same search as solver/pns.py, step for step: a new leaf is (1, 1), a terminal (0, INF)
+   The same search as solver/search/pns.py, step for step: a new leaf is (1, 1), a terminal (0, INF)
    when it satisfies the claim else (INF, 0); an OR node (the prover to move) has pn = min and
    dn = sum over its children, an AND node the reverse; the same choice of child (the first with
    the least number), the same second-best and the same thresholds with the 1+epsilon trick
    (epsilon = 1/4). So while the table evicts nothing, the node counts (calls of mid) equal those
-   of solver/pns.py with its cache of expanded children off.
+   of solver/search/pns.py with its cache of expanded children off.
 
    Transposition table: open addressing, a key within PROBES slots of its home; an entry (48
    bytes) stores the whole key, pn, dn and the most nodes one visit spent below it. The table
    starts small and doubles when it would be more than three quarters full or a new key finds its
    window full, as long as the doubled size fits its byte cap; at the cap a new position evicts
    the least worked entry of its window. Eviction only costs work
-   (and node counts then drift from solver/pns.py's): a verdict is never read from another
+   (and node counts then drift from solver/search/pns.py's): a verdict is never read from another
    position's entry.
 
-   Python module solver._dfpn: one type, Search(family, config, prover, no_loss, table_bytes). */
+   Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes). */
 #include "dfpn.h"
 
 #include <setjmp.h>
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 typedef uint64_t u64;
-#define INF (1ULL << 60) /* as solver/pns.py: sums are capped here */
+#define INF (1ULL << 60) /* as solver/search/pns.py: sums are capped here */
 #define PROBES 16 /* the slots from its home where a key may live */
 #define MIN_SLOTS (1ULL << 14)
 #define CHECK_EVERY 1024 /* nodes between looks at the clock, memory, Ctrl-C and progress */
@@ -82,7 +82,7 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static double rss_mb(void) { /* resident memory now, as solver/pns.py rss_mb reads it */
+static double rss_mb(void) { /* resident memory now, as solver/search/pns.py rss_mb reads it */
     FILE *f = fopen("/proc/self/statm", "r");
     long pages = 0, resident = 0;
     if (!f) return 0.0;
@@ -182,7 +182,7 @@ static void child_numbers(const Search *s, const DfpnChild *c, u64 *pn, u64 *dn)
     }
 }
 
-/* After Python raised: Ctrl-C ends the search as "interrupted" (as solver/pns.py), anything else fails it. */
+/* After Python raised: Ctrl-C ends the search as "interrupted" (as solver/search/pns.py), anything else fails it. */
 static Stop interruption(Search *s) {
     if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) return FAILED;
     PyErr_Clear();
@@ -427,7 +427,7 @@ static PyMethodDef Search_methods[] = {
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solver._dfpn.Search",
+    .tp_name = "solver.search._dfpn.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Search(family, config, prover, no_loss, table_bytes): df-pn for one claim over one family's kernel.",
@@ -439,7 +439,7 @@ static PyTypeObject SearchType = {
 };
 
 static struct PyModuleDef dfpn_module = {
-    PyModuleDef_HEAD_INIT, "solver._dfpn", "Compiled df-pn (solver/search/dfpn.c) and the family kernels it searches.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "solver.search._dfpn", "Compiled df-pn (solver/search/dfpn.c) and the family kernels it searches.", -1, NULL,
 };
 
 PyMODINIT_FUNC PyInit__dfpn(void) {

@@ -1,16 +1,16 @@
-/* kernel.c - the positional family (solver/engine.py) for the compiled df-pn (solver/search/dfpn.h).
+/* kernel.c - the positional family (solver/games/positional/engine.py) for the compiled df-pn (solver/search/dfpn.h).
 
    Boards of up to 64 cells as two bitboards (bit i = cell i, row-major as the engine numbers
    them), every mark rule (own, either, x-only) and goal (first-line-wins, first-line-loses,
-   most-lines) of solver/rules.py. The configuration comes from the Python wrapper
-   (solver/native.py) and carries what the family's SearchHooks decide, so the two searches order
+   most-lines) of solver/games/positional/rules.py. The configuration comes from the Python wrapper
+   (solver/search/native.py) and carries what the family's SearchHooks decide, so the two searches order
    and prune alike:
      (cells, lines, marks, goal, order, symmetries, threats)
    lines: one bit mask per line; marks: 0 own, 1 either, 2 x-only; goal: 0 first-line-wins,
-   1 first-line-loses, 2 most-lines; order: the cells, best first (solver/threats.py: cells on more
+   1 first-line-loses, 2 most-lines; order: the cells, best first (solver/games/positional/hooks.py: cells on more
    lines first); symmetries: cell permutations (the table key is one image of the board under
    them, so symmetric positions share an entry); threats: 1 to search only completions and blocks
-   where solver/threats.py does. A position is (x, o): the bitboards of X and O. */
+   where solver/games/positional/hooks.py does. A position is (x, o): the bitboards of X and O. */
 #include "../../search/dfpn.h"
 
 #include <stdlib.h>
@@ -224,7 +224,7 @@ static int result_after(const Kernel *k, const Position *after, int cell, int ma
     return (after->x | after->o) == k->full ? 0 : DFPN_OPEN;
 }
 
-/* solver/threats.py PositionalHooks.candidates: the cells to search and those to search first. */
+/* solver/games/positional/hooks.py PositionalHooks.candidates: the cells to search and those to search first. */
 static void threat_cells(const Kernel *k, const Position *p, int player, int prover_moves, u64 empty, u64 *only, u64 *front) {
     u64 me = player == 1 ? p->x : p->o, them = player == 1 ? p->o : p->x, wins = 0, blocks = 0;
     for (int l = 0; l < k->nlines; l++) { /* lines with one empty cell and the rest one player's */

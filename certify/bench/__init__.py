@@ -1,0 +1,1 @@
+"""Benchmarks (`certify bench`): one module per suite, each measuring its rows in one run."""

@@ -1,0 +1,2 @@
+"""Proving claims as strategy certificates: one claim serially (`single`), one claim on the
+parallel driver (`parallel`), many positions in a batch (`batch`)."""

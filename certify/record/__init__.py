@@ -1,0 +1,1 @@
+"""The published record: certificates, their schema and format, positions, and `certify publish`."""

@@ -1,0 +1,260 @@
+"""The published record, regenerated deterministically: certificates, audits, index and README.
+
+`generate` computes every file's text in memory; `publish` writes them atomically and `stale`
+lists the files on disk that differ. Nothing generated depends on time or timing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import checker
+from certify.audit.facts import Bench
+from certify.record import scale_record
+from certify.audit.report import audit_markdown, verdict_counts
+from certify.audit.run import FileAudit, audit_file
+from certify.files import file_stem, write_atomic
+from certify.papers.search_audit import write_search_audits
+from certify.papers.td import write_seed_policy_audits
+from certify.proving.single import prove
+from solver.games.families import resolve_game
+from solver.search.pns import Claim
+
+PUBLISHED_GAMES = ("tictactoe", "w3t", "misere", "notakto", "cumulative")
+PUBLISHED_PROOFS = (  # (game, player, claim): strategy certificates by proof search (docs/findings.md)
+    ("mnk:4,4,3", 1, "win"),
+    ("mnk:3,3,3,misere", 1, "no-loss"),
+    ("mnk:3,3,3,misere", 2, "no-loss"),
+    ("mnk:3,4,3,misere", 2, "win"),
+    ("mnk:5,5,3", 1, "win"),
+)
+# Proofs too long to redo on every publish: the file on disk (written by the command in its
+# provenance) is checked and indexed, not regenerated.
+KEPT_PROOFS = (("mnk:4,4,3,misere", 2, "win"),)
+ProgressHook = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Generated:
+    """The text of every generated file, by path relative to the repository root."""
+
+    files: dict[Path, str]
+
+
+def _policy_audits(progress: ProgressHook | None) -> dict[str, str]:
+    """The policy engineers' audit pages (their functions write files: render into a scratch dir)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        directory = Path(scratch)
+        if progress:
+            progress("policy audits: search players")
+        search = write_search_audits(directory / "policies-search.md")
+        if progress:
+            progress("policy audits: seed players (T3DT, TD learning)")
+        seeds = write_seed_policy_audits(directory)
+        return {path.name: path.read_text(encoding="utf-8") for path in (search, seeds)}
+
+
+def generate(root: Path, policies: bool = True, progress: ProgressHook | None = None, scale: bool = False) -> Generated:
+    """Every published file's text, computed from scratch (policy audits only when `policies`).
+
+    The 4×4 entries are recomputed only when `scale` (minutes), else carried over from the index.
+    """
+    root = Path(root)
+    published = root / "certificates"
+    bench = Bench(published_dir=None)
+    files: dict[Path, str] = {}
+    certificates = []
+    for game in PUBLISHED_GAMES:
+        if progress:
+            progress(f"certificate: {game}")
+        facts = bench.facts(game)
+        path = Path("certificates") / f"{game}.json"
+        facts.published_as = path  # the audits below say so, as `certify audit` does once it is written
+        files[path] = facts.solved.text
+        claim = facts.solved.certificate.claim
+        certificates.append(
+            {
+                "game": game,
+                "file": path.as_posix(),
+                "rules_sha256": facts.rules.sha256(),
+                "root_value": claim.root_value,
+                "root_margin": claim.root_margin,
+                "states": len(facts.solution),
+                "sha256": facts.sha256,
+                "bytes": len(facts.solved.text.encode()),
+                "checker": facts.check.message,
+                "command": f"certify solve {game} -o {path.as_posix()}",
+            }
+        )
+    proofs = []
+    for game, player, result in PUBLISHED_PROOFS:
+        if progress:
+            progress(f"proof: {game} player {player} {result}")
+        path = proof_path(game, player, result)
+        attempt = prove(resolve_game(game), Claim(player, result), command=f"certify prove {game} --claim {result} --player {player} -o {path.as_posix()}")
+        if attempt.text is None:
+            raise RuntimeError(f"{game}: player {player} {result} was not proved ({attempt.outcome.status})")
+        files[path] = attempt.text
+        proofs.append(proof_entry(game, player, result, path, attempt.text, attempt.outcome.nodes))
+    for game, player, result in KEPT_PROOFS:
+        path = proof_path(game, player, result)
+        if (root / path).is_file():
+            if progress:
+                progress(f"proof (kept): {path.as_posix()}")
+            proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None))
+    audits: list[FileAudit] = []
+    for claims_path in sorted((published / "claims").glob("*.toml")):
+        relative = claims_path.relative_to(root)
+        if progress:
+            progress(f"audit: {relative.as_posix()}")
+        audit = audit_file(claims_path, bench)
+        audit = FileAudit(relative, audit.claims, audit.results)
+        audits.append(audit)
+        files[Path("certificates/audits") / f"{audit.claims.source}.md"] = audit_markdown(audit, audit_command(relative))
+    if policies:
+        for name, text in _policy_audits(progress).items():
+            files[Path("certificates/audits") / name] = text
+    policy_pages = sorted(p.name for p in files if p.name.startswith("policies-")) if policies else sorted(
+        p.name for p in (published / "audits").glob("policies-*.md")
+    )
+    index = {
+        "certificates": certificates,
+        "proofs": proofs,
+        "audits": [
+            {
+                "source": a.claims.source,
+                "title": a.claims.title,
+                "claims_file": a.path.as_posix(),
+                "report": f"certificates/audits/{a.claims.source}.md",
+                "claims": len(a.results),
+                "verdicts": verdict_counts(a.results),
+            }
+            for a in audits
+        ],
+        "policy_audits": [f"certificates/audits/{name}" for name in policy_pages],
+    }
+    if scale:
+        scale_entries, scale_files = scale_record.regenerate(progress)
+        files.update(scale_files)
+    else:
+        scale_entries = scale_record.carried_over(root)
+    if scale_entries:
+        index[scale_record.INDEX_KEY] = scale_entries
+    files[Path("certificates/index.json")] = json.dumps(index, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    files[Path("certificates/README.md")] = readme(certificates, audits, policy_pages, proofs, scale_entries)
+    return Generated(files)
+
+
+def proof_path(game: str, player: int, result: str) -> Path:
+    """certificates/proofs/mnk-4-4-3.p1-win.json: named as `certify prove` names its output."""
+    return Path("certificates") / "proofs" / f"{file_stem(game)}.p{player}-{result}.json"
+
+
+def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None) -> dict:
+    """The index entry of a proof file: its figures and the independent checker's verdict on it."""
+    document = json.loads(text)
+    return {
+        "game": game,
+        "file": path.as_posix(),
+        "rules_sha256": document["rules_sha256"],
+        "player": player,
+        "claim": result,
+        "prover_moves": document["proof"]["turns"],
+        "positions": document["proof"]["positions"],
+        "nodes": nodes,
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "bytes": len(text.encode()),
+        "checker": checker.check_document(document).message,
+        "command": document["provenance"]["command"],
+    }
+
+
+def audit_command(claims_file: Path) -> str:
+    """The command that reproduces an audit page."""
+    return f"certify audit {claims_file.as_posix()}"
+
+
+def readme(
+    certificates: list[dict], audits: Iterable[FileAudit], policy_pages: list[str], proofs: list[dict], scale: list[dict]
+) -> str:
+    """certificates/README.md: what is published, with hashes, sizes and checker verdicts."""
+    lines = [
+        "# Published certificates and audits",
+        "",
+        "Generated by `certify publish`; `certify publish --check` fails if any file here is stale.",
+        "Each certificate is byte-for-byte what `certify solve GAME` writes; check one yourself with",
+        "`python -m checker certificates/GAME.json` (standard library only) or `certify verify GAME`.",
+        "",
+        "| game | claim (first player) | states | rules sha256 | file sha256 | size | checker |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for cert in certificates:
+        margin = "" if cert["root_margin"] is None else f", margin {cert['root_margin']:+d}"
+        verdict = cert["checker"].split(" ", 1)[0]
+        lines.append(
+            f"| [`{cert['game']}`]({Path(cert['file']).name}) | {cert['root_value']}{margin} | {cert['states']:,} | "
+            f"`{cert['rules_sha256'][:16]}…` | `{cert['sha256'][:16]}…` | {cert['bytes']:,} B | {verdict} |"
+        )
+    lines += scale_record.readme_section(scale)
+    lines += [
+        "",
+        "## Proof trees (kind `strategy`, `certify prove`)",
+        "",
+        "| game | claim | prover moves | positions | search nodes | sha256 | size | checker |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for proof in proofs:
+        claimed = "wins" if proof["claim"] == "win" else "does not lose"
+        lines.append(
+            f"| `{proof['game']}` | [player {proof['player']} {claimed}](proofs/{Path(proof['file']).name}) | "
+            f"{proof['prover_moves']:,} | {proof['positions']:,} | {'not redone' if proof['nodes'] is None else format(proof['nodes'], ',')} | `{proof['sha256'][:16]}…` | "
+            f"{proof['bytes']:,} B | {proof['checker'].split()[0]} |"
+        )
+    lines += [
+        "",
+        "Full sha256 digests are in `index.json`. The rules sha256 names the game a certificate is about",
+        "(its rules without their name; docs/trusted-base.md shows how to confirm it with the standard library).",
+        "",
+        "## Audits of published claims",
+        "",
+        "| source | claims | holds | refuted | ambiguous | report |",
+        "|---|---|---|---|---|---|",
+    ]
+    for audit in audits:
+        counts = verdict_counts(audit.results)
+        lines.append(
+            f"| {audit.claims.source}: {audit.claims.title} | {len(audit.results)} | {counts.get('holds', 0)} | "
+            f"{counts.get('refuted', 0)} | {counts.get('ambiguous', 0)} | [audits/{audit.claims.source}.md](audits/{audit.claims.source}.md) |"
+        )
+    if policy_pages:
+        lines += ["", "Policy audits: " + ", ".join(f"[audits/{name}](audits/{name})" for name in policy_pages) + "."]
+    return "\n".join(lines) + "\n"
+
+
+def stale(root: Path, generated: Generated) -> list[Path]:
+    """The generated files whose text on disk differs (or that are missing)."""
+    out = []
+    for relative, text in generated.files.items():
+        path = Path(root) / relative
+        try:
+            same = path.read_text(encoding="utf-8") == text
+        except OSError:
+            same = False
+        if not same:
+            out.append(relative)
+    return out
+
+
+def publish(root: Path, generated: Generated) -> list[Path]:
+    """Write every generated file that changed; returns those written."""
+    changed = stale(root, generated)
+    for relative in changed:
+        target = Path(root) / relative
+        target.parent.mkdir(parents=True, exist_ok=True)  # publish owns the certificates/ tree
+        write_atomic(target, generated.files[relative])
+    return changed

@@ -1,0 +1,124 @@
+"""The certificate format, version 2, as pydantic models that validate a file read (docs/certificate-format.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+from certify.record.format import ValueWord
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class RulesSpec(_Strict):
+    """The full rules, every line explicit (canonical: cells ascending, lines sorted)."""
+
+    family: Literal["positional"]
+    name: str
+    rows: int = Field(ge=1, le=4)
+    cols: int = Field(ge=1, le=4)
+    lines: list[list[int]] = Field(min_length=1)
+    marks: Literal["own", "either", "x-only"]
+    goal: Literal["first-line-wins", "first-line-loses", "most-lines"]
+
+
+class FirstMove(_Strict):
+    """A legal first move and its value for the player who makes it."""
+
+    cell: int = Field(ge=0)
+    mark: Literal[1, 2]
+    value: ValueWord
+
+
+class Claim(_Strict):
+    """What the certificate claims about the game."""
+
+    root_value: ValueWord
+    root_margin: int | None = None
+    first_moves: list[FirstMove]
+
+
+class Table(_Strict):
+    """The label of every reachable state, packed, in ascending code order (codes are not stored)."""
+
+    states: int = Field(ge=1)
+    labels: str  # uint8: 64 * (value + 1) + distance
+    margins: str | None  # int8, most-lines only
+
+
+class StrategyTable(_Strict):
+    """One player's strategy: the move it plays in each of its reachable turns, in ascending code order."""
+
+    player: Literal[1, 2]
+    guarantees: Literal["win", "no-loss"]
+    entries: int = Field(ge=0)
+    moves: str  # uint8: 16 * mark + cell
+
+
+class Provenance(_Strict):
+    """Who wrote the certificate, how, and (optionally) how long it took."""
+
+    tool: str
+    command: str
+    elapsed_seconds: float | None = None
+
+
+class Certificate(_Strict):
+    """A proof certificate of kind `table` for the value of a positional game."""
+
+    format: Literal["certify-certificate"]
+    version: Literal[2]
+    kind: Literal["table"]
+    rules: RulesSpec
+    rules_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    claim: Claim
+    table: Table
+    strategies: list[StrategyTable]
+    provenance: Provenance
+
+    @field_validator("strategies")
+    @classmethod
+    def _one_per_player(cls, value: list[StrategyTable]) -> list[StrategyTable]:
+        players = [s.player for s in value]
+        if len(set(players)) != len(players):
+            raise ValueError("two strategies for the same player")
+        return value
+
+
+class StrategyClaim(_Strict):
+    """Player `player` wins (`win`) or does not lose (`no-loss`) from `root` (null: the start)."""
+
+    player: Literal[1, 2]
+    result: Literal["win", "no-loss"]
+    root: str | None
+
+
+class Proof(_Strict):
+    """The prover's moves, one byte each (an index into the canonical legal moves), in traversal order."""
+
+    traversal: Literal["dfs-preorder"]
+    positions: int = Field(ge=1)  # distinct positions the traversal visits, terminals included
+    turns: int = Field(ge=0)  # the prover's positions: the number of move bytes
+    moves: str  # uint8 per turn, zlib, base64
+
+
+class StrategyCertificate(_Strict):
+    """A proof certificate of kind `strategy`: a proof tree for one claim about one player."""
+
+    format: Literal["certify-certificate"]
+    version: Literal[2]
+    kind: Literal["strategy"]
+    rules: dict[str, Any]  # the family's canonical rules; checked against the family when loaded
+    rules_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    claim: StrategyClaim
+    proof: Proof
+    provenance: Provenance
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a certificate file of either kind (its `kind` field says which)."""
+    either = Annotated[Certificate | StrategyCertificate, Field(discriminator="kind")]
+    return TypeAdapter(either).json_schema()

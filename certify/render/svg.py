@@ -1,0 +1,70 @@
+"""Boards drawn as SVG, with the certified value of every legal move (for notebooks)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from certify.record.positions import MoveValue
+
+CELL = 56
+MARK_COLOUR = {1: "#1f5fbf", 2: "#b8327a"}
+VALUE_COLOUR = {"win": "#17803d", "draw": "#a86a00", "loss": "#c0322b"}
+VALUE_FILL = {"win": "#e3f4e8", "draw": "#fbf0d9", "loss": "#fbe3e1"}
+
+
+def board_svg(
+    board: Sequence[int],
+    rows: int,
+    cols: int,
+    moves: Sequence[MoveValue] = (),
+    highlight: Sequence[int] = (),
+) -> str:
+    """An R×C board: marks drawn, each empty cell listing its moves' values for the mover.
+
+    A move reads `X W5` (wins in 5 plies), `O L4` (loses in 4) or `X D` (draw); best moves are
+    bold with a star. Cells in `highlight` (a completed line) are shaded.
+    """
+    width, height = cols * CELL + 2, rows * CELL + 2
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif">'
+    ]
+    by_cell: dict[int, list[MoveValue]] = {}
+    for move in moves:
+        by_cell.setdefault(move.move.cell, []).append(move)
+    for cell, mark in enumerate(board):
+        x, y = 1 + (cell % cols) * CELL, 1 + (cell // cols) * CELL
+        here = by_cell.get(cell, [])
+        fill = "#e3f4e8" if cell in highlight else _fill(here)
+        parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#9aa0a8"/>')
+        parts.append(f'<text x="{x + 3}" y="{y + 10}" font-size="9" fill="#5d636d">{cell}</text>')
+        if mark:
+            parts.append(
+                f'<text x="{x + CELL / 2}" y="{y + CELL * 0.72}" font-size="{CELL * 0.6:.0f}" font-weight="bold" '
+                f'text-anchor="middle" fill="{MARK_COLOUR[mark]}">{"XO"[mark - 1]}</text>'
+            )
+        for i, move in enumerate(here):
+            line_y = y + CELL / 2 + 5 + (i - (len(here) - 1) / 2) * 16
+            weight = ' font-weight="bold"' if move.best else ""
+            parts.append(
+                f'<text x="{x + CELL / 2}" y="{line_y:.1f}" font-size="12" text-anchor="middle"{weight}>'
+                f'<tspan fill="{MARK_COLOUR[move.move.mark]}">{"XO"[move.move.mark - 1]}</tspan> '
+                f'<tspan fill="{VALUE_COLOUR[move.value]}">{escape(short_value(move))}</tspan></text>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def short_value(move: MoveValue) -> str:
+    """`W5`, `L4` or `D`, with a star for a best move."""
+    word = {"win": f"W{move.plies}", "loss": f"L{move.plies}", "draw": "D"}[move.value]
+    return word + ("★" if move.best else "")
+
+
+def _fill(moves: Sequence[MoveValue]) -> str:
+    """An empty cell's colour: the best value among its moves."""
+    for value in ("win", "draw", "loss"):
+        if any(m.value == value for m in moves):
+            return VALUE_FILL[value]
+    return "#ffffff"

@@ -1,0 +1,51 @@
+"""Drawing Ultimate tic-tac-toe positions: the 9×9 grid with finished boards marked."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from certify.render.text import MARK_STYLE
+from solver.games.uttt.engine import FULL9, Position, Uttt, bits, chunk, grid_index
+
+BOARD_STYLE = {1: "on dark_blue", 2: "on dark_magenta", 3: "on grey23"}
+
+
+def board_status(s: Position, board: int) -> int:
+    """0 open, 1 won by X, 2 won by O, 3 full without a line (drawn)."""
+    if s.xw >> board & 1:
+        return 1
+    if s.ow >> board & 1:
+        return 2
+    return 3 if chunk(s.x | s.o, board) == FULL9 else 0
+
+
+def status_words(s: Position) -> str:
+    """`board 0 won by X, board 7 drawn`, or `none` when no board is finished."""
+    words = {1: "won by X", 2: "won by O", 3: "drawn"}
+    finished = [f"board {b} {words[board_status(s, b)]}" for b in bits(s.closed)]
+    return ", ".join(finished) or "none"
+
+
+def draw_grid(game: Uttt, s: Position) -> Text:
+    """The 9×9 grid: marks in colour, the cells the player to move may take as their cell digit,
+    finished boards on a background (blue: X won, magenta: O won, grey: drawn)."""
+    playable = game.playable(s)
+    out = Text()
+    for row in range(9):
+        if row and row % 3 == 0:
+            out.append("──────┼───────┼──────\n", style="dim")
+        for col in range(9):
+            if col and col % 3 == 0:
+                out.append("│ ", style="dim")
+            g = grid_index(row, col)
+            background = BOARD_STYLE.get(board_status(s, g // 9), "")
+            mark = (s.x >> g & 1) + 2 * (s.o >> g & 1)
+            if mark:
+                out.append("XO"[mark - 1], style=f"{MARK_STYLE[mark]} {background}".strip())
+            elif playable >> g & 1:
+                out.append(str(g % 9), style="green")
+            else:
+                out.append("·", style=f"dim {background}".strip())
+            out.append(" ", style=background if col % 3 != 2 else "")
+        out.append("\n")
+    return out

@@ -1,0 +1,2 @@
+"""Game families: the interface every family implements (`game`), the registry of families
+(`families`), and one package per family (`positional`, `uttt`) with its rules, engine and hooks."""

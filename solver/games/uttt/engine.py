@@ -1,0 +1,436 @@
+"""Ultimate tic-tac-toe: the rules model and a bitboard engine behind the game protocol.
+
+Nine 3×3 local boards form a 3×3 meta-board. Boards and cells are numbered 0..8 row-major; a
+move is a global index `9 * board + cell`. Marks live in two 81-bit integers (X and O), board b
+in bits 9b..9b+8, so a local board is one 9-bit chunk and every rule question is a table lookup
+on a chunk. A move in cell c sends the opponent to board c; a board that is won or full is closed,
+and a player sent to a closed board may play in any open cell. Three won boards in a meta line
+win; when no move remains the game is drawn (OpenSpiel's `ultimate_tic_tac_toe`, docs/uttt.md).
+
+`critical_*` and `immediate_wins` are the positional analysis of seed 003 ("critical squares"),
+used by proof search as optional pruning and move ordering, and audited in certify/audit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from solver.games.positional.rules import RulesError, canonical_json
+
+X, O = 1, 2
+FULL9 = 0x1FF
+LINES3 = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+_LINE_MASKS = tuple(sum(1 << c for c in line) for line in LINES3)
+
+# WON[m]: the 9-bit set m holds a line.  COMPLETERS[m]: cells that would complete a line of m.
+WON = tuple(any(m & line == line for line in _LINE_MASKS) for m in range(512))
+COMPLETERS = tuple(
+    sum(1 << c for c in range(9) if not m >> c & 1 and WON[m | 1 << c]) for m in range(512)
+)
+# The 81 cells of every set of boards (a 9-bit board mask), and each board's chunk mask.
+BOARD_CELLS = tuple(sum(FULL9 << 9 * b for b in range(9) if m >> b & 1) for m in range(512))
+# MOVES[b][m]: the global moves on the cells of board b in the 9-bit set m, ascending.
+SET_BITS = tuple(tuple(c for c in range(9) if m >> c & 1) for m in range(512))
+MOVES = tuple(tuple(tuple(9 * b + c for c in SET_BITS[m]) for m in range(512)) for b in range(9))
+
+
+@dataclass(frozen=True)
+class UtttRules:
+    """The rules of one Ultimate tic-tac-toe variant; every choice a variant could make is named.
+
+    Only OpenSpiel's rules are implemented: won boards are closed, drawn boards count for nobody,
+    a player sent to a closed board plays anywhere open, and no move left is a draw. The fields
+    exist so that a certificate says which of the named variants (docs/uttt.md) it is about.
+    """
+
+    name: str = "uttt"
+    won_boards: Literal["closed"] = "closed"
+    drawn_boards: Literal["count-for-nobody"] = "count-for-nobody"
+    sent_to_closed: Literal["play-any-open-board"] = "play-any-open-board"
+    no_moves_left: Literal["draw"] = "draw"
+
+    family: Literal["uttt"] = "uttt"
+
+    def canonical(self) -> dict:
+        """The rules as a plain JSON-ready dict: the form embedded in certificates."""
+        return {
+            "family": self.family,
+            "name": self.name,
+            "won_boards": self.won_boards,
+            "drawn_boards": self.drawn_boards,
+            "sent_to_closed": self.sent_to_closed,
+            "no_moves_left": self.no_moves_left,
+        }
+
+    def sha256(self) -> str:
+        """Hex sha256 of the canonical JSON without the name (sorted keys, no spaces, UTF-8)."""
+        body = {k: v for k, v in self.canonical().items() if k != "name"}
+        return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+    def describe(self) -> str:
+        """The game in words."""
+        return ("Ultimate tic-tac-toe: nine 3x3 boards in a 3x3 meta-board, 8 lines of 3 on each; "
+                "X then O; a move in cell c sends the opponent to board c; won boards close, drawn "
+                "boards count for nobody; sent to a closed board, play in any open board; three won "
+                "boards in a meta line win, no move left is a draw")
+
+
+class Position(NamedTuple):
+    """One state: the marks, the won and closed boards (9-bit masks), and the board sent to.
+
+    `x`, `o`: 81-bit marks. `xw`, `ow`: boards won by X, by O. `closed`: boards won or full.
+    `sent`: the board the player to move must play in, or -1 when any open board is allowed.
+    Every field but `sent` follows from the marks; all are kept because every move reads them.
+    """
+
+    x: int
+    o: int
+    xw: int
+    ow: int
+    closed: int
+    sent: int
+
+
+class PositionError(ValueError):
+    """A position or move text that does not describe a legal state; the message is one line."""
+
+
+class IllegalMove(ValueError):
+    """`move` is not legal in the position."""
+
+
+def chunk(marks: int, board: int) -> int:
+    """The 9-bit marks of one local board."""
+    return marks >> 9 * board & FULL9
+
+
+def meta_winner(xw: int, ow: int) -> int:
+    """1 or 2 if that player holds a meta line, else 0."""
+    return X if WON[xw] else O if WON[ow] else 0
+
+
+class Uttt:
+    """Ultimate tic-tac-toe behind the game protocol (solver/games/game.py)."""
+
+    family = "uttt"
+
+    def __init__(self, rules: UtttRules | None = None) -> None:
+        self.rules = rules or UtttRules()
+
+    def search_hooks(self) -> CriticalSquares:
+        """Seed 003's critical-square pruning and ordering (`certify prove --plain` goes without)."""
+        return CriticalSquares()
+
+    # ---- the protocol ------------------------------------------------------------------------
+
+    def initial(self) -> Position:
+        """The empty board; X may play anywhere."""
+        return Position(0, 0, 0, 0, 0, -1)
+
+    def to_move(self, s: Position) -> int:
+        """1 (X) when both have placed as many marks, else 2 (O)."""
+        return X if s.x.bit_count() == s.o.bit_count() else O
+
+    def is_terminal(self, s: Position) -> bool:
+        """A meta line is won, or every board is closed."""
+        return WON[s.xw] or WON[s.ow] or s.closed == FULL9
+
+    def returns(self, s: Position) -> tuple[int, int]:
+        """(X, O) result of a terminal position: +1 win, 0 draw, -1 loss."""
+        if not self.is_terminal(s):
+            raise ValueError("the position is not terminal")
+        winner = meta_winner(s.xw, s.ow)
+        return (0, 0) if winner == 0 else (1, -1) if winner == X else (-1, 1)
+
+    def playable(self, s: Position) -> int:
+        """81-bit mask of the cells the player to move may mark (0 when terminal)."""
+        if self.is_terminal(s):
+            return 0
+        boards = 1 << s.sent if s.sent >= 0 else FULL9 & ~s.closed
+        return BOARD_CELLS[boards] & ~(s.x | s.o)
+
+    def legal_moves(self, s: Position) -> list[int]:
+        """Every legal move, as global cell indices ascending; empty iff terminal."""
+        if WON[s.xw] or WON[s.ow]:
+            return []
+        empty = ~(s.x | s.o)
+        if s.sent >= 0:
+            return list(MOVES[s.sent][empty >> 9 * s.sent & FULL9])
+        out: list[int] = []
+        for board in SET_BITS[FULL9 & ~s.closed]:
+            out += MOVES[board][empty >> 9 * board & FULL9]
+        return out
+
+    def apply(self, s: Position, move: int) -> Position:
+        """The position after `move`; raises IllegalMove if it is not legal."""
+        if type(move) is not int or not 0 <= move < 81:
+            raise IllegalMove(f"move {move!r} is not a cell index 0..80")
+        board = move // 9
+        if (s.x | s.o) >> move & 1 or s.closed >> board & 1 or 0 <= s.sent != board or WON[s.xw] or WON[s.ow]:
+            raise IllegalMove(f"move {format_move(move)} is not legal")
+        return play(s, move)
+
+    def key(self, s: Position) -> Position:
+        """A hashable key: the position itself (its derived fields follow from the rest)."""
+        return s
+
+    # ---- notation ----------------------------------------------------------------------------
+
+    def format_position(self, s: Position) -> str:
+        """Nine rows of nine cells (X, O, .) joined by '/', a space, the board sent to or '*'."""
+        return format_position(s)
+
+    def parse_position(self, text: str) -> Position:
+        """Inverse of format_position; raises PositionError."""
+        return parse_position(text)
+
+    def format_move(self, move: int) -> str:
+        """`B.C`: local board B, cell C (each 0..8 row-major)."""
+        return format_move(move)
+
+    def parse_move(self, text: str) -> int:
+        """`B.C` (or `BC`) → global index; raises PositionError."""
+        return parse_move(text)
+
+    def play_moves(self, text: str, start: Position | None = None) -> Position:
+        """The position after a move list like `4.0 0.4, 4.8`; raises PositionError or IllegalMove."""
+        s = self.initial() if start is None else start
+        for index, token in enumerate(t for t in re.split(r"[,\s]+", text.strip()) if t):
+            move = parse_move(token)
+            try:
+                s = self.apply(s, move)
+            except IllegalMove:
+                raise IllegalMove(f"move {index + 1} ({token}) is not legal in {format_position(s)}") from None
+        return s
+
+
+def bits(mask: int) -> list[int]:
+    """Indices of the set bits of `mask`, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def play(s: Position, move: int) -> Position:
+    """The position after `move`, without checking legality (the engine's hot path)."""
+    board = move // 9
+    shift = 9 * board
+    x, o, xw, ow, closed, _ = s
+    if x.bit_count() == o.bit_count():
+        x |= 1 << move
+        if WON[x >> shift & FULL9]:
+            xw |= 1 << board
+            closed |= 1 << board
+    else:
+        o |= 1 << move
+        if WON[o >> shift & FULL9]:
+            ow |= 1 << board
+            closed |= 1 << board
+    if (x | o) >> shift & FULL9 == FULL9:
+        closed |= 1 << board
+    cell = move - shift
+    return Position(x, o, xw, ow, closed, -1 if closed >> cell & 1 else cell)
+
+
+def from_marks(x: int, o: int, sent: int) -> Position:
+    """The position with these marks and board sent to, its won and closed boards derived."""
+    xw = sum(1 << b for b in range(9) if WON[chunk(x, b)])
+    ow = sum(1 << b for b in range(9) if WON[chunk(o, b)])
+    closed = xw | ow | sum(1 << b for b in range(9) if chunk(x | o, b) == FULL9)
+    return Position(x, o, xw, ow, closed, -1 if sent < 0 or closed >> sent & 1 else sent)
+
+
+# ---- notation ---------------------------------------------------------------------------------
+
+def grid_index(row: int, col: int) -> int:
+    """The global move index of the cell at (row, col) of the 9×9 grid."""
+    return 9 * (row // 3 * 3 + col // 3) + row % 3 * 3 + col % 3
+
+
+def format_position(s: Position) -> str:
+    """Nine rows of nine cells (X, O, .) joined by '/', a space, the board sent to or '*'."""
+    rows = []
+    for r in range(9):
+        rows.append("".join(".XO"[(s.x >> g & 1) + 2 * (s.o >> g & 1)] for g in (grid_index(r, c) for c in range(9))))
+    return "/".join(rows) + " " + ("*" if s.sent < 0 else str(s.sent))
+
+
+def parse_position(text: str) -> Position:
+    """`ROW/ROW/.../ROW SENT` (81 cells of X, O, '.', '/' optional; SENT a board 0-8 or '*')."""
+    parts = text.split()
+    if len(parts) != 2:
+        raise PositionError("a position is 81 cells (X, O, '.', rows may be split by '/') then the board sent to (0-8 or '*')")
+    cells, sent_text = parts[0].replace("/", ""), parts[1]
+    if len(cells) != 81 or set(cells.upper()) - set("XO."):
+        raise PositionError(f"position cells: expected 81 of X, O and '.', found {len(cells)} characters {ascii(cells[:90])}")
+    if sent_text != "*" and not (len(sent_text) == 1 and sent_text in "012345678"):
+        raise PositionError(f"board sent to: expected 0-8 or '*', found {ascii(sent_text[:20])}")
+    x = o = 0
+    for i, ch in enumerate(cells.upper()):
+        g = grid_index(i // 9, i % 9)
+        x |= (ch == "X") << g
+        o |= (ch == "O") << g
+    s = from_marks(x, o, -1 if sent_text == "*" else int(sent_text))
+    problem = position_problem(s, -1 if sent_text == "*" else int(sent_text))
+    if problem:
+        raise PositionError(problem)
+    return s
+
+
+def position_problem(s: Position, sent: int) -> str | None:
+    """Why the marks and board sent to cannot arise in play, or None (checks what is cheap)."""
+    nx, no = s.x.bit_count(), s.o.bit_count()
+    if nx not in (no, no + 1):
+        return f"X has {nx} marks and O {no}: X moves first, so X has as many as O or one more"
+    both = bits(s.xw & s.ow)
+    if both:
+        return f"board {both[0]} holds a line of X and a line of O"
+    if WON[s.xw] and WON[s.ow]:
+        return "both players hold a meta line"
+    if sent >= 0 and s.closed >> sent & 1:
+        return f"board {sent} is closed (won or full): a player sent there plays anywhere, write '*'"
+    if sent >= 0 and nx + no == 0:
+        return "the first move may go anywhere: write '*'"
+    return None
+
+
+def format_move(move: int) -> str:
+    """`B.C`: local board B, cell C."""
+    return f"{move // 9}.{move % 9}"
+
+
+def parse_move(text: str) -> int:
+    """`B.C` or `BC` (board, cell, each 0..8) → global index; raises PositionError."""
+    match = re.fullmatch(r"([0-8])\.?([0-8])", text.strip())
+    if not match:
+        raise PositionError(f"move {ascii(text[:20])}: expected BOARD.CELL, each 0-8, like 4.0")
+    return 9 * int(match.group(1)) + int(match.group(2))
+
+
+# ---- critical squares (seed 003) -------------------------------------------------------------
+
+def threat_boards(s: Position, player: int) -> int:
+    """Open boards where `player`, if allowed to play there, wins the whole game at once.
+
+    A board qualifies when winning it completes a meta line of `player`'s won boards and one
+    empty cell of it completes a local line of `player`'s marks.
+    """
+    mine, won = (s.x, s.xw) if player == X else (s.o, s.ow)
+    meta = COMPLETERS[won] & ~s.closed & FULL9
+    empty = ~(s.x | s.o)
+    out = 0
+    for b in bits(meta):
+        if COMPLETERS[chunk(mine, b)] & chunk(empty, b):
+            out |= 1 << b
+    return out
+
+
+def immediate_wins(s: Position) -> list[int]:
+    """The moves that win the game at once for the player to move, ascending."""
+    player = X if s.x.bit_count() == s.o.bit_count() else O
+    if WON[s.xw] or WON[s.ow] or s.closed == FULL9:
+        return []
+    allowed = threat_boards(s, player)
+    if s.sent >= 0:
+        allowed &= 1 << s.sent
+    mine = s.x if player == X else s.o
+    empty = ~(s.x | s.o)
+    return [9 * b + c for b in bits(allowed) for c in bits(COMPLETERS[chunk(mine, b)] & chunk(empty, b))]
+
+
+def critical_cells(s: Position) -> int:
+    """Seed 003's "losing set" for the player to move, as a 9-bit cell mask.
+
+    Cells c whose board c is one where the opponent wins at once, or is closed while the opponent
+    has such a board anywhere (a free move); empty when the opponent has no such board. The seed
+    says every move on these cells, in any board, loses unless it wins at once.
+    """
+    opponent = O if s.x.bit_count() == s.o.bit_count() else X
+    threats = threat_boards(s, opponent)
+    return threats | s.closed if threats else 0
+
+
+def hands_over_win(s: Position, move: int, threats: int | None = None) -> bool:
+    """After `move` (which must not end the game) the opponent has a move that wins at once.
+
+    Computed without playing the move: the opponent's threat boards are `threats` (their
+    `threat_boards` before the move, passed in when known), less the board moved in if the move
+    closes it or takes its last completing cell; the opponent may use them if sent to one, or if
+    sent to a closed board (a free move).
+    """
+    player = X if s.x.bit_count() == s.o.bit_count() else O
+    opponent_marks = s.o if player == X else s.x
+    if threats is None:
+        threats = threat_boards(s, O if player == X else X)
+    if not threats:
+        return False
+    board = move // 9
+    cell = move - 9 * board
+    closed = s.closed
+    if threats >> board & 1 or cell == board:
+        after = play(s, move)
+        closed = after.closed
+        empty = ~(after.x | after.o)
+        if closed >> board & 1 or not COMPLETERS[chunk(opponent_marks, board)] & chunk(empty, board):
+            threats &= ~(1 << board)
+    if closed >> cell & 1:
+        return threats != 0
+    return bool(threats >> cell & 1)
+
+
+def poisoned_boards(s: Position, player: int) -> int:
+    """Open boards all of whose open cells send `player` to a board where `player` wins at once.
+
+    Seed 003's lookahead: `player`'s opponent, sent to such a board, must send `player` to one of
+    `player`'s threat boards, or to a closed board (a free move) while `player` has a threat
+    board, unless the opponent's move there wins at once, or closes or blocks that very threat.
+    """
+    mine = threat_boards(s, player)
+    if not mine:
+        return 0
+    sends_back = mine | s.closed
+    empty = ~(s.x | s.o)
+    return sum(1 << b for b in range(9)
+               if not s.closed >> b & 1 and not chunk(empty, b) & ~sends_back & FULL9)
+
+
+class CriticalSquares:
+    """Proof-search hooks (solver/games/game.py SearchHooks): seed 003's critical squares, made sound.
+
+    The player to move who can win at once searches only those wins. The prover drops every move
+    after which the opponent can win at once (seed 003's "losing set", checked move by move, so a
+    move that itself closes or blocks the threatened board is kept); the opponent's moves are
+    all kept, as a proof must answer each. Moves that send the opponent to a poisoned board come
+    first.
+    """
+
+    def candidates(self, s: Position, moves: list[int], prover_moves: bool, prover: int) -> list[int]:
+        """The moves to search in `s`, best first."""
+        wins = immediate_wins(s)
+        if wins:
+            return wins[:1] if prover_moves else wins + [m for m in moves if m not in wins]
+        player = X if s.x.bit_count() == s.o.bit_count() else O
+        poisoned = poisoned_boards(s, player)
+        threats = threat_boards(s, O if player == X else X)
+        first, rest, losing = [], [], []
+        for move in moves:
+            if hands_over_win(s, move, threats):
+                losing.append(move)
+            elif poisoned >> move % 9 & 1 and move % 9 != move // 9:
+                first.append(move)
+            else:
+                rest.append(move)
+        return first + rest if prover_moves else first + rest + losing
+
+
+def from_text(text: str) -> Uttt:
+    """The family's GAME string (solver/games/families.py): `uttt`."""
+    if text != "uttt":
+        raise RulesError(f"unknown game {ascii(text)[:60]}: the Ultimate tic-tac-toe family is written 'uttt'")
+    return Uttt()

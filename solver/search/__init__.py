@@ -1,0 +1,2 @@
+"""Searches over any family's engine: retrograde solving, proof-number search, the parallel
+driver, proof trees, strategy extraction and analysis."""

@@ -1,0 +1,406 @@
+"""Parallel proof-number search: one driver, a proof-number tree at the root, workers on its frontier.
+
+The scheme is job-level proof-number search (Wu, Lin et al., 2010), the shape parallel df-pn
+systems share: the driver keeps a small proof-number tree over the first plies; it repeatedly
+selects a most-proving leaf and hands that position to a worker with a node budget; the worker
+runs the ordinary serial search (solver/search/pns.py) from it and answers proved, disproved, or, when
+the budget ran out, the proof and disproof numbers of the position's children. The driver folds
+answers back into the tree: a leaf that came back unresolved is expanded one ply with the
+worker's numbers (children the worker settled stay settled), and its open children become new
+jobs. Workers share nothing: each gets a position and a budget, each returns an answer; a worker
+process may keep its own table between the jobs of one run (`run_job`), a private cache.
+
+To keep every worker busy, a leaf whose job is running is taken out of selection ("busy"): the
+numbers used for selecting ignore busy leaves, so the next selection goes to the next most-proving
+leaf; the true numbers, which decide proved and disproved, are untouched by this.
+
+A proof found this way is one ordinary strategy: the driver's own moves down to the leaves, and
+below each leaf the strategy its worker proved. `collect_strategy` walks it from the root, so the
+certificate holds exactly the positions the strategy reaches, and the checker sees nothing new.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+import uuid
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from solver.workers import EngineSpec, Retrying, WorkerLost, die_once_for_tests
+
+INF = 1 << 60  # a proof or disproof number that stands for infinity (as in solver/search/pns.py)
+Status = Literal["proved", "disproved", "unknown"]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A worker's answer about one position.
+
+    `moves` holds the prover's strategy below every position the worker proved (the job's
+    position or, when the budget ran out, some of its children): (position, move) pairs, one for
+    each of the prover's positions that strategy reaches. `children`, when the budget ran out, is
+    what the worker learnt of each move it would search from the position: (move, pn, dn), pn 0
+    for a proved child, dn 0 for a disproved one; the driver expands the position with it, so the
+    children the worker settled are not searched again.
+    """
+
+    status: Status
+    pn: int
+    dn: int
+    nodes: int
+    cpu_seconds: float = 0.0
+    moves: tuple[tuple[Any, Any], ...] = ()
+    children: tuple[tuple[Any, int, int], ...] = ()
+
+
+Search = Callable[[Any, Any, Any, int, dict], Answer]  # (game, position, claim, max_nodes, memo) -> Answer
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every worker is given once: the game, the claim (solver.search.pns.Claim) and the search.
+
+    `token` names one run: a worker process keeps a private memo per token between jobs (see
+    `run_job`), never across runs.
+    """
+
+    game: Any
+    claim: Any
+    search: Search
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One position for a worker, with its node budget."""
+
+    position: Any
+    budget: int
+    die_once: str | None = None  # tests only: see engines.die_once_for_tests
+
+
+_memo: dict[str, dict] = {}  # per worker process: the memo of the run it last served
+
+
+def run_job(context: Context, job: Job) -> Answer:
+    """Worker side: the serial search from `job.position` within `job.budget` nodes.
+
+    The search gets a memo private to this process that lives as long as this process serves
+    the same run: a search may keep its transposition table there, so a worker that is handed a
+    position below one it searched before starts from what it learnt (a cache: correct without
+    it, faster with it; nothing in it is shared with another worker).
+    """
+    die_once_for_tests(job.die_once)
+    if context.token not in _memo:
+        _memo.clear()
+        _memo[context.token] = {}
+    start = time.process_time()
+    answer = context.search(context.game, job.position, context.claim, job.budget, _memo[context.token])
+    return dataclasses.replace(answer, cpu_seconds=time.process_time() - start)
+
+
+# ---- the driver's tree --------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Node:
+    """A position in the driver's tree. OR nodes: the claim's player to move; AND nodes: the other."""
+
+    position: Any
+    key: Hashable
+    move: Any
+    parent: Node | None
+    is_or: bool
+    pn: int = 1
+    dn: int = 1
+    children: list[Node] | None = None  # None: a leaf
+    busy: bool = False  # a job for this position is running
+    spn: int = 1  # selection numbers: pn and dn with busy leaves left out
+    sdn: int = 1
+    open: bool = True  # some leaf below is neither busy nor resolved
+
+    @property
+    def resolved(self) -> bool:
+        """Proved (pn 0) or disproved (dn 0)."""
+        return self.pn == 0 or self.dn == 0
+
+
+def _refresh(node: Node) -> None:
+    """Recompute `node`'s numbers from its children (a leaf keeps its own)."""
+    if node.children is None:
+        node.open = not node.busy and not node.resolved
+        node.spn, node.sdn = node.pn, node.dn
+        return
+    kids = node.children
+    live = [c for c in kids if c.open]
+    if node.is_or:
+        node.pn, node.dn = min(c.pn for c in kids), min(INF, sum(c.dn for c in kids))
+        node.spn = min((c.spn for c in live), default=INF)
+        node.sdn = min(INF, sum(c.sdn for c in live))
+    else:
+        node.pn, node.dn = min(INF, sum(c.pn for c in kids)), min(c.dn for c in kids)
+        node.spn = min(INF, sum(c.spn for c in live))
+        node.sdn = min((c.sdn for c in live), default=INF)
+    node.open = bool(live) and not node.resolved
+
+
+def _refresh_up(node: Node | None) -> None:
+    while node is not None:
+        _refresh(node)
+        node = node.parent
+
+
+def _select(root: Node) -> Node | None:
+    """The most-proving open leaf, or None when every leaf is busy or resolved."""
+    if not root.open:
+        return None
+    node = root
+    while node.children is not None:
+        live = [c for c in node.children if c.open]
+        node = min(live, key=(lambda c: c.spn) if node.is_or else (lambda c: c.sdn))
+    return node
+
+
+# ---- the driver -----------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    """What the driver did: jobs, their outcomes, nodes searched, faults."""
+
+    jobs: int = 0
+    proved: int = 0
+    disproved: int = 0
+    unknown: int = 0
+    lost: int = 0  # worker deaths (each job retried, within the bound)
+    worker_nodes: int = 0
+    worker_cpu_seconds: float = 0.0
+    driver_nodes: int = 0
+    driver_cpu_seconds: float = 0.0  # the driver's own work (selection, expansion, answers), engine included
+    seconds: float = 0.0
+
+
+@dataclass
+class Outcome:
+    """The driver's result: the root's status and numbers, and the winning strategy if resolved."""
+
+    status: Status
+    pn: int
+    dn: int
+    stats: Stats
+    stopped: str = ""  # why an unresolved search stopped: "node budget" or "interrupted"
+    strategy: dict[Hashable, Any] = field(default_factory=dict)  # position key -> the prover's move
+
+
+Progress = Callable[[Node, Stats, int], None]  # (root, stats, jobs running)
+
+
+class JobFailed(RuntimeError):
+    """A job's worker died more often than the retry bound allows."""
+
+
+class Driver:
+    """Job-level proof-number search of `claim` (player, win or no-loss) from `position`, on `engine`."""
+
+    def __init__(self, game: Any, position: Any, claim: Any, engine: Retrying, *, budget: int,
+                 max_nodes: int | None = None, progress: Progress | None = None) -> None:
+        self.game, self.claim, self.engine = game, claim, engine
+        self.budget, self.max_nodes, self.progress = budget, max_nodes, progress
+        self.hooks = game.search_hooks()
+        self.stats = Stats()
+        self.known: dict[Hashable, tuple[int, int]] = {}  # resolved positions: key -> (pn, dn)
+        self.moves: dict[Hashable, Any] = {}  # the workers' proved strategies: key -> prover's move
+        self.waiting: dict[Hashable, list[Node]] = {}  # running jobs: position key -> leaves that wait
+        self.jobs: dict[int, Hashable] = {}  # engine handle -> the job's position key
+        self.die_once = os.environ.get("CERTIFY_TEST_DIE_ONCE")
+        self.root = self._node(position, None, None)
+
+    def _node(self, position: Any, move: Any, parent: Node | None, numbers: tuple[int, int] = (1, 1)) -> Node:
+        game = self.game
+        node = Node(position, game.key(position), move, parent, game.to_move(position) == self.claim.player)
+        if game.is_terminal(position):
+            numbers = (0, INF) if self.claim.holds_at_end(game.returns(position)) else (INF, 0)
+        node.pn, node.dn = self.known.get(node.key, numbers)
+        if node.resolved:
+            self.known[node.key] = (node.pn, node.dn)
+        _refresh(node)
+        return node
+
+    def _expand(self, leaf: Node, learnt: dict[Any, tuple[int, int]]) -> None:
+        """Give `leaf` its children: the moves the family's search hooks offer, as the workers do,
+        with the numbers a worker `learnt` for them (1/1 for the others).
+
+        A prover position with no candidate is disproved (the hooks leave out only losing moves).
+        """
+        game, position = self.game, leaf.position
+        moves = self.hooks.candidates(position, game.legal_moves(position), leaf.is_or, self.claim.player)
+        if not moves:
+            leaf.pn, leaf.dn = (INF, 0) if leaf.is_or else (0, INF)
+        else:
+            leaf.children = [self._node(game.apply(position, m), m, leaf, learnt.get(m, (1, 1))) for m in moves]
+        self.stats.driver_nodes += len(moves)
+        _refresh_up(leaf)
+
+    def _dispatch(self) -> None:
+        """Fill free workers with jobs on the most-proving open leaves."""
+        while self.engine.pending() < self.engine.workers and self._within_budget():
+            leaf = _select(self.root)
+            if leaf is None:
+                return
+            leaf.busy = True
+            if leaf.key not in self.waiting:
+                self.waiting[leaf.key] = []
+                self.jobs[self.engine.submit(run_job, Job(leaf.position, self.budget, self.die_once))] = leaf.key
+                self.stats.jobs += 1
+            self.waiting[leaf.key].append(leaf)
+            _refresh_up(leaf)
+
+    def _within_budget(self) -> bool:
+        """Whether one more job fits in `max_nodes`, counting running jobs at their full budget."""
+        committed = self.stats.worker_nodes + (self.engine.pending() + 1) * self.budget
+        return self.max_nodes is None or committed <= self.max_nodes
+
+    def _receive(self, handle: int, answer: Answer | WorkerLost) -> None:
+        key = self.jobs.pop(handle)
+        if isinstance(answer, WorkerLost):
+            raise JobFailed(f"a job's worker died too often ({answer.reason})")
+        stats = self.stats
+        stats.worker_nodes += answer.nodes
+        stats.worker_cpu_seconds += answer.cpu_seconds
+        setattr(stats, answer.status, getattr(stats, answer.status) + 1)
+        game = self.game
+        for position, move in answer.moves:
+            self.moves.setdefault(game.key(position), move)
+        if answer.status != "unknown":
+            self.known[key] = (0, INF) if answer.status == "proved" else (INF, 0)
+        learnt = {move: (pn, dn) for move, pn, dn in answer.children}
+        for leaf in self.waiting.pop(key):
+            leaf.busy = False
+            if answer.status == "unknown":
+                self._expand(leaf, learnt)
+            else:
+                leaf.pn, leaf.dn = self.known[key]
+                _refresh_up(leaf)
+
+    def run(self) -> Outcome:
+        """Search until the root is resolved, `max_nodes` are spent, or Ctrl-C; the outcome."""
+        start, start_cpu = time.perf_counter(), time.process_time()
+        root, stopped = self.root, ""
+        try:
+            while not root.resolved:
+                self._dispatch()
+                if not self.engine.pending():
+                    stopped = "node budget"
+                    break
+                for handle, answer in self.engine.wait():
+                    self._receive(handle, answer)
+                if self.progress:
+                    self.progress(root, self.stats, self.engine.pending())
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        self.stats.seconds = time.perf_counter() - start
+        self.stats.driver_cpu_seconds = time.process_time() - start_cpu
+        self.stats.lost = self.engine.lost
+        status: Status = "proved" if root.pn == 0 else "disproved" if root.dn == 0 else "unknown"
+        outcome = Outcome(status, root.pn, root.dn, self.stats, "" if status != "unknown" else stopped)
+        if status == "proved":
+            outcome.strategy = collect_strategy(self.game, root, self.moves, self.claim.player)
+        return outcome
+
+
+def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], prover: int) -> dict[Hashable, Any]:
+    """The prover's strategy from a proved root: position key -> move, each position it reaches.
+
+    The move at a position is the driver's (a proved child of a proved node) or else a worker's
+    (from a proof that contains the position). Mixing strategies is sound: a move taken from a
+    proof of position X proves X whoever found it, and every position it leads to has a move of
+    its own, down to the end of the (finite) game. Raises ValueError if a reached position has no
+    move, which would be a bug.
+    """
+    moves: dict[Hashable, Any] = {}
+    stack = [root]
+    while stack:  # the driver's proved part of the tree
+        node = stack.pop()
+        if node.children is None:
+            continue
+        proved = [c for c in node.children if c.pn == 0]
+        if node.is_or:
+            moves.setdefault(node.key, proved[0].move)
+            stack.append(proved[0])
+        else:
+            stack.extend(proved)
+    for key, move in worker_moves.items():
+        moves.setdefault(key, move)
+    strategy: dict[Hashable, Any] = {}
+    seen: set[Hashable] = set()
+    positions = [root.position]
+    while positions:
+        position = positions.pop()
+        key = game.key(position)
+        if key in seen or game.is_terminal(position):
+            continue
+        seen.add(key)
+        if game.to_move(position) == prover:
+            if key not in moves:
+                raise ValueError(f"no move for a position the strategy reaches: {game.format_position(position)}")
+            strategy[key] = moves[key]
+            positions.append(game.apply(position, moves[key]))
+        else:
+            positions.extend(game.apply(position, m) for m in game.legal_moves(position))
+    return strategy
+
+
+MAX_TABLE_ENTRIES = 2_000_000  # a worker's kept table starts over past this (about 0.5 GB)
+
+
+def pns_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict) -> Answer:
+    """The serial df-pn (solver/search/pns.py) from `position` within `max_nodes`: the workers' search.
+
+    The search and its table are kept in `memo` for the worker's next job. When the budget runs
+    out, the answer carries each candidate child's numbers from the table, and the strategies of
+    the children it proved.
+    """
+    from solver.search.pns import ProofSearch
+    from solver.search.prooftree import canonical_strategy
+
+    search = memo.get("search")
+    if search is None or len(search.table) > MAX_TABLE_ENTRIES:
+        search = memo["search"] = ProofSearch(game, claim, hooks=game.search_hooks())
+    game = search.game  # the memo's copy: the one its table's keys were made with
+    before = search.nodes
+    outcome = search.search(position, max_nodes=max_nodes)
+    status: Status = outcome.status if outcome.status in ("proved", "disproved") else "unknown"
+    moves: list[tuple[Any, Any]] = []
+
+    def choose(state: Any) -> Any:
+        move = search.proved_move(state)
+        moves.append((state, move))
+        return move
+
+    children: list[tuple[Any, int, int]] = []
+    if status == "proved":
+        canonical_strategy(game, position, claim.player, choose)
+    elif status == "unknown":
+        prover_moves = game.to_move(position) == claim.player
+        for move in search.hooks.candidates(position, game.legal_moves(position), prover_moves, claim.player):
+            child = game.apply(position, move)
+            pn, dn = search.numbers(child)
+            children.append((move, pn, dn))
+            if pn == 0:
+                canonical_strategy(game, child, claim.player, choose)
+    return Answer(status, outcome.root_pn, outcome.root_dn, search.nodes - before, moves=tuple(moves), children=tuple(children))
+
+
+def prove_parallel(game: Any, position: Any, claim: Any, spec: EngineSpec, *, search: Search = pns_search,
+                   budget: int = 20_000, max_nodes: int | None = None, max_attempts: int = 3,
+                   progress: Progress | None = None) -> Outcome:
+    """Prove `claim` from `position` with the driver, running `search` on the workers of `spec`."""
+    engine = spec.open(Context(game, claim, search), max_attempts)
+    try:
+        return Driver(game, position, claim, engine, budget=budget, max_nodes=max_nodes,
+                      progress=progress).run()
+    finally:
+        engine.close()

@@ -1,0 +1,53 @@
+"""A proved claim as a strategy: the prover's move at each position its strategy reaches.
+
+The canonical traversal (docs/certificate-format.md, kind `strategy`) fixes the order of the
+prover's positions, so a certificate stores only one move index per position and no positions:
+depth-first, pre-order, from the root, children in the canonical legal-move order, each position
+visited once (a position is "seen" when it is first taken from the stack, so transpositions are
+merged and the proof is a DAG). At the prover's positions the one chosen child is followed; at
+the opponent's, every child. The checker (checker/proof.py) repeats the same traversal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from solver.games.game import Game
+
+
+@dataclass(frozen=True)
+class ProofTree:
+    """The prover's moves, as indices into the canonical legal moves, in traversal order."""
+
+    moves: list[int]
+    positions: int  # distinct positions the traversal visits (terminals included)
+    terminals: int
+    depth: int  # longest play from the root, in plies
+
+
+def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any]) -> ProofTree:
+    """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc)."""
+    seen: set[Any] = set()
+    moves: list[int] = []
+    terminals = depth = 0
+    stack = [(root, 0)]
+    while stack:
+        state, ply = stack.pop()
+        key = game.key(state)
+        if key in seen:
+            continue
+        seen.add(key)
+        depth = max(depth, ply)
+        if game.is_terminal(state):
+            terminals += 1
+            continue
+        legal = game.legal_moves(state)
+        if game.to_move(state) == prover:
+            move = choose(state)
+            moves.append(legal.index(move))
+            stack.append((game.apply(state, move), ply + 1))
+        else:
+            stack.extend((game.apply(state, move), ply + 1) for move in reversed(legal))
+    return ProofTree(moves, len(seen), terminals, depth)
