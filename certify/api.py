@@ -12,57 +12,102 @@ docs/api.md walks through a session.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from html import escape
 from pathlib import Path
+from typing import Any
 
+from certify import CertifyError
 from certify.record.positions import CertifiedGame, Label, MoveValue
 from certify.record.schema import Certificate
 from solver.games.positional.engine import Move, parse_moves
 from solver.games.positional.rules import Rules, resolve
 
-__all__ = ["Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve"]
+__all__ = ["CertifyError", "Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve"]
+
+
+@contextmanager
+def bad_input() -> Iterator[None]:
+    """Turn the toolkit's input errors (each a ValueError with one line: RulesError, IllegalMove,
+    CertificateError, a position that does not parse, ...) into CertifyError with the same line."""
+    try:
+        yield
+    except CertifyError:
+        raise
+    except ValueError as err:
+        raise CertifyError(str(err).splitlines()[0] if str(err) else type(err).__name__) from err
+
+
+def require_player(player: object) -> int:
+    """`player` if it is 1 or 2; else CertifyError."""
+    if player not in (1, 2) or isinstance(player, bool):
+        raise CertifyError(f"player {player!r}: must be 1 or 2")
+    return int(player)  # type: ignore[call-overload]
 
 
 def game(text: str | Rules) -> Rules:
     """The rules named by `text`: a built-in name, `mnk:R,C,K[,wild][,misere]` or a spec file.
 
-    Raises `solver.games.positional.rules.RulesError` (a ValueError) with one line when `text` names no game.
+    Raises CertifyError with one line when `text` names no game.
     """
-    return text if isinstance(text, Rules) else resolve(text)
+    with bad_input():
+        return text if isinstance(text, Rules) else resolve(text)
 
 
 def solve(text: str | Rules) -> Certified:
-    """Solve the game exhaustively and certify it: every reachable state labelled."""
+    """Solve the game exhaustively and certify it: every reachable state labelled (boards up to 4×4)."""
     from certify.pipeline import solve_and_certify
+    from solver.games.positional.rules import require_table_size
 
     rules = game(text)
+    with bad_input():
+        require_table_size(rules)
     name = text if isinstance(text, str) else rules.name
     return Certified(solve_and_certify(rules, name).certificate)
 
 
 def prove(
-    text: str, player: int, claim: str = "win", root: str | None = None, max_nodes: int | None = 1_000_000
+    text: str,
+    player: int,
+    claim: str = "win",
+    position: str | None = None,
+    max_nodes: int | None = 1_000_000,
+    max_memory: float | None = None,
 ) -> Proof:
     """Prove by proof-number search that `player` wins (`claim="win"`) or does not lose (`"no-loss"`).
 
-    Works for every family (`"uttt"` too) and boards past the table solver's 4×4; `root` is a
-    position in the family's notation (None: the start). The search stops after `max_nodes`.
+    Works for every family (`"uttt"` too) and boards past the table solver's 4×4; `position` is a
+    position in the family's notation, as `certify show` prints it (None: the start). The search
+    stops after `max_nodes` nodes or at `max_memory` MB of resident memory. As `certify prove`
+    does, a disproved claim has its opposite searched with the same budget: `Proof.opposite`.
     """
     from certify.proving.single import prove as search
     from solver.games.families import resolve_game
     from solver.search.pns import Claim
 
-    family = resolve_game(text)
-    return Proof(search(family, Claim(player, claim), root, max_nodes=max_nodes), family)
+    if claim not in ("win", "no-loss"):
+        raise CertifyError(f"claim {claim!r}: must be 'win' or 'no-loss'")
+    target = Claim(require_player(player), claim)  # type: ignore[arg-type]
+    with bad_input():
+        family = resolve_game(text)
+        if position is not None:
+            family.parse_position(position)
+    attempt = search(family, target, position, max_nodes=max_nodes, max_memory_mb=max_memory)
+    opposite = None
+    if attempt.outcome.status == "disproved":
+        opposite = Proof(search(family, target.opposite(), position, max_nodes=max_nodes, max_memory_mb=max_memory), family)
+    return Proof(attempt, family, opposite)
 
 
 def load(path: str | Path) -> Certified:
     """Read a certificate file (schema-validated; `check` runs the independent checker)."""
     from certify.record.certificate import read_certificate
 
-    return Certified(read_certificate(Path(path)))
+    with bad_input():
+        return Certified(read_certificate(Path(path)))
 
 
 @dataclass(frozen=True)
@@ -80,15 +125,22 @@ class Verdict:
 
 
 def check(certificate: Certified | Proof | str | Path) -> Verdict:
-    """Run the independent checker (`checker/`, which shares no code with the solver)."""
+    """Run the independent checker (`checker/`, which shares no code with the solver).
+
+    A verdict is VALID or INVALID; a file that is not a certificate at all (the checker's ERROR,
+    `certify check`'s exit 2) raises CertifyError.
+    """
     import checker
 
     if isinstance(certificate, (Certified, Proof)):
         if certificate.text is None:
-            raise ValueError("nothing to check: the claim was not proved")
+            raise CertifyError("nothing to check: the claim was not proved" + (
+                " (its opposite is: check proof.opposite)" if isinstance(certificate, Proof) and certificate.opposite else ""))
         result = checker.check_bytes(certificate.text.encode())
     else:
         result = checker.check_file(str(certificate))
+    if result.exit_code not in (0, 1):
+        raise CertifyError(result.message.removeprefix("ERROR: "))
     return Verdict(result.exit_code == 0, result.message)
 
 
@@ -101,7 +153,8 @@ def audit_claims(claims: str | Path, published: str | Path = "certificates"):  #
     from certify.audit.facts import Bench
     from certify.audit.run import audit_file
 
-    return audit_file(Path(claims), Bench(published_dir=Path(published)))
+    with bad_input():
+        return audit_file(Path(claims), Bench(published_dir=Path(published)))
 
 
 class Certified:
@@ -147,23 +200,26 @@ class Certified:
         """Write the certificate file (atomically) and return its path."""
         from certify.files import write_atomic
 
-        write_atomic(Path(path), self.text)
+        with bad_input():
+            write_atomic(Path(path), self.text)
         return Path(path)
 
     def position(self, moves: str | list[Move] = "") -> Position:
         """The position after `moves` from the empty board, e.g. `"X4,O0"`.
 
-        Raises `solver.games.positional.engine.IllegalMove` (a ValueError) at the first illegal move.
+        Raises CertifyError at the first illegal move.
         """
-        played = parse_moves(moves) if isinstance(moves, str) else list(moves)
-        return Position(self, self._labels.game.play(played), tuple(played))
+        with bad_input():
+            played = parse_moves(moves) if isinstance(moves, str) else list(moves)
+            return Position(self, self._labels.game.play(played), tuple(played))
 
     def strategy(self, player: int) -> dict[int, Move]:
-        """The certified strategy of `player`: state code → the move it plays there."""
-        return dict(self._labels.strategies[player])
+        """The certified strategy of `player`: state code → the move it plays there (empty if the
+        certificate holds none for that player)."""
+        return dict(self._labels.strategies.get(require_player(player), {}))
 
     def __repr__(self) -> str:
-        return f"<Certified {self.name!r}: first player {self.value}, {self.states} states>"
+        return f"<Certified {self.name!r}: first player {self.value}, {self.states:,} states>"
 
     def _repr_html_(self) -> str:
         root = self.position()
@@ -223,13 +279,14 @@ class Position:
 
     def strategy_move(self, player: int | None = None) -> Move | None:
         """The move the certified strategy of `player` (default: the side to move) plays here."""
-        chosen = self.to_move if player is None else player
+        chosen = self.to_move if player is None else require_player(player)
         return self._game.strategies.get(chosen, {}).get(self.code)
 
     def play(self, moves: str | Move) -> Position:
-        """The position after `moves` (e.g. `"X4"` or `"X4,O0"`)."""
-        more = parse_moves(moves) if isinstance(moves, str) else [moves]
-        return Position(self.certified, self._game.game.play(more, self.code), self.moves_played + tuple(more))
+        """The position after `moves` (e.g. `"X4"` or `"X4,O0"`); CertifyError at an illegal one."""
+        with bad_input():
+            more = parse_moves(moves) if isinstance(moves, str) else [moves]
+            return Position(self.certified, self._game.game.play(more, self.code), self.moves_played + tuple(more))
 
     def __str__(self) -> str:
         rows, cols = self.certified.rules.rows, self.certified.rules.cols
@@ -250,11 +307,13 @@ class Position:
 
 
 class Proof:
-    """The outcome of a proof search; when proved, its strategy certificate."""
+    """The outcome of a proof search; when proved, its strategy certificate. When disproved, the
+    search for the opposite claim (`opposite`), whose certificate proves the disproof."""
 
-    def __init__(self, attempt, family) -> None:  # certify.proving.single.Attempt, a solver.games.game.Game
+    def __init__(self, attempt: Any, family: Any, opposite: Proof | None = None) -> None:  # certify.proving.single.Attempt, a solver.games.game.Game
         self.attempt = attempt
         self.family = family
+        self.opposite = opposite
 
     @property
     def status(self) -> str:
@@ -286,15 +345,19 @@ class Proof:
         from certify.files import write_atomic
 
         if self.text is None:
-            raise ValueError(f"nothing to save: the search ended {self.status}")
-        write_atomic(Path(path), self.text)
+            raise CertifyError(f"nothing to save: the search ended {self.status}")
+        with bad_input():
+            write_atomic(Path(path), self.text)
         return Path(path)
 
     def __repr__(self) -> str:
         claim = self.attempt.claim
         what = "wins" if claim.result == "win" else "does not lose"
-        size = f", {self.positions} positions" if self.proved else ""
-        return f"<Proof {self.family.rules.name}: player {claim.player} {what}: {self.status}{size}>"
+        opposite = "" if self.opposite is None else f"; the opposite: {self.opposite.status}{self.opposite._size()}"
+        return f"<Proof {self.family.rules.name}: player {claim.player} {what}: {self.status}{self._size()}{opposite}>"
+
+    def _size(self) -> str:
+        return f", {self.positions:,} positions" if self.positions is not None else ""
 
     def _repr_svg_(self) -> str:
         from certify.render.svg import board_svg

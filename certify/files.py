@@ -19,7 +19,9 @@ STDOUT = Path("-")
 HEAD_BYTES = 65536
 CERTIFICATE_MARK = re.compile(rb'"format"\s*:\s*"certify-certificate"')
 AUDIT_MARK = re.compile(rb"^# Audit of source ")
+CHECKPOINT_MARK = re.compile(rb'^\{[^\n]*"format": "certify-checkpoint"')  # a `certify prove --checkpoint` file
 PAGE_MARK = re.compile(rb'id="certify-data"')  # a `certify explore` page (its data block comes early)
+PAGE_IDENTITY = re.compile(rb'<meta name="certify-page" content="([^"]*)">')  # what the page shows (certify/explorer)
 
 
 class FileProblem(ValueError):

@@ -29,16 +29,16 @@ def progress_printer():  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line, check the file, print the verdict, return the exit code."""
-    parser = argparse.ArgumentParser(prog="python -m checker", description=__doc__.split("\n")[2])
+    parser = argparse.ArgumentParser(prog="python -m checker", description=__doc__.split("\n\n", 1)[1].strip())
     parser.add_argument("certificate", help="path to a certificate JSON file")
     parser.add_argument("--rules-sha256", metavar="HEX",
                         help="INVALID unless the certificate's rules have this sha256 (a prefix of 16+ hex digits)")
-    parser.add_argument("--max-states", type=int, default=DEFAULTS.max_states,
-                        help=f"work budget: refuse tables of more states (default {DEFAULTS.max_states})")
-    parser.add_argument("--max-work", type=int, default=DEFAULTS.max_work,
-                        help=f"work budget: refuse more states x lines (default {DEFAULTS.max_work})")
-    parser.add_argument("--max-bytes", type=int, default=DEFAULTS.max_bytes,
-                        help=f"refuse files larger than this (default {DEFAULTS.max_bytes})")
+    parser.add_argument("--max-states", type=int, metavar="N", default=DEFAULTS.max_states,
+                        help=f"work budget: refuse tables of more states (default {DEFAULTS.max_states:,})")
+    parser.add_argument("--max-work", type=int, metavar="N", default=DEFAULTS.max_work,
+                        help=f"work budget: refuse more states x lines (default {DEFAULTS.max_work:,})")
+    parser.add_argument("--max-bytes", type=int, metavar="N", default=DEFAULTS.max_bytes,
+                        help=f"refuse files larger than this (default {DEFAULTS.max_bytes:,})")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse has printed its usage message

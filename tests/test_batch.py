@@ -12,6 +12,7 @@ import pytest
 
 from certify.proving.batch import Batch, BatchError, Item, ItemAnswer, Options, name_for, parse_batch
 from solver.workers import EngineSpec
+from solver.search.pns import Claim
 
 BATCH = """\
 # game and options, as after `certify prove`
@@ -34,6 +35,7 @@ def test_lines_read_like_the_prove_command() -> None:
     ("tictactoe --claim lose --player 1", "line 1: argument --claim: invalid choice"),
     ("\ntictactoe --claim win --player 3", "line 2: argument --player: invalid choice"),
     ("tictactoe --claim win", "line 1: the following arguments are required: --player"),
+    ("tictactoe --value --player 1", "line 1: --value settles both players' claims"),
     ("tictactoe --claim win --player 1 --colour red", "line 1: unrecognized arguments: --colour red"),
     ("tictactoe --position 'X --claim win --player 1", "line 1: No closing quotation"),
     ("# nothing\n\n", "lists no positions"),
@@ -45,8 +47,15 @@ def test_bad_lines_are_named(text: str, message: str) -> None:
 
 def test_names_follow_content_not_line_numbers() -> None:
     a, b = parse_batch("tictactoe --claim no-loss --player 1\n\n\ntictactoe  --player 1 --claim no-loss")
-    assert name_for(a) == name_for(b) and name_for(a).startswith("tictactoe-p1-no-loss-")
-    assert len({name_for(i) for i in parse_batch(BATCH)}) == 4
+    claim = Claim(1, "no-loss")
+    assert name_for(a, claim) == name_for(b, claim) and name_for(a, claim).startswith("tictactoe.p1-no-loss.")
+    assert len({name_for(i, Claim(i.player, i.claim)) for i in parse_batch(BATCH)}) == 4
+
+
+def test_names_have_the_stem_of_prove_whole() -> None:
+    long = "mnk:8,8,5,wild,misere"
+    item = parse_batch(f"{long} --claim win --player 1")[0]
+    assert name_for(item, Claim(1, "win")).startswith("mnk-8-8-5-wild-misere.p1-win.")
 
 
 def fake_prove(options: Options, item: Item) -> ItemAnswer:
@@ -55,7 +64,7 @@ def fake_prove(options: Options, item: Item) -> ItemAnswer:
 
     die_once_for_tests(options.die_once)
     if item.claim == "no-loss":
-        return ItemAnswer("proved", json.dumps(item.identity()), nodes=1)
+        return ItemAnswer("proved", ((Claim(item.player, item.claim), json.dumps(item.identity())),), nodes=1)
     return ItemAnswer("refuted", note="false")
 
 
@@ -91,7 +100,7 @@ def test_a_task_that_keeps_dying_is_reported_failed(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_ray_batch_survives_a_killed_worker(ray_cluster: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("certify.proving.single", reason="the proof search (certify/proving/single.py) has not landed")
+    pytest.importorskip("certify.proving", reason="the proof search (certify/proving.py) has not landed")
     from certify.proving.batch import prove_item  # the real prover: Ray workers cannot import this test module
 
     monkeypatch.setenv("CERTIFY_TEST_DIE_ONCE", str(tmp_path / "died"))

@@ -296,8 +296,9 @@ def test_verify_goes_on_when_z3_runs_out_of_time(tmp_path):
 
 def test_bench_startup_times_whole_processes_beside_python():
     result = run("bench", "--suite", "startup", "--repeat", "1", "--json")
-    assert result.exit_code == 0
-    rows = {row["command"]: row for row in json.loads(result.stdout)["startup"]}
+    data = json.loads(result.stdout)
+    assert result.exit_code == (1 if data["targets_missed"] else 0)  # a loaded machine may miss a target
+    rows = {row["command"]: row for row in data["startup"]}
     assert list(rows) == ["python -c pass", "certify --help", "certify solve w3t -o FILE"]
     assert rows["certify --help"]["target_s"] == 0.30 and all(row["peak_rss_mb"] > 0 for row in rows.values())
 

@@ -268,3 +268,33 @@ def test_proof_page_walks_an_ultimate_tic_tac_toe_proof(driver, tmp_path):
     assert "game over: player 2 wins" in leaf.text
     leaf.find_element("css selector", "button.go").click()
     assert driver.find_element("id", "status").text == "Game over: player 2 wins."
+
+
+def test_proof_page_shades_won_boards_with_equal_columns_and_no_star(driver, tmp_path):
+    """Issue 25: a uttt proof page's structure, read from the DOM (not pixels): finished local boards
+    shaded as `certify/render/uttt.py` says, nine columns of one width, the legend without ★."""
+    from certify.explorer.proof import build_proof_page
+    from certify.proving.single import prove
+    from certify.render.uttt import board_status
+    from solver.games.families import resolve_game
+    from solver.search.pns import Claim
+
+    root = ".OXXXXXOO/.XXOOX.X./.OOXOO.XO/OX.OOOOOO/OX..XX.../..XO.O.OO/.XX.X.XOO/O.XXO.XXX/...O.XOXX 2"
+    family = resolve_game("uttt")
+    certificate = prove(family, Claim(2, "no-loss"), root, max_nodes=100_000).certificate
+    assert certificate is not None
+    html, _ = build_proof_page(certificate, family, None, "w8.json")
+    page = tmp_path / "w8.html"
+    page.write_text(html, encoding="utf-8")
+    load(driver, page)
+    statuses = [board_status(family.parse_position(root), b) for b in range(9)]
+    for status in (1, 2, 3):
+        shaded = driver.find_elements("css selector", f"#board .cell.won{status}")
+        assert len(shaded) == 9 * statuses.count(status), status
+    cells = driver.find_elements("css selector", "#board .cell")
+    widths = {round(cell.rect["width"]) for cell in cells}
+    assert len(cells) == 81 and max(widths) - min(widths) <= 1, widths
+    assert not driver.find_element("id", "legend-best").is_displayed()
+    assert driver.find_element("id", "legend-boards").is_displayed()
+    assert "★" not in driver.find_element("css selector", ".legend").text
+    driver.get_screenshot_as_file(str(tmp_path / "w8.png"))  # kept beside the test's files for a look, never compared by pixels

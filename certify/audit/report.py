@@ -27,7 +27,7 @@ def verdict_summary(results: Sequence[ClaimResult]) -> str:
     """`12 claims: 7 hold, 3 refuted, 2 ambiguous`."""
     counts = verdict_counts(results)
     words = {"holds": "hold", "refuted": "refuted", "ambiguous": "ambiguous", "not evaluated": "not evaluated"}
-    return f"{len(results)} claims: " + ", ".join(f"{n} {words[v]}" for v, n in counts.items())
+    return f"{len(results):,} claim{'' if len(results) == 1 else 's'}: " + ", ".join(f"{n} {words[v]}" for v, n in counts.items())
 
 
 def reading_text(reading: Reading, several: bool, witness: bool = True) -> Text:

@@ -15,9 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import checker
-from certify.proving.single import Attempt as ProofAttempt
-from certify.proving.single import prove
-from solver.search.pns import Claim
+from certify.proving.single import settle_value
 from solver.games.uttt.engine import Position, Uttt, play
 
 Progress = Callable[[str], None]
@@ -56,42 +54,11 @@ def sample(plies: list[int], per_ply: int, seed: int) -> dict[int, list[Position
     return out
 
 
-def solve_value(game: Uttt, s: Position, seconds: float | None = None, nodes: int | None = None,
-                plain: bool = False) -> tuple[str | None, list[ProofAttempt], int]:
-    """The value of `s` for the player to move, the certified proofs of it, and the nodes spent.
-
-    Win: "mover wins" proved. Loss: "opponent wins" proved. Draw: both refuted, then a no-loss
-    proof for each side (the certificate of a draw is the pair). The value is None when the
-    time (`seconds`, for all searches together) or the node budget (`nodes`, per search) runs out.
-    """
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    mover = game.to_move(s)
-    root = game.format_position(s)
-    spent = 0
-
-    def run(claim: Claim) -> ProofAttempt:
-        nonlocal spent
-        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        attempt = prove(game, claim, root, max_nodes=nodes, max_seconds=left, plain=plain)
-        spent += attempt.outcome.nodes
-        return attempt
-
-    for claim in (Claim(mover, "win"), Claim(3 - mover, "win")):
-        attempt = run(claim)
-        if attempt.outcome.status == "proved":
-            return ("win" if claim.player == mover else "loss"), [attempt], spent
-        if attempt.outcome.status != "disproved":
-            return None, [], spent
-    proofs = [run(Claim(mover, "no-loss")), run(Claim(3 - mover, "no-loss"))]
-    if any(p.outcome.status != "proved" for p in proofs):
-        return None, [], spent
-    return "draw", proofs, spent
-
-
 def attempt(game: Uttt, ply: int, s: Position, seconds: float, plain: bool) -> Attempt:
     """Solve one position, and check its certificate(s) with the independent checker."""
     start = time.perf_counter()
-    value, proofs, nodes = solve_value(game, s, seconds=seconds, plain=plain)
+    settled = settle_value(game, game.format_position(s), seconds=seconds, plain=plain)
+    value, proofs, nodes = settled.value, settled.proofs, settled.nodes
     elapsed = time.perf_counter() - start
     size, check_seconds, checked = 0, 0.0, value is not None
     for proof in proofs:

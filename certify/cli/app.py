@@ -121,17 +121,39 @@ def conventional(command: click.Command) -> click.Command:
             shown = param.metavar + ("..." if param.nargs != 1 else "")
             shown = shown if param.required else f"[{shown}]"
             param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign]
+        if not getattr(param, "refuses_empty", False):
+            param.process_value = refusing_empty(param, param.process_value)  # type: ignore[method-assign]
+            param.refuses_empty = True  # type: ignore[attr-defined]
     for sub in getattr(command, "commands", {}).values():
         conventional(sub)
     return command
 
 
+def refusing_empty(param: click.Parameter, process: Any) -> Any:
+    """`param.process_value` that refuses an empty value typed on the command line (`solve ""`,
+    `-o ""`) by name, before a type turns it into something else (an empty path is the folder `.`)."""
+
+    def process_value(ctx: click.Context, value: Any) -> Any:
+        typed = ctx.get_parameter_source(param.name or "") == click.core.ParameterSource.COMMANDLINE
+        if typed and (value == "" or (isinstance(value, (list, tuple)) and "" in value)):
+            name = f"argument {param.metavar or str(param.name).upper()}" if param.param_type_name == "argument" else "/".join(param.opts)
+            raise click_errors.UsageError(f"{name} is empty", ctx)
+        return process(ctx, value)
+
+    return process_value
+
+
+_NUMBER = re.compile(r"^Invalid value for '([^']+)': '(.*)' is not a valid (int|float)( range)?$", re.S)
 _CHOICE = re.compile(r"^Invalid value for '([^']+)': '(.*)' is not one of (.*)$", re.S)
 _RANGE = re.compile(r"^Invalid value for '([^']+)': (\S+) is not in the range (.*)$", re.S)
 
 
 def plain_value_error(message: str) -> str:
-    """Click's bad-value messages in our words: `--player 3: must be 1 or 2`, `--depth 9: must be 1..8`."""
+    """Click's bad-value messages in our words: `--player 3: must be 1 or 2`, `--depth 9: must be 1..8`,
+    `--max-nodes abc: must be a whole number`."""
+    if match := _NUMBER.match(message):
+        option, value, kind, _ = match.groups()
+        return f"{option} {value}: must be {'a whole number' if kind == 'int' else 'a number'}"
     if match := _CHOICE.match(message):
         option, value, choices = match.groups()
         names = re.findall(r"'([^']*)'", choices)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
@@ -11,7 +11,9 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Group
 from rich.live import Live
+from rich.markup import escape
 from rich.panel import Panel
+from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
@@ -31,13 +33,30 @@ from solver.games.positional.rules import RulesError
 
 
 @contextmanager
-def claim_progress(enabled: bool) -> Iterator[object]:
-    """A one-line spinner naming the claim being evaluated (terminal only)."""
-    if not enabled or not console.is_terminal:
+def step_progress(enabled: bool, title: str, total: int | None = None) -> Iterator[Callable[[str], None] | None]:
+    """A transient line on stderr naming the step that runs: `title: step`, how many steps are done
+    (of `total` when known) and the elapsed time (terminal only)."""
+    if not enabled or not errors.is_terminal:
         yield None
         return
-    with console.status("auditing…") as status:
-        yield lambda ident, game: status.update(f"auditing [bold]{ident}[/] ({game})")
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), MofNCompleteColumn() if total else TextColumn("step {task.completed:.0f}"), TimeElapsedColumn()]
+    with Progress(*columns, console=errors, transient=True) as bar:
+        task = bar.add_task(title, total=total)
+        steps = 0
+
+        def update(step: str) -> None:
+            nonlocal steps
+            bar.update(task, description=f"{title}: {escape(step)}", completed=steps)
+            steps += 1
+
+        yield update
+
+
+@contextmanager
+def claim_progress(enabled: bool, total: int | None = None) -> Iterator[object]:
+    """The step line naming the claim being evaluated, claims done of `total`, elapsed time."""
+    with step_progress(enabled, "auditing", total) as update:
+        yield None if update is None else (lambda ident, game: update(f"{ident} ({game})"))
 
 
 @app.command()
@@ -67,9 +86,8 @@ def audit(
     bench = Bench(published_dir=Path("certificates"), smt_timeout=smt_timeout)
     audits: list[FileAudit] = []
     try:
-        for path in claims:
-            load_claims(path)  # a malformed file stops the run before any work
-        with claim_progress(not json_out) as hook:
+        total = sum(len(load_claims(path).claim) for path in claims)  # a malformed file stops the run before any work
+        with claim_progress(not json_out, total) as hook:
             for path in claims:
                 audits.append(audit_file(path, bench, hook=hook))  # type: ignore[arg-type]
     except (ClaimsFileError, RulesError) as err:
@@ -79,7 +97,8 @@ def audit(
             write_atomic(output, audit_markdown(audits[0], audit_command(claims[0])), AUDIT_MARK, force)
     results = [r for a in audits for r in a.results]
     if json_out:
-        console.print_json(json.dumps({"audits": [a.as_dict() for a in audits], "summary": verdict_summary(results)}))
+        counts = {"claims": len(results), **{verdict: sum(r.verdict == verdict for r in results) for verdict in VERDICT_STYLE}}
+        console.print_json(json.dumps({"audits": [a.as_dict() for a in audits], "summary": verdict_summary(results), "counts": counts}))
     else:
         for one in audits:
             console.print(audit_table(one))
@@ -225,11 +244,8 @@ def publish_command(
     if not (root / "certificates" / "claims").is_dir():
         raise fail(f"{root}: no certificates/claims directory here (run from the repository root or pass --root)")
     try:
-        if json_out or not console.is_terminal:
-            generated = generate(root, policies, scale=scale)
-        else:
-            with console.status("publishing…") as status:
-                generated = generate(root, policies, lambda what: status.update(f"publishing: {what}"), scale)
+        with step_progress(not json_out, "publishing") as update:
+            generated = generate(root, policies, update, scale)
     except (ClaimsFileError, RulesError) as err:
         raise fail(str(err)) from None
     if check:

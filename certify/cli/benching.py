@@ -13,8 +13,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from certify.bench.timing import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
-from certify.cli.app import EXIT_FAILED, app, console, errors, fail
+from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
+from certify.files import check_output
 from certify.bench.players import policy_benchmark
+from certify.render.text import plural
 
 PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (certify, numpy retrograde)"
 
@@ -29,6 +31,7 @@ def bench(
     positions: Annotated[int, typer.Option("--positions", min=1, help="uttt: positions per ply.")] = 20,
     seconds: Annotated[float, typer.Option("--seconds", min=0.1, help="uttt: time limit per position and mode.")] = 60.0,
     extend: Annotated[bool, typer.Option("--extend/--no-extend", help="uttt: go on to earlier plies (5 at a time) while any position is solved.")] = True,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE", help="uttt: also draw the figures (frontier per ply, nodes/s, check time vs certificate size) into FILE, .svg or .png (needs the plot extra: pip install -e '.[plot]').", show_default=False)] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players.
@@ -49,11 +52,13 @@ def bench(
 
     Example: certify bench --suite startup --repeat 20
     """
+    if plot is not None and suite != "uttt":
+        raise fail("--plot draws the uttt suite's figures: give --suite uttt")
     if suite == "startup":
         startup(repeat, json_out)
         return
     if suite == "uttt":  # not part of `all`: minutes per ply
-        bench_uttt(plies, positions, seconds, extend, json_out)
+        bench_uttt(plies, positions, seconds, extend, json_out, plot)
         return
     if suite == "scale":
         scale(board or [], peer_source, json_out)
@@ -164,20 +169,31 @@ def startup(repeat: int, json_out: bool) -> None:
 
     with errors.status("timing whole processes…", spinner="dots") if not json_out and errors.is_terminal else nullcontext():
         rows = startup_benchmark(repeat)
-    if json_out:
-        console.print_json(json.dumps({"machine": machine(), "startup": rows}))
-        return
-    table = Table(title="certify bench --suite startup: whole processes, in turn", box=box.SIMPLE)
-    table.add_column("command")  # the one column that wraps when the terminal is narrow
-    for heading in ("runs", "median", "best", "−python", "peak RSS", "target"):
-        table.add_column(heading, justify="right", no_wrap=True)
     for row in rows:
-        target = "" if row["target_s"] is None else f"≤ {row['target_s']:.2f} s"
-        table.add_row(row["command"], str(row["runs"]), f"{row['median_s']:.3f} s", f"{row['best_s']:.3f} s",
-                      f"{row['over_python_s']:+.3f} s", f"{row['peak_rss_mb']:.0f} MB", target)
-    console.print(table)
-    info = machine()
-    console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+        row["target_met"] = None if row["target_s"] is None else row["median_s"] <= row["target_s"]
+    missed = [row["command"] for row in rows if row["target_met"] is False]
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), "startup": rows, "targets_missed": missed}))
+    else:
+        table = Table(title="certify bench --suite startup: whole processes, in turn", box=box.SIMPLE)
+        table.add_column("command")  # the one column that wraps when the terminal is narrow
+        for heading in ("runs", "median", "best", "−python", "peak RSS", "target"):
+            table.add_column(heading, justify="right", no_wrap=True)
+        for row in rows:
+            target = "" if row["target_s"] is None else f"≤ {row['target_s']:.2f} s {target_mark(row['target_met'])}"
+            table.add_row(row["command"], str(row["runs"]), f"{row['median_s']:.3f} s", f"{row['best_s']:.3f} s",
+                          f"{row['over_python_s']:+.3f} s", f"{row['peak_rss_mb']:.0f} MB", target)
+        console.print(table)
+        info = machine()
+        console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+    if missed:
+        errors.print(f"[bold red]✗[/] {plural(len(missed), 'target')} missed: {escape(', '.join(missed))}")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def target_mark(met: bool | None) -> str:
+    """✓ for a target met, ✗ for one missed, nothing where there is no target."""
+    return "" if met is None else "[green]✓[/]" if met else "[bold red]✗[/]"
 
 
 def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
@@ -197,8 +213,12 @@ def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
             rows = scale_benchmark(boards or SCALE_BOARDS, source, on_board)
         except PeerError as err:
             raise fail(str(err)) from None
+    for row in rows:
+        row["target_met"] = row["wall_ratio"] <= TARGET_RATIO
+    missed = [row["board"] for row in rows if not row["target_met"]]
     if json_out:
-        console.print_json(json.dumps({"machine": machine(), "peer_source": str(source), "target_ratio": TARGET_RATIO, "boards": rows}))
+        console.print_json(json.dumps({"machine": machine(), "peer_source": str(source), "target_ratio": TARGET_RATIO, "boards": rows,
+                                       "targets_missed": missed}))
     else:
         table = Table("board", "states", "root", "wall", "C wall", "ratio", "CPU", "C CPU", "CPU ratio", "peak", "C peak",
                       title="certify solve -o FILE beside mnk.c (gcc -O2), whole processes, one run")
@@ -206,18 +226,29 @@ def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
             ours, peer = row["certify"], row["peer"]
             root = row["root_value"] if row["agree"] else f"[red]{row['root_value']} ≠ mnk.c {row['peer_root_value']}[/]"
             table.add_row(escape(row["board"]), f"{row['states']:,}", root, f"{ours['wall_s']:.2f} s", f"{peer['wall_s']:.2f} s",
-                          f"{row['wall_ratio']:.2f}", f"{ours['cpu_s']:.2f} s", f"{peer['cpu_s']:.2f} s", f"{row['cpu_ratio']:.2f}",
+                          f"{row['wall_ratio']:.2f} {target_mark(row['target_met'])}", f"{ours['cpu_s']:.2f} s", f"{peer['cpu_s']:.2f} s", f"{row['cpu_ratio']:.2f}",
                           f"{ours['peak_rss_mb']:.0f} MB", f"{peer['peak_rss_mb']:.0f} MB")
         console.print(table)
         info = machine()
-        console.print(f"target: ratio ≤ {TARGET_RATIO} on each board. machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
-    if not all(row["agree"] for row in rows):
+        console.print(f"target: wall ratio ≤ {TARGET_RATIO} on each board. machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+    if missed:
+        errors.print(f"[bold red]✗[/] target missed (wall ratio > {TARGET_RATIO}) on {escape(', '.join(missed))}")
+    if missed or not all(row["agree"] for row in rows):
         raise typer.Exit(EXIT_FAILED)
 
 
-def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, json_out: bool) -> None:
-    """The uttt suite: positions solved per ply, with and without critical squares."""
+def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, json_out: bool, plot: Path | None = None) -> None:
+    """The uttt suite: positions solved per ply, with and without critical squares (and, with
+    `plot`, its figures drawn into that file)."""
     from certify.bench.uttt import summary, uttt_benchmark
+
+    if plot is not None:
+        from certify.bench.plot import FORMATS
+
+        if plot.suffix not in FORMATS:
+            raise fail(f"--plot {plot}: a plot is written as .svg or .png")
+        with user_errors():
+            check_output(plot, force=True)  # a missing folder is refused before the run, not after
 
     try:
         plies = [int(p) for p in plies_text.split(",")]
@@ -229,6 +260,14 @@ def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, js
         hook = (lambda text: status.update(f"uttt: {text}")) if status is not None else None
         results = uttt_benchmark(plies, positions, seconds, progress=hook, extend=extend)
     rows = summary(results, seconds)
+    if plot is not None:
+        from certify.bench.plot import PlotError, plot_frontier
+
+        try:
+            plot_frontier(rows, results, plot)
+        except PlotError as err:
+            raise fail(str(err)) from None
+        (errors if json_out else console).print(f"wrote the figures to [bold]{escape(str(plot))}[/]")
     if json_out:
         console.print_json(json.dumps({"machine": machine(), "rows": rows,
                                        "positions": [{"mode": m, **a.__dict__} for m, a in results]}))

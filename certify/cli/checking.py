@@ -82,8 +82,9 @@ def check(
         result = checker.check_file(str(certificate), limits, sha, progress)
     asked = None if expected is None else f"--game {game}: {expected.describe()}, rules sha256 {sha}"
     if json_out:
-        console.print_json(json.dumps({"file": str(certificate), "exit_code": result.exit_code,
-                                       "verdict": result.message, "game": asked}))
+        status = {EXIT_OK: "valid", EXIT_FAILED: "invalid"}.get(result.exit_code, "error")
+        console.print_json(json.dumps({"file": str(certificate), "status": status, "valid": result.exit_code == EXIT_OK,
+                                       "exit_code": result.exit_code, "verdict": result.message, "game": asked}))
     elif result.exit_code == EXIT_OK:
         console.print(f"[bold green]✓[/] {escape(result.message)}", soft_wrap=True)
     elif result.exit_code == EXIT_FAILED:  # a verdict, not an error: stdout

@@ -74,7 +74,7 @@ def explore(
             from certify.cli.solving import solving_progress
 
             with user_errors():  # refuse before the solve, not after
-                check_output(page_path(output, serve, rules), PAGE_MARK, force)
+                check_output(page_path(output, serve, rules, None), PAGE_MARK, force)
             with solving_progress(not json_out) as hook:
                 certificate = solve_and_certify(rules, source, progress=hook).certificate
         certified = CertifiedGame(certificate)
@@ -83,11 +83,13 @@ def explore(
             verdict = (checker.check_file(source) if kind else checker.check_bytes(certificate_json(certificate).encode())).message
         html, facts = build_page(certified, verdict, source, plies)
         rules, total = certified.rules, certified.states
-    path = page_path(output, serve, rules)
+    path = page_path(output, serve, rules, source if kind else None)
     to_stdout = path is not None and is_stdout(path)
     if to_stdout:
         print(html, end="")
     elif path is not None:
+        if not force:
+            refuse_other_page(path, html)
         with user_errors():
             write_atomic(path, html, PAGE_MARK, force)
     summary = {
@@ -113,13 +115,37 @@ def explore(
         raise typer.Exit(EXIT_FAILED if verdict.startswith("INVALID") else EXIT_BAD_INPUT)
 
 
-def page_path(output: Path | None, serve: bool, rules: Rules) -> Path | None:
-    """The page's file: -o, else none with --serve, else NAME.html here."""
+def page_path(output: Path | None, serve: bool, rules: Rules, certificate_file: str | None) -> Path | None:
+    """The page's file: -o, else none with --serve, else named after the certificate file
+    (`w8.json` → `w8.html`) or the game (NAME.html), here."""
     if output is not None or serve:
         return output
+    if certificate_file is not None:
+        return Path(Path(certificate_file).stem + ".html")
     from certify.pipeline import default_filename
 
     return Path(default_filename(rules)).with_suffix(".html")
+
+
+def refuse_other_page(path: Path, html: str) -> None:
+    """Exit 2 unless `path` is free or a page of the same thing (its `certify-page` identity):
+    a page of another game or proof is never replaced silently."""
+    from certify.files import HEAD_BYTES, PAGE_IDENTITY
+
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # check_output (in write_atomic) names the problem
+    if not PAGE_MARK.search(head):
+        return  # not a page: check_output's rule (replace only with --force) applies
+    ours = PAGE_IDENTITY.search(html[:HEAD_BYTES].encode())
+    theirs = PAGE_IDENTITY.search(head)
+    if ours is None or theirs is None or theirs.group(1) != ours.group(1):
+        shown = "an older page" if theirs is None else f"the page of {theirs.group(1).decode(errors='replace')}"
+        raise fail(f"{path}: exists and is {shown}, not of this one; give -o FILE or --force to replace it")
 
 
 def serve_page(html: str, port: int) -> None:

@@ -31,7 +31,7 @@ RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="
                                                       help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.")]
 JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of one worker job.")]
 BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", show_default=False,
-                                                  help="Prove every line of FILE (GAME --claim C --player P [--position X]) to its own certificate in the -o folder; resumable.")]
+                                                  help="Prove every line of FILE (GAME --claim C --player P, or GAME --value; [--position X]) as `certify prove` would, certificates in the -o folder; resumable.")]
 
 
 def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:
@@ -157,11 +157,11 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
     for r in results:
         style = {"proved": "green", "existing": "green", "refuted": "yellow", "unresolved": "yellow", "failed": "red"}[r.status]
         note = f" ({escape(r.note)})" if r.note else ""
-        shown = r.file.name if r.status in ("proved", "existing") else "—"
+        shown = ", ".join(f.name for f in r.files) or "—"
         table.add_row(str(r.item.line), escape(r.item.words()), f"[{style}]{r.status}[/]{note}", f"{r.nodes:,}", f"{r.seconds:.2f} s", escape(shown))
     console.print(table)
     console.print(", ".join(f"{n} {status}" for status, n in counts.items() if n) + f"; certificates in {escape(str(folder))}"
-                  + (f" (check them: certify check {escape(str(folder))})" if counts["proved"] + counts["existing"] else ""))
+                  + (f" (check them: certify check {escape(str(folder))})" if any(r.files for r in results) else ""))
     raise typer.Exit(exit_code)
 
 
@@ -197,6 +197,7 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     import checker
     from certify.record.certificate import CertificateError, read_any_certificate
     from certify.cli.app import user_errors
+    from certify.files import FileProblem, readable_file
 
     sha = None
     if game is not None:
@@ -210,9 +211,10 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     results = []
     for path in files:
         try:
+            readable_file(path, "certificate")
             if path.stat().st_size <= limits.max_bytes:
                 read_any_certificate(path)
-        except CertificateError as err:
+        except (CertificateError, FileProblem) as err:
             results.append((path, EXIT_BAD_INPUT, str(err)))
             continue
         verdict = checker.check_file(str(path), limits, sha)
@@ -220,8 +222,11 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     codes = {code for _, code, _ in results}
     exit_code = EXIT_FAILED if EXIT_FAILED in codes else max(codes)
     if json_out:
-        console.print_json(json.dumps({"folder": str(folder), "exit_code": exit_code,
-                                       "files": [{"file": str(p), "exit_code": c, "verdict": m} for p, c, m in results]}))
+        status = {EXIT_OK: "valid", EXIT_FAILED: "invalid"}
+        console.print_json(json.dumps({"folder": str(folder), "status": status.get(exit_code, "error"), "valid": exit_code == EXIT_OK,
+                                       "exit_code": exit_code, "files": [
+                                           {"file": str(p), "status": status.get(c, "error"), "valid": c == EXIT_OK, "exit_code": c, "verdict": m}
+                                           for p, c, m in results]}))
     else:
         for path, code, message in results:
             mark = "[bold green]✓[/]" if code == EXIT_OK else "[bold red]✗[/]"

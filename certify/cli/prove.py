@@ -17,7 +17,8 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
-from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout
+from certify.proving.checkpoint import CheckpointError
+from certify.files import CERTIFICATE_MARK, CHECKPOINT_MARK, check_output, file_stem, is_stdout, readable_file
 from certify.proving.single import Attempt, CoreUnavailable, prove as run_proof, write_proof
 from certify.render.text import plural
 from solver.games.families import resolve_game
@@ -32,20 +33,24 @@ def number(value: int) -> str:
 
 
 @contextmanager
-def search_progress(enabled: bool) -> Iterator[Callable[[Progress], None] | None]:
-    """A rich status line on stderr: nodes, the root's pn/dn, nodes/s, table entries, memory."""
+def search_progress(enabled: bool, max_nodes: int | None = None, max_memory: float | None = None) -> Iterator[Callable[[Progress], None] | None]:
+    """A rich status line on stderr: nodes, the fraction of the budget used, the root's pn/dn,
+    nodes/s, table entries, memory, elapsed time."""
     if not enabled:
         yield None
         return
     with Bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
         task = bar.add_task("searching", total=None)
 
-        def hook(p: Progress) -> None:
-            bar.update(task, description=(
-                f"{p.nodes:,} nodes  root pn {number(p.root_pn)} dn {number(p.root_dn)}  "
-                f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries  {p.rss_mb:,.0f} MB"))
+        yield lambda p: bar.update(task, description=progress_line(p, max_nodes, max_memory))
 
-        yield hook
+
+def progress_line(p: Progress, max_nodes: int | None, max_memory: float | None) -> str:
+    """`250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB`."""
+    used = [p.nodes / max_nodes if max_nodes else 0.0, p.rss_mb / max_memory if max_memory else 0.0]
+    budget = f" ({max(used):.0%} of the {'node' if used[0] >= used[1] else 'memory'} budget)" if max_nodes or max_memory else ""
+    return (f"{p.nodes:,} nodes{budget}  root pn {number(p.root_pn)} dn {number(p.root_dn)}  "
+            f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries  {p.rss_mb:,.0f} MB")
 
 
 def default_output(game_name: str, claim: Claim) -> Path:
@@ -68,6 +73,8 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         "peak_rss_mb": round(outcome.peak_rss_mb, 1),
         "core": attempt.core,
     }
+    if attempt.first_moves:
+        data["first_moves"] = [{"move": move, "status": status} for move, status in attempt.first_moves]
     if attempt.tree is not None and attempt.text is not None and path is not None:
         data.update(file=str(path), bytes=len(attempt.text.encode()), positions=attempt.tree.positions,
                     prover_moves=len(attempt.tree.moves), depth=attempt.tree.depth)
@@ -77,13 +84,17 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
 @app.command()
 def prove(
     game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP, show_default=False)] = None,
-    claim: Annotated[Optional[Literal["win", "no-loss"]], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws (needed unless --batch).", show_default=False)] = None,
-    player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --batch).", show_default=False)] = None,
+    claim: Annotated[Optional[Literal["win", "no-loss"]], typer.Option("--claim", help="win: the player wins; no-loss: the player wins or draws (needed unless --value or --batch).", show_default=False)] = None,
+    player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --value or --batch).", show_default=False)] = None,
+    value: Annotated[bool, typer.Option("--value", help="Settle the position's game value (win, draw or loss for the side to move) with the searches it needs; write every certificate that proves it (a draw: both no-loss proofs) into the -o folder.")] = False,
     position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled, positional boards), python (solver/search/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
+    checkpoint: Annotated[Optional[Path], typer.Option("--checkpoint", metavar="FILE", show_default=False, help="Save the search's table to FILE every --checkpoint-minutes and when it stops unsettled (a budget, Ctrl-C); resume with --resume FILE.")] = None,
+    checkpoint_minutes: Annotated[float, typer.Option("--checkpoint-minutes", metavar="MINUTES", min=0.01, help="How often --checkpoint saves.")] = 10.0,
+    resume: Annotated[Optional[Path], typer.Option("--resume", metavar="FILE", show_default=False, help="Start from the table a --checkpoint FILE of the same search saved (same game, claim, position).")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,
@@ -96,6 +107,10 @@ def prove(
 ) -> None:
     """Prove that a player wins or does not lose GAME by proof-number search; write the proof tree.
 
+    With --value instead of --claim and --player (`certify prove tictactoe --value`): the position's value for the side to move,
+    its certificates written (a win or a loss: one; a draw: each player's no-loss proof), one
+    report line; exit 0 settled, 1 out of budget (nothing written).
+
     Exit 0 proved (certificate written), 1 disproved (the opposite claim is then searched and its
     certificate written: the other player does not lose against a win claim, wins against a
     no-loss claim) or out of budget (nothing written), 2 bad input, 130 interrupted (nothing written).
@@ -103,8 +118,18 @@ def prove(
     Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
     """
     parallel = workers is not None or ray or ray_address is not None
-    if core != "auto" and (parallel or batch is not None):
-        raise fail(f"--core {core} is for the serial search (leave out --workers, --ray and --batch)")
+    if (checkpoint is not None or resume is not None) and (parallel or value or batch is not None):
+        raise fail("--checkpoint and --resume are for the serial search of one claim (leave out --value, --batch, --workers and --ray)")
+    if core != "auto" and (parallel or value or batch is not None):
+        raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
+    if value:
+        given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch)) if v is not None]
+        given += ["--workers/--ray"] if parallel else []
+        if given:
+            raise fail(f"--value settles both players' claims with the serial search; leave out {' and '.join(given)}")
+        if game is None:
+            raise fail("certify prove --value: missing argument GAME (see 'certify prove --help')")
+        prove_value(game, position, output, max_nodes, max_memory, plain, timed, force, json_out)
     if batch is not None:
         if game is not None or claim is not None or player is not None or position is not None:
             raise fail("--batch FILE reads GAME, --claim, --player and --position from FILE's lines; give none of them here")
@@ -122,7 +147,7 @@ def prove(
         try:
             game_obj.parse_position(position)
         except ValueError as err:
-            raise fail(str(err)) from None
+            raise fail(f"--position: {err}") from None
         options.append(f"--position '{position}'")
     if plain:
         if parallel:
@@ -131,6 +156,10 @@ def prove(
     path = output or default_output(game_obj.rules.name, target)
     with user_errors():
         check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
+        if checkpoint is not None:
+            check_output(checkpoint, CHECKPOINT_MARK, force)
+        if resume is not None:
+            readable_file(resume, "checkpoint")
     spec = None
     if parallel:
         from certify.cli.parallel import engine_spec
@@ -143,10 +172,13 @@ def prove(
             from certify.cli.parallel import prove_in_parallel
 
             return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out)
-        with search_progress(not json_out and errors.is_terminal) as hook:
+        with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
+            mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
             try:
-                return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain, core=core), None
-            except CoreUnavailable as err:
+                return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
+                                 checkpoint=checkpoint if mine else None, checkpoint_seconds=checkpoint_minutes * 60,
+                                 resume=resume if mine else None, core=core), None
+            except (CheckpointError, CoreUnavailable) as err:
                 raise fail(str(err)) from None
 
     attempt, stats = search(target)
@@ -185,6 +217,72 @@ def prove(
         raise typer.Exit(EXIT_FAILED)
 
 
+def prove_value(game: str, position: str | None, folder: Path | None, max_nodes: int | None, max_memory: int | None,
+                plain: bool, timed: bool, force: bool, json_out: bool) -> None:
+    """`certify prove GAME --value`: settle the value, write its certificates, one report line; exits."""
+    from certify.proving.single import settle_value
+
+    with user_errors():
+        game_obj = resolve_game(game)
+    try:
+        start = game_obj.initial() if position is None else game_obj.parse_position(position)
+    except ValueError as err:
+        raise fail(f"--position: {err}") from None
+    if game_obj.is_terminal(start):
+        raise fail(f"--position: the game is already over at {game_obj.format_position(start)}")
+    folder = folder or Path(".")
+    if is_stdout(folder) or not folder.is_dir():
+        raise fail(f"{folder}: with --value, -o names the folder the certificates go to, and there is no such folder")
+    name = game_obj.rules.name
+    paths = {c: folder / default_output(name, c).name for c in (Claim(p, r) for p in (1, 2) for r in ("win", "no-loss"))}
+    with user_errors():
+        for path in paths.values():  # refuse before the searches, not after
+            check_output(path, CERTIFICATE_MARK, force)
+    extra = ([f"--position '{position}'"] if position is not None else []) + (["--plain"] if plain else [])
+
+    def command(c: Claim) -> str:
+        return " ".join([f"certify prove {game} --claim {c.result} --player {c.player}", *extra])
+
+    with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
+        settled = settle_value(game_obj, position, max_nodes, None, max_memory, plain, hook, command)
+    written = []
+    for proof in settled.proofs:
+        assert proof.certificate is not None  # a proved attempt carries its certificate
+        with user_errors():
+            write_proof(proof.certificate, paths[proof.claim])
+        written.append(str(paths[proof.claim]))
+    mover = game_obj.to_move(start)
+    data = {
+        "game": name, "position": game_obj.format_position(start), "to_move": mover, "value": settled.value,
+        "files": written, "nodes": settled.nodes, "seconds": round(settled.seconds, 3),
+        "peak_rss_mb": round(max(a.outcome.peak_rss_mb for a in settled.searches), 1),
+        "searches": [{"player": a.claim.player, "claim": a.claim.result, "status": a.outcome.status, "nodes": a.outcome.nodes}
+                     for a in settled.searches],
+    }
+    if json_out:
+        console.print_json(json.dumps(data))
+    else:
+        console.print(value_line(data, position is not None), soft_wrap=True)
+    if any(a.outcome.status == "interrupted" for a in settled.searches):
+        raise typer.Exit(EXIT_INTERRUPTED)
+    raise typer.Exit(0 if settled.value is not None else EXIT_FAILED)
+
+
+def value_line(data: dict, at_position: bool) -> str:
+    """`draw for tictactoe, player 1 to move — wrote A and B (4 searches, …)`: the --value report."""
+    where = f" at {data['position']}" if at_position else ""
+    cost = (f"{plural(len(data['searches']), 'search', 'searches')}, {plural(data['nodes'], 'node')} in {data['seconds']:.2f} s, "
+            f"peak {data['peak_rss_mb']:,.0f} MB")
+    said = f"{escape(data['game'])}{escape(where)}, player {data['to_move']} to move"
+    if data["value"] is None:
+        steps = "; ".join(f"{'player ' + str(s['player'])} {'wins' if s['claim'] == 'win' else 'does not lose'}: {s['status']}"
+                          for s in data["searches"])
+        return f"[yellow]not settled[/] {said} — {escape(steps)}; nothing written ({cost})"
+    style = {"win": "bold green", "draw": "yellow", "loss": "bold red"}[data["value"]]
+    files = " and ".join(f"[bold]{escape(f)}[/]" for f in data["files"])
+    return f"[{style}]{data['value']}[/] for {said} — wrote {files} ({cost})"
+
+
 def report(data: dict, claim: Claim, name: str, out: Console = console) -> None:
     """The result in words; after a disproof, the search for the opposite claim and what it wrote."""
     where = "" if data["claim"]["root"] is None else f" from {data['claim']['root']}"
@@ -213,3 +311,18 @@ def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
     else:  # the opposite of a disproved claim is proved unless the budget runs out or Ctrl-C
         pn, dn = (number(INF if v is None else v) for v in (data["root_pn"], data["root_dn"]))
         out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work_done(data)}; root pn {pn} dn {dn}; nothing written")
+        if data.get("first_moves"):
+            out.print(escape(settled_first_moves(data["first_moves"])), soft_wrap=True)
+
+
+def settled_first_moves(rows: list[dict]) -> str:
+    """`first moves: proved X4; disproved X0 X2; 6 open`: what a stopped search settled at the root."""
+    parts = []
+    for status in ("proved", "disproved"):
+        moves = [row["move"] for row in rows if row["status"] == status]
+        if moves:
+            parts.append(f"{status} {' '.join(moves)}")
+    open_count = sum(row["status"] == "open" for row in rows)
+    if open_count:
+        parts.append(f"{open_count:,} open")
+    return "first moves after which the claim holds (proved) or fails (disproved): " + "; ".join(parts)

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional
 
 import typer
 from rich.console import Group
@@ -25,7 +25,7 @@ from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
 from certify.files import CERTIFICATE_MARK, check_output, is_stdout, write_atomic
 from certify.record.format import VALUE_WORDS
 from certify.pipeline import Solved, default_filename, solve_and_certify
-from certify.render.text import board_line, board_table, plural, value_text
+from certify.render.text import board_table, plural, searched_values, value_text
 from solver.search.analysis import stats as game_stats
 from solver.games.positional.engine import Game
 from solver.search.retrograde import ProgressHook
@@ -55,24 +55,37 @@ def solving_progress(enabled: bool = True) -> Iterator[ProgressHook | None]:
         yield hook
 
 
+def game_rows() -> list[dict[str, str]]:
+    """Every way to name a game, as `certify games` lists them: built-ins, patterns, other families."""
+    from solver.games.families import FAMILIES, resolve_game
+
+    rows = [{"game": name, "kind": "built-in", "rules": text} for name, text in BUILTIN_DESCRIPTIONS.items()]
+    rows.append({"game": "mnk:R,C,K[,wild][,misere]", "kind": "pattern",
+                 "rules": "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses"})
+    rows.append({"game": "FILE.json / FILE.toml", "kind": "spec file",
+                 "rules": "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)"})
+    for family in FAMILIES:  # other families: positions and proofs, no tables
+        rows.append({"game": family, "kind": "family", "rules": f"{resolve_game(family).rules.describe()} (certify show, certify prove)"})
+    return rows
+
+
 @app.command()
 def games(json_out: JsonOpt = False) -> None:
     """List the built-in games, one line each.
 
+    With --json: a list of {game, kind, rules}, the rows of the table (built-ins, the mnk: pattern,
+    spec files, other families).
+
     Example: certify games
     """
+    rows = game_rows()
     if json_out:
-        console.print_json(json.dumps(BUILTIN_DESCRIPTIONS))
+        console.print_json(json.dumps(rows))
         return
     table = Table("game", "rules", box=None)
-    for name, text in BUILTIN_DESCRIPTIONS.items():
-        table.add_row(f"[bold]{name}[/]", text)
-    table.add_row("mnk:R,C,K[,wild][,misere]", "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses")
-    table.add_row("FILE.json / FILE.toml", "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)")
-    from solver.games.families import FAMILIES, resolve_game
-
-    for family in FAMILIES:  # other families: positions and proofs, no tables
-        table.add_row(f"[bold]{family}[/]", f"{resolve_game(family).rules.describe()} (certify show, certify prove)")
+    for row in rows:
+        name = f"[bold]{escape(row['game'])}[/]" if row["kind"] in ("built-in", "family") else escape(row["game"])
+        table.add_row(name, row["rules"])
     console.print(table)
 
 
@@ -181,10 +194,16 @@ def stats(game: GameArg, cert: CertOpt = None, json_out: JsonOpt = False) -> Non
     console.print(f"labels: {escape(labelled.source)}")
 
 
-def parse_code(game: Game, code: int | None, moves: str | None) -> int:
-    """The state named by `--code` or by a move list like `X4,O0`; exits 2 saying what is wrong."""
-    if code is not None and moves is not None:
-        raise fail("give --code or --moves, not both")
+def parse_state(game: Game, code: int | None, moves: str | None, position: str | None) -> int:
+    """The state named by `--code`, `--position` or a move list like `X4,O0`; exits 2 saying what is wrong."""
+    given = [name for name, value in (("--code", code), ("--moves", moves), ("--position", position)) if value is not None]
+    if len(given) > 1:
+        raise fail(f"give one of --code, --moves and --position, not {' and '.join(given)}")
+    if position is not None:
+        try:
+            return game.parse_position(position)
+        except ValueError as err:
+            raise fail(f"--position: {err}") from None
     if moves is None:
         last = 3**game.cells - 1
         if code is not None and not 0 <= code <= last:
@@ -201,45 +220,59 @@ def show(
     game: GameArg,
     code: Annotated[Optional[int], typer.Option("--code", metavar="N", help="State code: sum of cell mark × 3^cell (X = 1, O = 2), as in the certificate.", show_default=False)] = None,
     moves: Annotated[Optional[str], typer.Option("--moves", metavar="MOVES", help="Reach the state by moves from the empty board, e.g. X4,O0,X8 (or 4,0,8 where the mark is implied; uttt: 4.0 0.4).", show_default=False)] = None,
-    position: Annotated[Optional[str], typer.Option("--position", metavar="POSITION", help="uttt: a position in the notation of docs/uttt.md.", show_default=False)] = None,
-    solve_nodes: Annotated[Optional[int], typer.Option("--solve", metavar="NODES", min=1, help="uttt: value every legal move by proof search, at most this many nodes per question.", show_default=False)] = None,
+    position: Annotated[Optional[str], typer.Option("--position", metavar="POSITION", help="A position as `certify show` prints it: rows like X.O/.X./... (uttt: docs/uttt.md).", show_default=False)] = None,
+    solve_nodes: Annotated[Optional[int], typer.Option("--solve", metavar="NODES", min=1, help="Boards past 4×4 and uttt: value every legal move by proof search, at most this many nodes per question (tables value them exactly).", show_default=False)] = None,
     cert: CertOpt = None,
     json_out: JsonOpt = False,
+    picture_format: Annotated[Literal["text", "svg"], typer.Option("--format", help="text: drawn in the terminal; svg: the board as SVG on stdout (tables: each move's value in its cell).")] = "text",
 ) -> None:
     """Atlas-style view of one state: the board, its label, and every legal move with its child.
 
+    Up to 4×4 the moves' values come from the table; past it (and for uttt) --solve NODES
+    values each move by proof search, `unknown` where the budget runs out.
+
     Example: certify show tictactoe --moves X4,O0
     """
+    if json_out and picture_format != "text":
+        raise fail("give --json or --format svg, not both")
     if game == "uttt":
         if code is not None:
             raise fail("uttt positions are given by --position or --moves, not --code")
         from certify.cli.uttt_show import show_uttt  # only for uttt: its engine is not needed otherwise
 
-        show_uttt(position, moves, solve_nodes, json_out)
+        show_uttt(position, moves, solve_nodes, json_out, picture_format == "svg")
         return
-    if position is not None or solve_nodes is not None:
-        raise fail("--position and --solve are for uttt; positional games take --code or --moves and are solved exactly")
     rules = load_game(game)
     game_obj = Game(rules)
-    state = parse_code(game_obj, code, moves)
-    if rules.cells > TABLE_MAX_CELLS:  # parse_code has checked the range
-        show_unlabelled(game_obj, state, json_out)
+    state = parse_state(game_obj, code, moves, position)
+    if rules.cells > TABLE_MAX_CELLS:  # parse_state has checked the range
+        if picture_format == "svg":
+            from certify.render.svg import board_svg
+
+            console.file.write(board_svg(game_obj.board(state), rules.rows, rules.cols) + "\n")
+            return
+        show_unlabelled(game_obj, state, solve_nodes, json_out)
         return
+    if solve_nodes is not None:
+        raise fail(f"--solve: {rules.name} fits a table (at most {TABLE_MAX_CELLS} cells), which values every move exactly; leave --solve out")
     with solving_progress(not json_out) as hook:
         labelled = labelled_game(rules, cert, hook)
     try:
         view = state_view(labelled, state)
     except KeyError:
-        raise fail(f"state {state} ({board_line(game_obj.board(state), rules.cols)}) is not reachable in {rules.name}") from None
+        raise fail(f"position {game_obj.format_position(state)} (code {state}) is not reachable in {rules.name}") from None
     if json_out:
         console.print_json(json.dumps(view))
+        return
+    if picture_format == "svg":
+        console.file.write(state_svg(game_obj, state, view) + "\n")
         return
     board = board_table(game_obj.board(state), rules.rows, rules.cols)
     label = value_text(view["value"])
     extra = "" if view["margin"] is None else f", margin {view['margin']:+d}"
     status = "terminal" if view["terminal"] else f"player {view['to_move']} to move"
     head = Text.assemble(
-        ("code ", ""), (str(state), "bold"), f"  {status}  value for the side to move: ",
+        ("position ", ""), (view["position"], "bold"), f"  code {state}  {status}  value for the side to move: ",
         label, f", {plies(view['distance'])} to the end{extra}",
     )
     table = Table("move", "child code", "child value (its side to move)", "move value (mover)", "plies", box=None)
@@ -254,8 +287,28 @@ def show(
     console.print(Panel(Group(head, board, table if view["moves"] else "no legal moves"), title=rules.name, expand=False))
 
 
-def show_unlabelled(game: Game, state: int, json_out: bool) -> None:
-    """A state of a board too large for the table: the board, who moves, and every legal move."""
+def state_svg(game: Game, state: int, view: dict) -> str:
+    """A labelled state as SVG (certify/render/svg.py): each move's value in its cell, the best starred,
+    a completed line shaded."""
+    from certify.record.positions import MoveValue
+    from certify.render.svg import board_svg
+    from solver.games.positional.engine import Move
+
+    def rank(move: dict) -> tuple[int, int]:  # the best value, then the fastest win or the slowest loss
+        plies = move["child_distance"] + 1
+        return {"win": (2, -plies), "draw": (1, 0), "loss": (0, plies)}[move["move_value"]]
+
+    top = max((rank(m) for m in view["moves"]), default=None)
+    values = [MoveValue(Move(m["cell"], m["mark"]), m["child"], m["move_value"], m["child_distance"] + 1, None, rank(m) == top)
+              for m in view["moves"]]
+    board = game.board(state)
+    done = [c for line in game.rules.lines if board[line[0]] and all(board[c] == board[line[0]] for c in line) for c in line]
+    return board_svg(board, game.rules.rows, game.rules.cols, values, done)
+
+
+def show_unlabelled(game: Game, state: int, solve_nodes: int | None, json_out: bool) -> None:
+    """A state of a board too large for the table: the board, who moves, every legal move and,
+    with `solve_nodes`, each move's value by proof search."""
     rules = game.rules
     terminal = game.is_terminal(state)
     view = {
@@ -267,14 +320,22 @@ def show_unlabelled(game: Game, state: int, json_out: bool) -> None:
         "returns": list(game.returns(state)) if terminal else None,
         "moves": [{"cell": m.cell, "mark": m.mark, "child": game.apply(state, m)} for m in game.legal_moves(state)],
     }
+    if solve_nodes is not None:
+        from certify.cli.valued import valued_moves
+
+        view["move_values"] = valued_moves(game, state, solve_nodes, not json_out)
     if json_out:
         console.print_json(json.dumps(view))
         return
     status = f"game over, result (player 1, player 2) {tuple(view['returns'])}" if terminal else f"player {view['to_move']} to move"
-    head = Text.assemble(("position ", ""), (view["position"], "bold"), f"  {status}  (no table beyond 4x4: no values)")
-    moves_line = " ".join(game.format_move(m) for m in game.legal_moves(state)) or "no legal moves"
+    values = "moves valued by proof search" if solve_nodes is not None else "no table past 4×4: --solve NODES values the moves"
+    head = Text.assemble(("position ", ""), (view["position"], "bold"), f"  {status}  ({values})")
     board = board_table(game.board(state), rules.rows, rules.cols)
-    console.print(Panel(Group(head, board, Text(f"legal moves: {moves_line}")), title=rules.name, expand=False))
+    if "move_values" in view:
+        moves_part: Group | Text = searched_values(view["move_values"], solve_nodes or 0)
+    else:
+        moves_part = Text(f"legal moves: {' '.join(game.format_move(m) for m in game.legal_moves(state)) or 'none'}")
+    console.print(Panel(Group(head, board, moves_part), title=rules.name, expand=False))
 
 
 def plies(count: int) -> str:
@@ -301,6 +362,7 @@ def state_view(labelled: Labelled, code: int) -> dict:
         )
     return {
         "code": code,
+        "position": game.format_position(code),
         "board": list(game.board(code)),
         "to_move": game.to_move(code),
         "terminal": game.is_terminal(code),
@@ -319,6 +381,6 @@ def schema() -> None:
 
     Example: certify schema > certificate.schema.json
     """
-    from certify.record.schema import json_schema  # pydantic loads for this command only (certify/record/format.py)
+    from certify.record.schema import json_schema  # pydantic loads for this command only (certify/format.py)
 
     console.print_json(json.dumps(json_schema()))

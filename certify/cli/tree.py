@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.text import Text
@@ -17,6 +17,7 @@ from certify.cli.solving import solving_progress
 from certify.record.format import VALUE_WORDS
 from certify.proving.single import ProofFileError, read_proof, strategy_moves
 from certify.render.text import board_line, plural, value_text
+from certify.render.tree import Node, dot, svg
 from solver.games.positional.engine import Game
 
 
@@ -77,6 +78,7 @@ def tree(
     depth: Annotated[int, typer.Option("--depth", metavar="D", min=1, max=8, help="How many of the player's own moves to draw.")] = 2,
     cert: CertOpt = None,
     json_out: JsonOpt = False,
+    picture_format: Annotated[Literal["text", "dot", "svg"], typer.Option("--format", help="text: drawn in the terminal; dot: Graphviz DOT; svg: a picture (both on stdout).")] = "text",
 ) -> None:
     """Draw the certified strategy of GAME: each move it plays and every opponent reply.
 
@@ -88,8 +90,10 @@ def tree(
 
     Example: certify tree w3t --depth 1
     """
+    if json_out and picture_format != "text":
+        raise fail("give --json or --format dot|svg, not both")
     if game.endswith(".json") and Path(game).is_file() and is_strategy_file(Path(game)):
-        draw_proof(Path(game), depth, json_out)
+        draw_proof(Path(game), depth, json_out, picture_format)
         return
     rules = load_table_game(game)
     with solving_progress(not json_out) as hook:
@@ -101,6 +105,10 @@ def tree(
         raise fail(f"--player {chosen}: player {chosen} cannot force the value ({VALUE_WORDS[root_value]} for player 1) in {rules.name}; only player {forcing[0]} has a strategy")
     guarantees = "no-loss" if root_value == 0 else "win"
     data = strategy_tree(labelled, chosen, depth)
+    if picture_format != "text":
+        said = f"{rules.name}: player {chosen} {'wins' if guarantees == 'win' else 'never loses'} ({plural(depth, 'own move')} shown)"
+        picture(strategy_picture(data, labelled.game, chosen), said, picture_format)
+        return
     if json_out:
         console.print_json(json.dumps({"game": rules.name, "player": chosen, "guarantees": guarantees, "tree": data}))
         return
@@ -123,9 +131,18 @@ def is_strategy_file(path: Path) -> bool:
     return isinstance(document, dict) and document.get("kind") == "strategy"
 
 
+def brief(game: Any, state: Any) -> str:
+    """A position as a tree label: a small board on one line, or for uttt who plays in which board."""
+    if getattr(game, "family", None) == "uttt":
+        from certify.render.uttt import brief as uttt_brief
+
+        return uttt_brief(game, state)
+    return board_line(game.board(state), game.rules.cols)
+
+
 def proof_node(game: Any, moves: dict, state: Any, prover: int, moves_left: int) -> dict:
     """The proof from `state`: the prover's move, or every reply, `moves_left` prover moves deep."""
-    entry: dict = {"position": game.format_position(state)}
+    entry: dict = {"position": game.format_position(state), "brief": brief(game, state)}
     if game.is_terminal(state):
         entry["returns"] = list(game.returns(state))
     elif game.to_move(state) == prover:
@@ -142,15 +159,39 @@ def proof_node(game: Any, moves: dict, state: Any, prover: int, moves_left: int)
 def draw_proof_node(tree: Tree, entry: dict) -> None:
     """Add the prover's move and the opponent's replies of `entry` below `tree`."""
     if "play" in entry:
-        label = Text.assemble(("plays ", "dim"), (entry["play"], "bold cyan"), f"  {entry['then']['position']}")
+        label = Text.assemble(("plays ", "dim"), (entry["play"], "bold cyan"), f"  {entry['then']['brief']}")
         draw_proof_node(tree.add(label), entry["then"])
     for reply, child in entry.get("replies", {}).items():
-        ending = f" (game over, {tuple(child['returns'])})" if "returns" in child else ""
-        label = Text.assemble(("if ", "dim"), (reply, "bold magenta"), f"  {child['position']}{ending}")
+        label = Text.assemble(("if ", "dim"), (reply, "bold magenta"), f"  {child['brief']}")
         draw_proof_node(tree.add(label), child)
 
 
-def draw_proof(path: Path, depth: int, json_out: bool) -> None:
+def proof_picture(entry: dict) -> Node:
+    """A proof tree (proof_node) as a picture's nodes."""
+    node = Node(entry["brief"], note="" if "play" in entry or "replies" in entry or "returns" in entry else "…")
+    if "play" in entry:
+        node.edges.append((entry["play"], "prover", proof_picture(entry["then"])))
+    for reply, child in entry.get("replies", {}).items():
+        node.edges.append((reply, "reply", proof_picture(child)))
+    return node
+
+
+def strategy_picture(entry: dict, game: Game, player: int) -> Node:
+    """A table strategy tree (strategy_tree) as a picture's nodes."""
+    node = Node(board_line(game.board(entry["code"]), game.rules.cols), note=ending(entry, player, game).plain.strip())
+    if "play" in entry:
+        node.edges.append((entry["play"], "prover", strategy_picture(entry["then"], game, player)))
+    for reply, child in entry.get("replies", {}).items():
+        node.edges.append((reply, "reply", strategy_picture(child, game, player)))
+    return node
+
+
+def picture(root: Node, title: str, kind: str) -> None:
+    """Print the tree as DOT or SVG on stdout."""
+    console.file.write(dot(root, title) if kind == "dot" else svg(root, title))
+
+
+def draw_proof(path: Path, depth: int, json_out: bool, picture_format: str = "text") -> None:
     """Draw a strategy certificate's proof tree, `depth` prover moves deep (the file is not checked here)."""
     try:
         certificate, game = read_proof(path)
@@ -160,6 +201,10 @@ def draw_proof(path: Path, depth: int, json_out: bool) -> None:
     except (ProofFileError, ValueError) as err:
         raise fail(str(err)) from None
     data = proof_node(game, moves, root, claim.player, depth)
+    if picture_format != "text":
+        said = f"{game.rules.name}: player {claim.player} {'wins' if claim.result == 'win' else 'does not lose'} ({plural(depth, 'move')} shown)"
+        picture(proof_picture(data), said, picture_format)
+        return
     if json_out:
         console.print_json(json.dumps({"game": game.rules.name, "player": claim.player, "result": claim.result,
                                        "prover_moves": certificate.proof.turns, "tree": data}))
@@ -167,9 +212,11 @@ def draw_proof(path: Path, depth: int, json_out: bool) -> None:
     title = Text.assemble(
         (game.rules.name, "bold"), f": player {claim.player} ",
         ("wins" if claim.result == "win" else "does not lose", "bold green"),
-        f" from {data['position']} — proof tree of {certificate.proof.turns:,} moves, "
-        f"{certificate.proof.positions:,} positions; {depth} move(s) shown",
+        f" from {data['brief']} — proof tree of {certificate.proof.turns:,} moves, "
+        f"{certificate.proof.positions:,} positions; {plural(depth, 'move')} shown",
     )
     root_tree = Tree(title, guide_style="dim")
     draw_proof_node(root_tree, data)
     console.print(root_tree)
+    if getattr(game, "family", None) == "uttt":
+        console.print(Text("a move is BOARD.CELL; [X 1 8 · O 4 · = 7]: the boards X has won, O has won, drawn", style="dim"))

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from certify.cli.app import console, fail
-from certify.render.text import value_text
+from certify.render.text import searched_values
 from certify.render.uttt import draw_grid, status_words
 from solver.games.uttt.engine import IllegalMove, Position, PositionError, Uttt
 
@@ -22,12 +22,13 @@ def read_position(game: Uttt, position: str | None, moves: str | None) -> Positi
     """The position named by `--position` or reached by `--moves`; exits 2 with the reason."""
     if position is not None and moves is not None:
         raise fail("give --position or --moves, not both")
+    option = "--position" if position is not None else "--moves"
     try:
         if position is not None:
             return game.parse_position(position)
         return game.play_moves(moves or "")
     except (PositionError, IllegalMove) as err:
-        raise fail(str(err)) from None
+        raise fail(f"{option}: {err}") from None
 
 
 def position_view(game: Uttt, s: Position) -> dict:
@@ -44,33 +45,21 @@ def position_view(game: Uttt, s: Position) -> dict:
     }
 
 
-FLIP = {"win": "loss", "loss": "win", "draw": "draw", None: None}
-
-
-def move_values(game: Uttt, s: Position, nodes: int) -> list[dict]:
-    """Each legal move's value for the player making it, by proof search within `nodes` per search."""
-    from certify.bench.uttt import solve_value
-
-    out = []
-    for move in game.legal_moves(s):
-        child = game.apply(s, move)
-        if game.is_terminal(child):
-            result = game.returns(child)[game.to_move(s) - 1]
-            value, spent = {1: "win", 0: "draw", -1: "loss"}[result], 0
-        else:
-            child_value, _, spent = solve_value(game, child, nodes=nodes)
-            value = FLIP[child_value]
-        out.append({"move": game.format_move(move), "value": value, "nodes": spent})
-    return out
-
-
-def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, json_out: bool) -> None:
-    """Print one position: the grid, who moves where, the legal moves and, when solved, their values."""
+def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, json_out: bool, as_svg: bool = False) -> None:
+    """Print one position: the grid, who moves where, the legal moves and, when solved, their values
+    (or, `as_svg`, the position as an SVG picture)."""
     game = Uttt()
     s = read_position(game, position, moves)
+    if as_svg:
+        from certify.render.uttt import position_svg
+
+        console.file.write(position_svg(game, s) + "\n")
+        return
     view = position_view(game, s)
     if solve_nodes is not None:
-        view["move_values"] = move_values(game, s, solve_nodes)
+        from certify.cli.valued import valued_moves
+
+        view["move_values"] = valued_moves(game, s, solve_nodes, not json_out)
     if json_out:
         console.print_json(json.dumps(view))
         return
@@ -83,10 +72,7 @@ def show_uttt(position: str | None, moves: str | None, solve_nodes: int | None, 
     console.print(f"position [bold]{view['position']}[/]", soft_wrap=True)
     head = Text(f"{status}; finished boards: {view['finished']}")
     if "move_values" in view:
-        table = Table("move", "value for the mover", "nodes", box=None,
-                      caption=f"proof search, {solve_nodes:,} nodes per question; unknown = budget ran out")
-        for row in view["move_values"]:
-            table.add_row(row["move"], value_text(row["value"] or "unknown"), f"{row['nodes']:,}")
+        table = searched_values(view["move_values"], solve_nodes)
     else:
         table = Table("legal moves", box=None)
         table.add_row(" ".join(view["moves"]) or "none")

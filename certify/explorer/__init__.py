@@ -113,10 +113,20 @@ def render_page(data: dict) -> str:
     title = f"certify explore: {data['game']['name']}"
     return (
         template.replace("{{TITLE}}", _html_escape(title))
+        .replace("{{IDENTITY}}", _html_escape(page_identity(data)))
         .replace("/*{{CSS}}*/", assets.joinpath("page.css").read_text(encoding="utf-8"))
         .replace("/*{{JS}}*/", assets.joinpath("page.js").read_text(encoding="utf-8"))
         .replace("{{DATA}}", embedded)
     )
+
+
+def page_identity(data: dict) -> str:
+    """What a page shows, as its `certify-page` meta tag holds it: `table SHA256` for a certified game,
+    `strategy SHA256 player P RESULT from ROOT` for a proof. Two pages of one identity are one page."""
+    if data["kind"] == "strategy":
+        claim = data["claim"]
+        return f"strategy {data['game']['name']} {data['game']['sha256'][:16]} player {claim['player']} {claim['result']} from {claim['root'] or 'the start'}"
+    return f"table {data['game']['name']} {data['game']['sha256'][:16]}"
 
 
 def build_page(

@@ -120,6 +120,20 @@
   }
 
   // ---- model of a strategy certificate: the proof, one move at the prover's turns -------------
+  // 0 open, 1 won by X, 2 won by O, 3 full without a line (drawn): each local board of a 9×9 grid,
+  // as the command line shades them (certify/render/uttt.py: board_status)
+  function blockStatus(cells, cols, b) {
+    const lines = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+    const out = [];
+    for (let block = 0; block < (cols / b) * (cols / b); block++) {
+      const top = Math.floor(block / (cols / b)) * b, left = (block % (cols / b)) * b;
+      const local = [];
+      for (let r = 0; r < b; r++) for (let c = 0; c < b; c++) local.push(cells[(top + r) * cols + left + c]);
+      const won = [1, 2].find((mark) => lines.some((line) => line.every((i) => local[i] === mark)));
+      out.push(won || (local.every((mark) => mark > 0) ? 3 : 0));
+    }
+    return out;
+  }
   async function proofModel() {
     const P = DATA.proof;
     const inflated = new Blob([await unpack(P.nodes, Uint8Array)]);
@@ -144,6 +158,7 @@
       const status = node.r !== null ? `Game over: ${winnerText(node.r)}.`
         : `Player ${node.m} to move${where}${prover ? ": the proof gives its move." : ": the proof covers every reply."}`;
       return { cells, moves: list, known: true, over: node.r !== null, status, toMove: node.m, sentBlock: sent,
+        blockStatus: blocks ? blockStatus(cells, cols, blocks) : null,
         lineCells: new Set(), code: null, dump: null,
         note: prover && node.r === null ? "The certificate proves this one move; other moves here are not part of the proof." : "" };
     }
@@ -180,7 +195,7 @@
   function renderBoard(v) {
     const el = $("board");
     el.replaceChildren();
-    el.style.gridTemplateColumns = `repeat(${model.cols}, 1fr)`;
+    el.style.gridTemplateColumns = `repeat(${model.cols}, minmax(0, 1fr))`; // equal columns, whatever a cell holds
     el.classList.toggle("big", model.cols > 5);
     const last = at > 0 ? line[at - 1].cell : -1;
     v.cells.forEach((mark, cell) => {
@@ -192,6 +207,8 @@
         if (c % b === b - 1 && c < model.cols - 1) cls.push("block-right");
         if (r % b === b - 1 && r < model.rows - 1) cls.push("block-bottom");
         if (v.sentBlock >= 0 && Math.floor(r / b) * b + Math.floor(c / b) === v.sentBlock) cls.push("sent");
+        const status = v.blockStatus ? v.blockStatus[Math.floor(r / b) * (model.cols / b) + Math.floor(c / b)] : 0;
+        if (status) cls.push(`won${status}`);
       }
       if (mark > 0) {
         el.append(h("div", { class: `${cls.join(" ")} filled m${mark}`, role: "img", "aria-label": `cell ${cell}: ${MARK[mark]}` },
@@ -323,6 +340,8 @@
           `Independent checker: ${DATA.verdict.split(" ")[0]}.`));
     if (DATA.kind === "strategy") {
       $("moves-title").textContent = "Moves in the proof";
+      $("legend-best").hidden = true; // a proof marks no best moves: ★ belongs to table pages
+      if (model.blocks) $("legend-boards").hidden = false;
       $("moves").classList.add("no-plies"); // a proof certifies results, not distances
     }
     const dl = $("identity");

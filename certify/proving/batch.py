@@ -1,16 +1,19 @@
 """Batch proving: many positions, each to its own certificate in one folder, on a parallel engine.
 
 A batch file holds one proof per line: what you would type after `certify prove`, that is GAME,
-`--claim win|no-loss`, `--player 1|2` and optionally `--position P` (shell quoting; `#` starts a
-comment; blank lines are skipped). Each line's certificate is written to the output folder
-under a name derived from the line's content (`name_for`), so a rerun skips every line whose
-certificate is already there: an interrupted batch resumes where it stopped. Certificates are
+`--claim win|no-loss` and `--player 1|2`, or `--value`, and optionally `--position P` (shell
+quoting; `#` starts a comment; blank lines are skipped). A line does what `certify prove` does
+with the same words: a claim is certified, or its opposite when it is refuted; `--value` writes
+every certificate of the position's value. Each certificate is written to the output folder under
+a name derived from the line's content (`name_for`), so a rerun skips every line whose
+certificates are already there: an interrupted batch resumes where it stopped. Certificates are
 written by the driver with atomic writes only, so a killed run never leaves a partial file.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -22,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from certify.files import write_atomic
+from certify.files import file_stem, write_atomic
 from solver.workers import EngineSpec, WorkerLost, die_once_for_tests
 from solver.games.families import resolve_game
+from solver.search.pns import Claim
 
 
 class BatchError(ValueError):
@@ -33,29 +37,31 @@ class BatchError(ValueError):
 
 @dataclass(frozen=True)
 class Item:
-    """One line of a batch file: a claim about one position of one game."""
+    """One line of a batch file: a claim (or, with `claim == "value"`, the value) of one position of one game."""
 
     line: int
     game: str
     position: str | None
-    claim: str
-    player: int
+    claim: str  # win, no-loss, or value
+    player: int | None  # None for a value line
 
     def identity(self) -> dict[str, Any]:
         """What the proof is about (the line number is not part of it)."""
         return {"game": self.game, "position": self.position, "claim": self.claim, "player": self.player}
 
-    def command(self) -> str:
-        """The `certify prove` command of this line, as its provenance records it."""
-        words = [f"certify prove {self.game}", f"--claim {self.claim}", f"--player {self.player}"]
+    def command(self, claim: Claim) -> str:
+        """The `certify prove` command of `claim` at this line's position, as its provenance records it
+        (the same words `certify prove` records, so the certificate is the same byte for byte)."""
+        words = [f"certify prove {self.game}", f"--claim {claim.result}", f"--player {claim.player}"]
         if self.position is not None:
             words.append(f"--position '{self.position}'")
         return " ".join(words)
 
     def words(self) -> str:
-        """`mnk:4,4,3 [position] player 1 win`."""
+        """`mnk:4,4,3 at POSITION: player 1 win` or `tictactoe: value`."""
         where = f" at {self.position}" if self.position else ""
-        return f"{self.game}{where}: player {self.player} {self.claim}"
+        said = "value" if self.player is None else f"player {self.player} {self.claim}"
+        return f"{self.game}{where}: {said}"
 
 
 class _LineParser(argparse.ArgumentParser):
@@ -67,9 +73,22 @@ def _line_parser() -> argparse.ArgumentParser:
     parser = _LineParser(prog="line", add_help=False)
     parser.add_argument("game")
     parser.add_argument("--position", "-p", default=None)
-    parser.add_argument("--claim", choices=("win", "no-loss"), required=True)
-    parser.add_argument("--player", type=int, choices=(1, 2), required=True)
+    parser.add_argument("--claim", choices=("win", "no-loss"))
+    parser.add_argument("--player", type=int, choices=(1, 2))
+    parser.add_argument("--value", action="store_true")
     return parser
+
+
+def _item(number: int, args: argparse.Namespace) -> Item:
+    """The item of one parsed line; raises BatchError when the claim is not stated exactly once."""
+    if args.value:
+        if args.claim is not None or args.player is not None:
+            raise BatchError("--value settles both players' claims; leave out --claim and --player")
+        return Item(number, args.game, args.position, "value", None)
+    missing = [name for name in ("claim", "player") if getattr(args, name) is None]
+    if missing:
+        raise BatchError(f"the following arguments are required: {', '.join('--' + m for m in missing)} (or --value)")
+    return Item(number, args.game, args.position, args.claim, args.player)
 
 
 def parse_batch(text: str) -> list[Item]:
@@ -81,20 +100,37 @@ def parse_batch(text: str) -> list[Item]:
             words = shlex.split(raw, comments=True)
             if not words:
                 continue
-            args = parser.parse_args(words)
+            items.append(_item(number, parser.parse_args(words)))
         except (ValueError, BatchError) as err:
             raise BatchError(f"line {number}: {err}") from None
-        items.append(Item(number, args.game, args.position, args.claim, args.player))
     if not items:
         raise BatchError("the batch file lists no positions")
     return items
 
 
-def name_for(item: Item) -> str:
-    """The certificate's file name: readable, and a hash of everything the proof is about."""
-    digest = hashlib.sha256(json.dumps(item.identity(), sort_keys=True).encode()).hexdigest()[:12]
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", item.game).strip("-")[:40] or "game"
-    return f"{slug}-p{item.player}-{item.claim}-{digest}.json"
+def name_for(item: Item, claim: Claim) -> str:
+    """The file name of `claim`'s certificate for this line: `certify prove`'s stem
+    (`mnk-4-4-3.p1-win`), then a hash of the game and position, which tells positions apart."""
+    digest = hashlib.sha256(json.dumps({"game": item.game, "position": item.position}, sort_keys=True).encode()).hexdigest()[:12]
+    return f"{file_stem(game_name(item.game))}.p{claim.player}-{claim.result}.{digest}.json"
+
+
+@functools.lru_cache(maxsize=64)
+def game_name(text: str) -> str:
+    """The name of the game GAME text states (a spec file's own name; `mnk:4,4,3` itself)."""
+    return resolve_game(text).rules.name
+
+
+def outcomes(item: Item) -> list[tuple[Claim, ...]]:
+    """The sets of claims whose certificates settle this line, the line's own answer first.
+
+    A claim: itself, or its opposite (certified when it is refuted). A value: player 1 wins,
+    player 2 wins, or both do not lose (a draw).
+    """
+    if item.player is None:
+        return [(Claim(1, "win"),), (Claim(2, "win"),), (Claim(1, "no-loss"), Claim(2, "no-loss"))]
+    claim = Claim(item.player, item.claim)  # type: ignore[arg-type]
+    return [(claim,), (claim.opposite(),)]
 
 
 ItemStatus = Literal["proved", "refuted", "unresolved", "failed", "existing"]
@@ -102,10 +138,10 @@ ItemStatus = Literal["proved", "refuted", "unresolved", "failed", "existing"]
 
 @dataclass(frozen=True)
 class ItemAnswer:
-    """A worker's answer for one item: the certificate text if proved, else why not."""
+    """A worker's answer for one item: the certificates it proved (claim, text) and what happened."""
 
     status: ItemStatus
-    certificate: str | None = None
+    certificates: tuple[tuple[Claim, str], ...] = ()
     nodes: int = 0
     seconds: float = 0.0
     note: str = ""
@@ -113,18 +149,19 @@ class ItemAnswer:
 
 @dataclass(frozen=True)
 class ItemResult:
-    """An item's outcome in this run, with the file it went to."""
+    """An item's outcome in this run, with the files its certificates went to."""
 
     item: Item
     status: ItemStatus
-    file: Path
+    files: tuple[Path, ...] = ()
     nodes: int = 0
     seconds: float = 0.0
     note: str = ""
 
     def row(self) -> dict[str, Any]:
-        """JSON-ready summary."""
-        return {"line": self.item.line, **self.item.identity(), "status": self.status, "file": str(self.file),
+        """JSON-ready summary; `file` is the first certificate (None if none was written)."""
+        return {"line": self.item.line, **self.item.identity(), "status": self.status,
+                "file": str(self.files[0]) if self.files else None, "files": [str(f) for f in self.files],
                 "nodes": self.nodes, "seconds": round(self.seconds, 3), "note": self.note}
 
 
@@ -144,23 +181,34 @@ def start_of(item: Item) -> tuple[Any, Any]:
 
 
 def prove_item(options: Options, item: Item) -> ItemAnswer:
-    """Worker side: `certify prove` of one item (the serial search), and its certificate if proved.
+    """Worker side: `certify prove` of one line (the serial search) and the certificates it writes.
 
-    The certificate is the one `certify prove` writes for the same line, byte for byte.
+    Each certificate is the one `certify prove` writes for the same words, byte for byte: a proved
+    claim's; a refuted claim's opposite (status `refuted`); a value line's every proof of the value.
     """
-    from certify.proving.single import prove
-    from solver.search.pns import Claim
+    from certify.proving.single import prove, settle_value
 
     die_once_for_tests(options.die_once)
     game = resolve_game(item.game)
+    if item.player is None:
+        settled = settle_value(game, item.position, options.max_nodes, None, options.max_memory_mb, command=item.command)
+        nodes, seconds = settled.nodes, settled.seconds
+        if settled.value is None:
+            return ItemAnswer("unresolved", (), nodes, seconds, settled.searches[-1].outcome.status)
+        return ItemAnswer("proved", tuple((p.claim, p.text or "") for p in settled.proofs), nodes, seconds, settled.value)
     claim = Claim(item.player, item.claim)  # type: ignore[arg-type]
-    attempt = prove(game, claim, item.position, max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command())
-    outcome = attempt.outcome
-    if outcome.status == "proved":
-        return ItemAnswer("proved", attempt.text, outcome.nodes, attempt.seconds)
-    if outcome.status == "disproved":
-        return ItemAnswer("refuted", None, outcome.nodes, attempt.seconds, f"{claim.words()} is false")
-    return ItemAnswer("unresolved", None, outcome.nodes, attempt.seconds, outcome.status)
+    attempt = prove(game, claim, item.position, max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command(claim))
+    if attempt.outcome.status == "proved":
+        return ItemAnswer("proved", ((claim, attempt.text or ""),), attempt.outcome.nodes, attempt.seconds)
+    if attempt.outcome.status != "disproved":
+        return ItemAnswer("unresolved", (), attempt.outcome.nodes, attempt.seconds, attempt.outcome.status)
+    opposite = prove(game, claim.opposite(), item.position, max_nodes=options.max_nodes,
+                     max_memory_mb=options.max_memory_mb, command=item.command(claim.opposite()))
+    nodes, seconds = attempt.outcome.nodes + opposite.outcome.nodes, attempt.seconds + opposite.seconds
+    if opposite.outcome.status != "proved":
+        return ItemAnswer("refuted", (), nodes, seconds, f"{claim.words()} is false; the opposite: {opposite.outcome.status}")
+    return ItemAnswer("refuted", ((claim.opposite(), opposite.text or ""),), nodes, seconds,
+                      f"{claim.words()} is false; certified: {claim.opposite().words()}")
 
 
 @dataclass
@@ -180,15 +228,22 @@ class Batch:
                 raise BatchError(f"line {item.line}: {err}") from None
 
     def todo(self) -> Iterator[Item]:
-        """Items whose certificate is not in the folder yet (and each item once)."""
+        """Items whose certificates are not in the folder yet (and each item once).
+
+        A claim line whose opposite's certificate is there was refuted before: `refuted` again.
+        """
         seen = set()
         for item in self.items:
-            name = name_for(item)
-            if name in seen:
+            if (key := json.dumps(item.identity(), sort_keys=True)) in seen:
                 continue
-            seen.add(name)
-            if (self.folder / name).is_file():
-                self.results.append(ItemResult(item, "existing", self.folder / name))
+            seen.add(key)
+            for number, claims in enumerate(outcomes(item)):
+                files = tuple(self.folder / name_for(item, claim) for claim in claims)
+                if all(f.is_file() for f in files):
+                    refuted = item.player is not None and number == 1
+                    note = "certificate of the opposite already there" if refuted else ""
+                    self.results.append(ItemResult(item, "refuted" if refuted else "existing", files, note=note))
+                    break
             else:
                 yield item
 
@@ -224,13 +279,14 @@ class Batch:
         return self.results
 
     def _record(self, item: Item, answer: ItemAnswer | WorkerLost) -> ItemResult:
-        path = self.folder / name_for(item)
         if isinstance(answer, WorkerLost):
-            result = ItemResult(item, "failed", path, note=answer.reason)
+            result = ItemResult(item, "failed", note=answer.reason)
         else:
-            if answer.status == "proved" and answer.certificate is not None:
-                write_atomic(path, answer.certificate)
-            result = ItemResult(item, answer.status, path, answer.nodes, answer.seconds, answer.note)
+            files = []
+            for claim, text in answer.certificates:
+                files.append(self.folder / name_for(item, claim))
+                write_atomic(files[-1], text)
+            result = ItemResult(item, answer.status, tuple(files), answer.nodes, answer.seconds, answer.note)
         self.results.append(result)
         return result
 

@@ -13,13 +13,14 @@ import json
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from certify import __version__
+from certify.proving.checkpoint import load_checkpoint, save_checkpoint
 from certify.files import write_atomic
 from certify.record.format import FORMAT
 from certify.record.schema import Proof, Provenance, StrategyCertificate, StrategyClaim
@@ -52,6 +53,7 @@ class Attempt:
     tree: ProofTree | None
     certificate: StrategyCertificate | None
     seconds: float  # search and traversal
+    first_moves: tuple[tuple[str, str], ...] = ()  # unsettled: each first move proved, disproved or open
     core: str = "python"  # which df-pn searched: "python" (solver/search/pns.py) or "native" (solver/search/native.py)
 
     @property
@@ -87,22 +89,37 @@ def prove(
     timed: bool = False,
     max_seconds: float | None = None,
     plain: bool = False,
+    checkpoint: Path | None = None,
+    checkpoint_seconds: float = 600.0,
+    resume: Path | None = None,
     core: Core = "auto",
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
+    With `resume`, the search starts from that checkpoint's table (certify/proving/checkpoint.py; the
+    nodes reported then include the ones spent before). With `checkpoint`, the table is saved
+    there every `checkpoint_seconds` and when the search stops unsettled (a budget, Ctrl-C).
     `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
-    game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel.
+    game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel;
+    checkpoints hold the Python search's table, so with them `auto` is `python`.
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    hooks = NoHooks() if plain else game.search_hooks()
-    search, used = proof_search(game, claim, hooks, progress, core, max_memory_mb)
-    outcome = search.search(state, max_nodes, max_memory_mb, max_seconds)
+    tabled = checkpoint is not None or resume is not None
+    if tabled and core == "native":
+        raise CoreUnavailable("--core native: --checkpoint and --resume save the Python search's table; leave out --core")
+    search, used = proof_search(game, claim, NoHooks() if plain else game.search_hooks(), progress,
+                                "python" if tabled else core, max_memory_mb)
+    about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
+             "result": claim.result, "position": root, "plain": plain}
+    if resume is not None:
+        search.table, search.nodes = load_checkpoint(resume, about, search.table_key(state))
+    outcome = searched(search, state, max_nodes, max_memory_mb, max_seconds, checkpoint, checkpoint_seconds, about)
     if outcome.status != "proved":
-        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, used)
+        settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
+        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled, used)
     tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed)
-    return Attempt(claim, root, outcome, tree, certificate, seconds, used)
+    return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
 
 
 def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Callable[[Progress], None] | None,
@@ -120,6 +137,131 @@ def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Calla
             if core == "native":
                 raise CoreUnavailable(f"--core native: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells)")
     return ProofSearch(game, claim, hooks, progress), "python"
+
+
+def searched(
+    search: ProofSearch,
+    state: Any,
+    max_nodes: int | None,
+    max_memory_mb: float | None,
+    max_seconds: float | None,
+    checkpoint: Path | None,
+    every: float,
+    about: dict[str, Any],
+) -> Outcome:
+    """`search.search` within the budgets, in slices of `every` seconds with the table saved to
+    `checkpoint` after each and when the search stops unsettled; one Outcome for the whole run."""
+    if checkpoint is None:
+        return search.search(state, max_nodes, max_memory_mb, max_seconds)
+    started, first_node = time.perf_counter(), search.nodes
+    peak = 0.0
+    while True:
+        spent = time.perf_counter() - started
+        left_seconds = None if max_seconds is None else max(0.0, max_seconds - spent)
+        left_nodes = None if max_nodes is None else max(0, max_nodes - (search.nodes - first_node))
+        slice_seconds = every if left_seconds is None else min(every, left_seconds)
+        outcome = search.search(state, left_nodes, max_memory_mb, slice_seconds)
+        peak = max(peak, outcome.peak_rss_mb)
+        sliced = outcome.status == "time budget" and (left_seconds is None or left_seconds > slice_seconds)
+        if outcome.status not in ("proved", "disproved"):
+            save_checkpoint(checkpoint, about, search.table, search.nodes)
+        if not sliced:
+            return replace(outcome, seconds=time.perf_counter() - started, peak_rss_mb=peak)
+
+
+def first_moves(game: Game[Any, Any], search: ProofSearch, state: Any) -> tuple[tuple[str, str], ...]:
+    """What an unsettled search did settle at the root: each candidate first move and whether
+    the claim holds after it (`proved`), fails after it (`disproved`) or is still `open`."""
+    if game.is_terminal(state):
+        return ()
+    out = []
+    for move in search.hooks.candidates(state, game.legal_moves(state), game.to_move(state) == search.claim.player, search.claim.player):
+        pn, dn = search.numbers(game.apply(state, move))
+        out.append((game.format_move(move), "proved" if pn == 0 else "disproved" if dn == 0 else "open"))
+    return tuple(out)
+
+
+GameValue = Literal["win", "draw", "loss"]
+FLIP: dict[GameValue | None, GameValue | None] = {"win": "loss", "loss": "win", "draw": "draw", None: None}
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A position's value for the player to move, the proofs that certify it, and what it cost."""
+
+    value: GameValue | None  # None: a budget ran out (or the search was interrupted)
+    proofs: list[Attempt]  # a win or a loss: one; a draw: both players' no-loss proofs; else none
+    searches: list[Attempt]  # every search made, in order, proved or not
+    nodes: int
+    seconds: float
+
+
+def settle_value(
+    game: Game[Any, Any],
+    root: str | None = None,
+    nodes: int | None = None,
+    seconds: float | None = None,
+    max_memory_mb: float | None = None,
+    plain: bool = False,
+    progress: Callable[[Progress], None] | None = None,
+    command: Callable[[Claim], str] = lambda claim: "",
+) -> Settled:
+    """The game value of `root` (None: the start) for the player to move, by the searches it needs.
+
+    Win: "the mover wins" proved. Loss: "the opponent wins" proved. Draw: both refuted, then a
+    no-loss proof for each side (the certificate of a draw is the pair). `nodes` bounds each
+    search; `seconds` all of them together.
+    """
+    started = time.perf_counter()
+    deadline = None if seconds is None else started + seconds
+    state = game.initial() if root is None else game.parse_position(root)
+    mover = game.to_move(state)
+    attempts: list[Attempt] = []
+
+    def run(claim: Claim) -> Attempt:
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        attempt = prove(game, claim, root, nodes, max_memory_mb, progress, command(claim), max_seconds=left, plain=plain)
+        attempts.append(attempt)
+        return attempt
+
+    def done(value: GameValue | None, proofs: list[Attempt]) -> Settled:
+        return Settled(value, proofs, attempts, sum(a.outcome.nodes for a in attempts), time.perf_counter() - started)
+
+    for claim in (Claim(mover, "win"), Claim(3 - mover, "win")):
+        attempt = run(claim)
+        if attempt.outcome.status == "proved":
+            return done("win" if claim.player == mover else "loss", [attempt])
+        if attempt.outcome.status != "disproved":
+            return done(None, [])
+    for claim in (Claim(mover, "no-loss"), Claim(3 - mover, "no-loss")):
+        if run(claim).outcome.status != "proved":
+            return done(None, [])
+    return done("draw", attempts[-2:])
+
+
+def move_values(
+    game: Game[Any, Any], state: Any, nodes: int, progress: Callable[[int, int], None] | None = None
+) -> list[dict[str, Any]]:
+    """Each legal move's value for the player making it, by proof search within `nodes` per search.
+
+    A move's value is None where a budget ran out (shown as `unknown`). `progress(done, total)`
+    is called before each move is valued.
+    """
+    out = []
+    mover = game.to_move(state)
+    moves = game.legal_moves(state)
+    for done, move in enumerate(moves):
+        if progress is not None:
+            progress(done, len(moves))
+        child = game.apply(state, move)
+        if game.is_terminal(child):
+            value: GameValue | None = {1: "win", 0: "draw", -1: "loss"}[game.returns(child)[mover - 1]]
+            spent = 0
+        else:
+            settled = settle_value(game, game.format_position(child), nodes=nodes)
+            value, spent = FLIP[settled.value], settled.nodes
+        out.append({"move": game.format_move(move), "value": value, "nodes": spent})
+    return out
 
 
 def strategy_certificate(

@@ -120,19 +120,29 @@ def read_certificate(path: Path) -> Certificate:
 
 
 def read_any_certificate(path: Path) -> Certificate | StrategyCertificate:
-    """Read and schema-validate a certificate of any kind; raises CertificateError with one line."""
+    """Read and schema-validate a certificate of any kind; raises CertificateError with one line.
+
+    A file that is not JSON, or JSON that is not a certify certificate, is named so in the words
+    every reader uses (docs/cli.md) before the schema names a bad field.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise CertificateError(f"{path}: cannot read: {err}") from None
+    except UnicodeDecodeError as err:
+        raise CertificateError(f"{path}: not UTF-8 text (bad byte at offset {err.start})") from None
+    except OSError as err:
+        raise CertificateError(f"{path}: cannot read: {err.strerror or err}") from None
     try:
         head = json.loads(text)
-        version, kind = head.get("version"), head.get("kind")
-    except (ValueError, AttributeError, RecursionError):
-        version, kind = VERSION, "table"  # let the schema name what is wrong
+    except RecursionError:
+        raise CertificateError(f"{path}: not valid JSON: nested too deeply") from None
+    except ValueError as err:
+        raise CertificateError(f"{path}: not valid JSON: {err}") from None
+    if not isinstance(head, dict) or head.get("format") != "certify-certificate":
+        raise CertificateError(f'{path}: not a certify certificate (it has no "format": "certify-certificate")')
+    version, kind = head.get("version"), head.get("kind")
     if version != VERSION:
-        raise CertificateError(f"{path}: certificate format version {ascii(version)[:20]} is not readable: "
-                               f"this certify reads version {VERSION} (regenerate it with `certify solve`)")
+        said = "has no format version" if version is None else f"has format version {ascii(version)[:20]}"
+        raise CertificateError(f"{path}: {said}; this certify reads version {VERSION} (regenerate it with `certify solve`)")
     from pydantic import ValidationError
 
     from certify.record.schema import Certificate, StrategyCertificate

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich import box
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -36,6 +37,14 @@ def board_line(board: tuple[int, ...], cols: int) -> str:
 def value_text(word: str) -> Text:
     """A value word in its colour."""
     return Text(word, style=VALUE_STYLE.get(word, ""))
+
+
+def searched_values(rows: list[dict], nodes: int) -> Group:
+    """Moves valued by proof search (certify.proving.single.move_values): move, value, nodes, and the budget."""
+    table = Table("move", "value for the mover", "nodes", box=None)
+    for row in rows:
+        table.add_row(row["move"], value_text(row["value"] or "unknown"), f"{row['nodes']:,}")
+    return Group(table, Text(f"proof search, {plural(nodes, 'node')} per question; unknown = the budget ran out", style="dim"))
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:

@@ -49,3 +49,29 @@ def draw_grid(game: Uttt, s: Position) -> Text:
             out.append(" ", style=background if col % 3 != 2 else "")
         out.append("\n")
     return out
+
+
+def brief(game: Uttt, s: Position) -> str:
+    """`O to play in board 0 [X 1 8 · O 4]`: who moves where, and the boards X and O have won (and
+    the drawn ones, `= 7`) — what a tree label needs, not the 81 cells."""
+    by_status: dict[int, list[str]] = {1: [], 2: [], 3: []}
+    for board in bits(s.closed):
+        by_status[board_status(s, board)].append(str(board))
+    finished = " · ".join(f"{sign} {' '.join(boards)}" for sign, boards in zip(("X", "O", "="), by_status.values()) if boards)
+    shown = f" [{finished}]" if finished else ""
+    if game.is_terminal(s):
+        result = {(1, -1): "X won", (-1, 1): "O won", (0, 0): "drawn"}[tuple(game.returns(s))]
+        return f"game over, {result}{shown}"
+    where = "any open board" if s.sent < 0 else f"board {s.sent}"
+    return f"{'XO'[game.to_move(s) - 1]} to play in {where}{shown}"
+
+
+def position_svg(game: Uttt, s: Position) -> str:
+    """The position as SVG (certify/render/svg.py): marks, boards shaded as draw_grid shades them, the
+    cells the player to move may take outlined."""
+    from certify.render.svg import uttt_svg
+
+    playable = game.playable(s)
+    cells = [grid_index(row, col) for row in range(9) for col in range(9)]
+    marks = [(s.x >> g & 1) + 2 * (s.o >> g & 1) for g in cells]
+    return uttt_svg(marks, [board_status(s, b) for b in range(9)], [bool(playable >> g & 1) for g in cells])

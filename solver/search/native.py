@@ -78,7 +78,7 @@ class NativeProofSearch:
         kernel = kernel_for(game, hooks)
         if kernel is None:
             raise ValueError(f"{game.rules.name}: no compiled kernel searches this game with these hooks")
-        self.game, self.claim, self.kernel = game, claim, kernel
+        self.game, self.claim, self.hooks, self.kernel = game, claim, hooks, kernel
         self.progress, self.progress_seconds = progress, progress_seconds
         self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss", int(table_mb * 2**20))
 

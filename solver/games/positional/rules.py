@@ -179,6 +179,8 @@ def make_rules(
     """Rules from their parts; lines come from K unless given explicitly. Raises RulesError."""
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise RulesError(f"board {rows}x{cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+    if k is not None and lines is not None:
+        raise RulesError("a spec gives k or lines, not both (docs/rules.md)")
     if lines is None:
         if k is None:
             raise RulesError("a spec needs either k or lines")
@@ -239,6 +241,8 @@ def load_spec_file(path: Path) -> Rules:
         raise RulesError(f"{path}: no such file")
     try:
         text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise RulesError(f"{path}: not UTF-8 text (bad byte at offset {err.start})") from None
     except OSError as err:
         raise RulesError(f"{path}: cannot read: {err.strerror}") from None
     if not text.strip():
@@ -246,7 +250,7 @@ def load_spec_file(path: Path) -> Rules:
     try:
         data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise RulesError(f"{path}: not valid {path.suffix.lstrip('.') or 'JSON'}: {err}") from None
+        raise RulesError(f"{path}: not valid {path.suffix.lstrip('.').upper()}: {err}") from None
     if not isinstance(data, dict):
         raise RulesError(f"{path}: a spec must be a table/object")
     allowed = {"name", "rows", "cols", "k", "lines", "marks", "goal"}

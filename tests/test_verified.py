@@ -1,0 +1,296 @@
+"""The verified checker (verified/): its Rocq proofs assume nothing, and it agrees with the stdlib
+checker on every published strategy certificate and small table, on the proofs and tables of small
+games and on their mutants.
+
+The development is built once per session into a temporary directory (`make -C DIR`, about 15 s);
+without coqc, ocamlopt or make (`.ci/install-coq` installs them) every test here is skipped with
+the reason.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+import re
+import shutil
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import checker
+from test_checker_helpers import BUILTINS, SMALL_SPECS, close_arrays, open_arrays, pool
+from test_proof_certificates import PROOFS, document, losing_replacement, moves_of, rehashed, with_moves
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "verified"
+THEORIES = sorted(SOURCES.glob("*.v"))
+PUBLISHED = json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
+PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
+TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()
+SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game
+SUFFIX = {"strategy": "; closure check proved in Rocq", "table": "; minimax and closure checks proved in Rocq"}
+TABLES = [entry for entry in json.loads((ROOT / "certificates" / "index.json").read_text())["certificates"]
+          if entry.get("checker")]  # the tables within the default budget (3x3 boards)
+TOOLS = ("coqc", "ocamlopt", "make")
+
+
+def _missing_tool() -> str | None:
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    return f"{', '.join(missing)} not found (apt-get install coq ocaml-nox make, or run .ci/install-coq)" if missing else None
+
+
+pytestmark = pytest.mark.skipif(_missing_tool() is not None, reason=f"no Rocq toolchain: {_missing_tool()}")
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh build of verified/ (proofs checked, assumptions printed, driver compiled)."""
+    directory = tmp_path_factory.mktemp("verified")
+    for source in SOURCES.iterdir():
+        built = source.name in ("core.ml", "core.mli")  # extracted by the build: never a stale copy
+        if (source.suffix in (".v", ".ml") and not built) or source.name in ("Makefile", "_CoqProject"):
+            shutil.copy(source, directory)
+    done = subprocess.run(["make", "-C", str(directory)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return directory
+
+
+def run(build: Path, path: Path, *options: str) -> tuple[int, str]:
+    """verified/check's exit code and its one line (stdout, or stderr for ERROR)."""
+    done = subprocess.run([str(build / "check"), str(path), *options], capture_output=True, text=True, timeout=120)
+    lines = (done.stdout + done.stderr).splitlines()
+    assert len(lines) == 1, lines
+    return done.returncode, lines[0]
+
+
+def agree(build: Path, tmp_path: Path, doc: dict | str, name: str = "cert.json") -> tuple[int, str]:
+    """Check one document with both checkers; they must give the same exit code and the same line."""
+    text = doc if isinstance(doc, str) else json.dumps(doc, indent=2, sort_keys=True)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, line = run(build, path)
+    expected = checker.check_file(str(path))
+    assert code == expected.exit_code, (line, expected.message)
+    if code in (0, 1):  # a verdict names the game, the hash and the claim exactly as the stdlib checker does
+        assert line.removesuffix(SUFFIX[line.split()[1]]) == expected.message
+    assert "internal checker failure" not in line
+    return code, line
+
+
+def test_the_proofs_assume_nothing(build: Path) -> None:
+    printed = (build / "assumptions.txt").read_text().split("\n")
+    audited = (SOURCES / "Extract.v").read_text().count("Print Assumptions ")
+    assert audited >= 4 and [line for line in printed if line] == ["Closed under the global context"] * audited
+    for theory in THEORIES:
+        code = re.sub(r"\(\*.*?\*\)", "", theory.read_text(), flags=re.S)
+        assert not re.search(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Hypothesis|Conjecture)\b", code), theory
+
+
+@pytest.mark.parametrize("entry", PUBLISHED, ids=lambda entry: Path(entry["file"]).stem)
+def test_every_published_proof_is_valid(build: Path, entry: dict) -> None:
+    """The published record holds the stdlib checker's verdict line (tests/test_published.py keeps it current)."""
+    assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX["strategy"])
+
+
+@pytest.mark.parametrize("entry", TABLES, ids=lambda entry: Path(entry["file"]).stem)
+def test_every_published_small_table_is_valid(build: Path, entry: dict) -> None:
+    assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX["table"])
+
+
+@pytest.mark.parametrize("case", PROOFS, ids=lambda c: f"{c[0]}-p{c[1]}-{c[2]}")
+def test_every_mark_rule_and_goal(build: Path, tmp_path: Path, case: tuple) -> None:
+    assert agree(build, tmp_path, document(*case))[0] == 0
+
+
+def mutants(doc: dict, game: str) -> list[dict]:
+    """One-change copies of a true proof, each INVALID for the stdlib checker (tests/test_proof_certificates.py)."""
+    moves = moves_of(doc)
+    replaced = [m for m in (losing_replacement(doc, index) for index in range(min(len(moves), 40))) if m][:3]
+    changed = [with_moves(doc, m) for m in replaced]
+    changed += [with_moves(doc, moves[:-1]), with_moves(doc, moves[1:]), with_moves(doc, moves + b"\x00"),
+                with_moves(doc, moves[:3] + moves[4:]), with_moves(doc, moves[:1] + b"\xff" + moves[2:])]
+    changed.append({**doc, "claim": {**doc["claim"], "player": 3 - doc["claim"]["player"]}})
+    changed.append({**doc, "claim": {**doc["claim"], "result": "win"}})
+    changed.append({**doc, "proof": {**doc["proof"], "positions": doc["proof"]["positions"] + 1}})
+    changed.append({**doc, "proof": {**doc["proof"], "positions": doc["proof"]["positions"] - 1}})
+    changed.append({**doc, "rules_sha256": "0" * 64})
+    for key, swap in (("goal", {"first-line-wins": "first-line-loses", "first-line-loses": "first-line-wins"}),
+                      ("marks", {"own": "either", "either": "own"})):
+        if doc["rules"][key] in swap:
+            flipped = copy.deepcopy(doc)
+            flipped["rules"][key] = swap[doc["rules"][key]]
+            changed.append(rehashed(flipped))
+    shorter = copy.deepcopy(doc)
+    shorter["rules"]["lines"] = shorter["rules"]["lines"][1:]
+    changed.append(rehashed(shorter))
+    return changed
+
+
+@pytest.mark.parametrize("case", SMALL, ids=lambda c: f"{c[0]}-p{c[1]}-{c[2]}")
+def test_the_checkers_agree_on_mutants(build: Path, tmp_path: Path, case: tuple) -> None:
+    verdicts = [agree(build, tmp_path, mutant)[0] for mutant in mutants(document(*case), case[0])]
+    assert verdicts.count(1) >= len(verdicts) - 3, verdicts  # a mutant may happen to be true (e.g. another goal)
+
+
+def unreadable(doc: dict) -> list[dict | str]:
+    """Copies of a certificate the stdlib checker cannot read (exit 2)."""
+    text = json.dumps(doc, sort_keys=True)
+    moves = doc["proof"]["moves"]
+    bad: list[dict | str] = ["", "{", "[]", text.replace('"kind"', '"kind": "strategy", "kind"', 1), text + "x",
+                             "\xff" + text, text.replace('"version": 2', '"version": 1'),
+                             text.replace('"version": 2', '"version": 2.0'),
+                             text.replace('"version": 2', '"version": true')]
+    for part, key, value in (("proof", "moves", moves[:-4]), ("proof", "moves", moves + "!"),
+                             ("proof", "moves", base64.b64encode(zlib.compress(b"\x00" * 9999)).decode()),
+                             ("proof", "moves", base64.b64encode(base64.b64decode(moves)[:-1]).decode()),
+                             ("proof", "turns", doc["proof"]["turns"] + 1), ("proof", "positions", 0),
+                             ("proof", "positions", 10**7), ("proof", "traversal", "bfs"),
+                             ("claim", "player", 3), ("claim", "player", True), ("claim", "result", "draw"),
+                             ("claim", "root", "XXX/..."), ("claim", "root", 5),
+                             ("rules", "rows", 17), ("rules", "goal", "x"), ("rules", "extra", 1),
+                             ("rules", "lines", []), ("rules", "lines", [[1, 0]]), ("rules", "lines", [[0, 99]]),
+                             ("rules", "lines", list(reversed(doc["rules"]["lines"]))), ("rules", "family", "uttt"),
+                             ("", "kind", "table"), ("", "format", "other"), ("", "provenance", None)):
+        changed = copy.deepcopy(doc)
+        (changed[part] if part else changed)[key] = value
+        bad.append(changed)
+    return bad
+
+
+@pytest.mark.parametrize("case", PROOFS[:4], ids=lambda c: f"{c[0]}-p{c[1]}-{c[2]}")
+def test_the_checkers_agree_on_unreadable_files(build: Path, tmp_path: Path, case: tuple) -> None:
+    for index, bad in enumerate(unreadable(document(*case))):
+        code, line = agree(build, tmp_path, bad, f"bad{index}.json")
+        assert code == 2 and line.startswith("ERROR: "), (index, line)
+
+
+def test_a_position_as_root_and_the_options(build: Path, tmp_path: Path) -> None:
+    doc = document("tictactoe", 1, "win", "XO./.../...")
+    assert agree(build, tmp_path, doc)[0] == 0
+    assert agree(build, tmp_path, {**doc, "claim": {**doc["claim"], "root": None}}, "moved.json")[0] == 1
+    path = tmp_path / "cert.json"
+    assert run(build, path, "--rules-sha256", doc["rules_sha256"][:16])[0] == 0
+    assert run(build, path, "--rules-sha256", "0" * 16)[0] == 1
+    assert run(build, path, "--max-states", "3")[0] == 2
+    assert run(build, path, "--max-bytes", "10")[0] == 2
+    assert run(build, ROOT / "certificates" / "w3t.json", "--max-work", "10")[0] == 2
+    assert run(build, tmp_path / "missing.json")[0] == 2
+
+
+@settings(max_examples=100)
+@given(edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 2), st.binary(min_size=1, max_size=1)),
+                      min_size=1, max_size=3), table=st.booleans())
+def test_the_checkers_agree_on_byte_edits(build: Path, tmp_path_factory: pytest.TempPathFactory, edits: list,
+                                          table: bool) -> None:
+    data = bytearray(TABLE_BYTES if table else PUBLISHED_BYTES)
+    for at, operation, byte in edits:
+        at %= len(data)
+        if operation == 0:
+            data[at:at + 1] = byte
+        elif operation == 1:
+            del data[at]
+        else:
+            data[at:at] = byte
+    path = tmp_path_factory.mktemp("edit") / "cert.json"
+    path.write_bytes(bytes(data))
+    code, line = run(build, path)
+    expected = checker.check_file(str(path))
+    assert code == expected.exit_code, (line, expected.message)
+    assert "internal checker failure" not in line
+
+
+@settings(max_examples=100)
+@given(data=st.data())
+def test_the_checkers_agree_on_junk_values(build: Path, tmp_path_factory: pytest.TempPathFactory,
+                                           data: st.DataObject) -> None:
+    doc = copy.deepcopy(json.loads(PUBLISHED_BYTES))
+    part, key = data.draw(st.sampled_from([("claim", "player"), ("claim", "result"), ("claim", "root"),
+                                           ("proof", "positions"), ("proof", "turns"), ("proof", "moves"),
+                                           ("proof", "traversal"), ("rules", "rows"), ("rules", "cols"),
+                                           ("rules", "lines"), ("rules", "name")]))
+    junk = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.text(max_size=12),
+                     st.binary(max_size=40).map(lambda b: base64.b64encode(zlib.compress(b)).decode()),
+                     st.lists(st.integers(-2, 20), max_size=3), st.lists(st.lists(st.integers(-1, 9), max_size=3), max_size=3),
+                     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+    doc[part][key] = data.draw(junk)
+    agree(build, tmp_path_factory.mktemp("junk"), doc)
+
+
+def table_mutants(doc: dict) -> list[dict]:
+    """One-change copies of a true table (labels, margins, claim, strategies; tests/test_checker_mutations.py)."""
+    opened = open_arrays(doc)
+    size, cells = len(opened["table"]["values"]), doc["rules"]["rows"] * doc["rules"]["cols"]
+    changed: list[dict] = []
+
+    def edit(change) -> None:  # type: ignore[no-untyped-def]
+        copied = copy.deepcopy(opened)
+        change(copied)
+        changed.append(close_arrays(copied))
+
+    def put(key: str, index: int, value: int):  # type: ignore[no-untyped-def]
+        return lambda d: d["table"][key].__setitem__(index, value)
+
+    arrays = [key for key in ("values", "distances", "margins") if opened["table"][key] is not None]
+    for index in sorted({0, 1, size // 3, size // 2, size - 1}):
+        value, distance = opened["table"]["values"][index], opened["table"]["distances"][index]
+        changed_value = [put("values", index, v) for v in (-1, 0, 1) if v != value]
+        for change in changed_value + [put("distances", index, distance + 1), put("distances", index, max(0, distance - 1) ^ 1)]:
+            edit(change)
+        if opened["table"]["margins"] is not None:
+            edit(put("margins", index, opened["table"]["margins"][index] + 1))
+        edit(lambda d, i=index: [d["table"][key].pop(i) for key in arrays])
+        edit(lambda d, i=index: [d["table"][key].insert(i, d["table"][key][i]) for key in arrays])
+    for word in ("win", "draw", "loss", "lost"):
+        if word != doc["claim"]["root_value"]:
+            edit(lambda d, w=word: d["claim"].__setitem__("root_value", w))
+    if doc["claim"]["root_margin"] is not None:
+        edit(lambda d: d["claim"].__setitem__("root_margin", d["claim"]["root_margin"] + 1))
+    edit(lambda d: d["claim"]["first_moves"][0].__setitem__("value", "loss" if d["claim"]["first_moves"][0]["value"] != "loss" else "win"))
+    edit(lambda d: d["claim"]["first_moves"].pop())
+    edit(lambda d: d["strategies"].pop())
+    for index in (0, -1) if opened["strategies"][0]["cells"] else ():
+        edit(lambda d, i=index: d["strategies"][0]["cells"].__setitem__(i, (d["strategies"][0]["cells"][i] + 1) % cells))
+        edit(lambda d, i=index: d["strategies"][0]["marks"].__setitem__(i, 3 - d["strategies"][0]["marks"][i]))
+        edit(lambda d, i=index: [d["strategies"][0][key].pop(i) for key in ("cells", "marks")])
+    edit(lambda d: [d["strategies"][0][key].append(1) for key in ("cells", "marks")])
+    return changed
+
+
+# The pool less its two largest tables (w3t, cumulative: 18,753 and 6,046 states, the slowest to
+# mutate); 2x3-wild-k2 and the two most-lines games cover their mark rule and goal.
+TABLE_POOL = sorted(name for name in BUILTINS + tuple(spec[0] for spec in SMALL_SPECS)
+                    if name not in ("w3t", "cumulative"))
+
+
+@pytest.mark.parametrize("name", TABLE_POOL)
+def test_the_checkers_agree_on_table_mutants(build: Path, tmp_path: Path, name: str) -> None:
+    verdicts = [agree(build, tmp_path, mutant, f"m{index}.json")[0]
+                for index, mutant in enumerate(table_mutants(pool()[name]))]
+    assert verdicts.count(1) >= len(verdicts) // 2, verdicts
+
+
+@settings(max_examples=100)
+@given(data=st.data())
+def test_the_checkers_agree_on_junk_table_values(build: Path, tmp_path_factory: pytest.TempPathFactory,
+                                                 data: st.DataObject) -> None:
+    doc = copy.deepcopy(json.loads(TABLE_BYTES))
+    place = data.draw(st.sampled_from([("claim", "root_value"), ("claim", "root_margin"), ("claim", "first_moves"),
+                                       ("table", "states"), ("table", "labels"), ("table", "margins"),
+                                       ("strategies",), ("strategies", 0, "player"), ("strategies", 0, "entries"),
+                                       ("strategies", 0, "moves"), ("strategies", 0, "guarantees")]))
+    junk = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.text(max_size=12),
+                     st.binary(max_size=40).map(lambda b: base64.b64encode(zlib.compress(b)).decode()),
+                     st.lists(st.integers(-2, 20), max_size=3),
+                     st.lists(st.fixed_dictionaries({"cell": st.integers(-1, 9), "mark": st.integers(0, 3),
+                                                     "value": st.sampled_from(["win", "draw", "loss", "x"])}), max_size=3),
+                     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+    target = doc
+    for key in place[:-1]:
+        target = target[key]
+    target[place[-1]] = data.draw(junk)
+    agree(build, tmp_path_factory.mktemp("junk"), doc)

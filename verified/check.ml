@@ -1,0 +1,80 @@
+(* verified/check CERT.json [--rules-sha256 HEX] [--max-states N] [--max-work N] [--max-bytes N]
+
+   Reads a certificate about a positional game -- kind strategy (proof.ml) or table (table.ml) --
+   and prints one line: VALID or INVALID on stdout (exit 0 or 1), or ERROR on stderr (exit 2: not a
+   certificate this checker reads). VALID is printed only when the checks extracted from Rocq
+   (core.ml: Checker.closed, Table.labels_closed), whose theorems say that the claim then holds,
+   accept. Trusted (docs/trusted-base.md): load.ml, sha256.ml, positional.ml, this file, and the
+   parts of proof.ml and table.ml that read the claim and call the proved checks; not trusted:
+   unpack.ml, and the traversal and scans that build what the proved checks judge. *)
+
+open Load
+
+(* What the Rocq theorems cover, appended to a VALID line. *)
+let proved = function
+  | "table" -> "; minimax and closure checks proved in Rocq"
+  | _ -> "; closure check proved in Rocq"
+
+let check (limits : limits) (path : string) : string =
+  let doc = parse_json (read_file path limits.max_bytes) in
+  (match doc with Obj _ -> () | v -> error "a certificate is a JSON object, found %s" (type_name v));
+  (match doc with Obj f when List.assoc_opt "format" f = Some (Str "certify-certificate") -> ()
+                | _ -> error "format must be 'certify-certificate'");
+  let version = int_in "certificate" "version" min_int max_int doc in
+  if version <> 2 then
+    error "certificate version %d is not readable: this checker reads version 2 (regenerate the file with `certify solve`)" version;
+  let kind = word "certificate" "kind" ["table"; "strategy"] doc in
+  let raw_rules = obj "certificate" "rules" doc in
+  let family = word "rules" "family" ["positional"; "uttt"] raw_rules in
+  let name = str "rules" "name" raw_rules in
+  let stated_sha = str "certificate" "rules_sha256" doc in
+  ignore (obj "certificate" "provenance" doc);
+  if family <> "positional" then
+    error "family %s: the verified checker reads the positional family only (check it with python -m checker)" family;
+  let r = Positional.parse_rules raw_rules in
+  let sha = Sha256.sha256 (Positional.canonical r) in
+  let head = Printf.sprintf "%s %s rules sha256 %s name %s" kind (Positional.describe r) (String.sub sha 0 16) (Positional.ascii_name name) in
+  try
+    if stated_sha <> sha then invalid "rules_sha256 expected %s, found %s" sha (Positional.cut 80 (Positional.ascii_repr stated_sha));
+    (match limits.sha with
+     | Some want when not (String.starts_with ~prefix:(String.lowercase_ascii want) sha) ->
+       invalid "not the game asked for: these rules have sha256 %s, the game asked for has sha256 %s" sha want
+     | _ -> ());
+    let summary = if kind = "table" then Table.check limits r doc else Proof.check limits r doc in
+    Printf.sprintf "VALID %s: %s%s" head summary (proved kind)
+  with Invalid why -> raise (Invalid (Printf.sprintf "INVALID %s: %s" head why))
+
+let usage = "usage: verified/check CERT.json [--rules-sha256 HEX] [--max-states N] [--max-work N] [--max-bytes N]"
+
+let () =
+  let rec options args limits path = match args with
+    | [] -> (limits, path)
+    | ("-h" | "--help") :: _ -> print_endline usage; exit 0
+    | "--rules-sha256" :: hex :: rest ->
+      if String.length hex < 16 || String.length hex > 64
+      || String.exists (fun c -> not (String.contains "0123456789abcdefABCDEF" c)) hex
+      then error "--rules-sha256 must be 16 to 64 hex digits";
+      options rest { limits with sha = Some hex } path
+    | ("--max-states" | "--max-bytes" | "--max-work" as o) :: n :: rest ->
+      let n = match int_of_string_opt n with Some n when n >= 0 -> n
+                                           | _ -> error "%s must be a non-negative integer" o in
+      options rest (match o with "--max-states" -> { limits with max_states = n }
+                                | "--max-work" -> { limits with max_work = n }
+                                | _ -> { limits with max_bytes = n }) path
+    | a :: rest when path = None && (String.length a = 0 || a.[0] <> '-') -> options rest limits (Some a)
+    | a :: _ -> error "unexpected argument %s (%s)" a usage in
+  let code, line =
+    try
+      let limits, path = options (List.tl (Array.to_list Sys.argv))
+          { max_bytes = 512 * 1024 * 1024; max_states = 1_000_000; max_work = 100_000_000; sha = None } None in
+      let path = match path with Some p -> p | None -> error "%s" usage in
+      (0, check limits path)
+    with
+    | Invalid line -> (1, line)
+    | Error why -> (2, "ERROR: " ^ why)
+    | Stack_overflow -> (2, "ERROR: input nested too deeply")
+    | Out_of_memory -> (2, "ERROR: out of memory while checking")
+    | e -> (2, "ERROR: internal checker failure (" ^ Printexc.to_string e ^ ")") in
+  progress_done ();
+  output_string (if code = 2 then stderr else stdout) (line ^ "\n");
+  exit code
