@@ -1,16 +1,25 @@
 """`certify bench --suite prove`: proof search and strategy certificates, measured in one run.
 
 Each proof runs once (proofs are long; the ratios between rows are what compare): search time,
-expansions, nodes/s, peak memory, certificate size, and the independent checker's time.
+expansions, nodes/s, peak memory, certificate size, and the independent checker's time. Then the
+compiled df-pn beside its C peer `pns.c` (kept outside the project, built with gcc -O2 into a
+temporary directory for the run): node rates on the same claims, in turn, and the extension's
+load time in a fresh interpreter.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import checker
+from certify.bench.scale import PeerError, build_peer
 from certify.proving.single import prove
 from solver.games.families import resolve_game
 from solver.search.pns import Claim
@@ -42,6 +51,7 @@ class ProofRun:
     certificate_bytes: int
     check_seconds: float
     verdict: str
+    core: str  # the df-pn `certify prove` chose: native where the game has a compiled kernel
 
 
 def prove_benchmarks(suite: list[tuple[str, int, str]] = PROVE_SUITE) -> list[dict]:
@@ -64,5 +74,75 @@ def prove_benchmarks(suite: list[tuple[str, int, str]] = PROVE_SUITE) -> list[di
             prover_moves=len(attempt.tree.moves) if attempt.tree else 0,
             positions=attempt.tree.positions if attempt.tree else 0,
             certificate_bytes=len(text.encode()), check_seconds=round(check_seconds, 3), verdict=verdict.split()[0],
+            core=attempt.core,
         )))
+    return rows
+
+
+NATIVE_SUITE = [(game, player, "no-loss") for game in ("mnk:4,4,4", "mnk:4,5,4") for player in (1, 2)]
+TARGET_RATIO = 2.0  # issue 21: the compiled df-pn's node rate within 2x of the C peer pns.c
+_PEER_LINE = re.compile(r": (\S+( budget)?) nodes (\d+) seconds ([\d.]+) nodes/s ([\d.]+)")
+
+
+@dataclass(frozen=True)
+class NativeRun:
+    """One claim searched by the compiled df-pn and by the C peer pns.c, in turn."""
+
+    game: str
+    player: int
+    claim: str
+    status: str
+    nodes: int
+    seconds: float
+    nodes_per_second: float
+    peak_rss_mb: float
+    entries: int
+    table_mb: float
+    peer_status: str
+    peer_nodes: int
+    peer_seconds: float
+    peer_nodes_per_second: float
+    peer_over_native: float  # the peer's node rate over ours: the target is at most TARGET_RATIO
+
+
+def native_load_seconds() -> float:
+    """Seconds to import the extension in a fresh interpreter (beyond the interpreter's own start)."""
+    code = "import time; t = time.perf_counter(); import solver.search._dfpn; print(time.perf_counter() - t)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(done.stdout)
+
+
+def run_pns_peer(binary: Path, game: str, player: int, claim: str) -> tuple[str, int, float, float]:
+    """(status, nodes, seconds, nodes/s) of pns.c on an `mnk:R,C,K` claim; raises PeerError."""
+    parts = game.removeprefix("mnk:").split(",")
+    done = subprocess.run([str(binary), "mnk", *parts, claim, str(player)], capture_output=True, text=True)
+    match = _PEER_LINE.search(done.stdout)
+    if match is None:
+        raise PeerError(f"pns.c printed no result for {game} ({done.stderr.strip()[:80]})")
+    return match.group(1), int(match.group(3)), float(match.group(4)), float(match.group(5))
+
+
+def native_benchmarks(peer_source: Path, suite: list[tuple[str, int, str]] = NATIVE_SUITE) -> list[dict]:
+    """Each claim searched by the compiled df-pn (search only, no certificate), then by pns.c
+    built with gcc -O2 into a temporary directory; raises PeerError if the peer cannot be built."""
+    from solver.search.native import NativeProofSearch
+
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        binary = build_peer(peer_source, Path(scratch))
+        for game_text, player, result in suite:
+            game = resolve_game(game_text)
+            search = NativeProofSearch(game, Claim(player, result), game.search_hooks())
+            outcome = search.search(game.initial())
+            rate = outcome.nodes / outcome.seconds if outcome.seconds else 0.0
+            table_mb = search.table_bytes / 2**20
+            del search  # free the table before the peer runs
+            peer_status, peer_nodes, peer_seconds, peer_rate = run_pns_peer(binary, game_text, player, result)
+            rows.append(asdict(NativeRun(
+                game=game_text, player=player, claim=result, status=outcome.status, nodes=outcome.nodes,
+                seconds=round(outcome.seconds, 3), nodes_per_second=round(rate), peak_rss_mb=round(outcome.peak_rss_mb, 1),
+                entries=outcome.entries, table_mb=round(table_mb, 1), peer_status=peer_status, peer_nodes=peer_nodes,
+                peer_seconds=peer_seconds, peer_nodes_per_second=round(peer_rate),
+                peer_over_native=round(peer_rate / rate, 2) if rate else 0.0,
+            )))
     return rows

@@ -55,11 +55,11 @@ class PeerResult:
     first_moves: list[tuple[int, int, int]]  # (cell, mark, value for the mover)
 
 
-def default_peer_source() -> Path | None:
-    """`shared/bench/mnk.c` beside the repository (or beside its worktree folder), if present."""
+def default_peer_source(name: str = "mnk.c") -> Path | None:
+    """`shared/bench/NAME` beside the repository (or beside its worktree folder), if present."""
     root = Path(__file__).resolve().parents[2]
     for base in (root.parent, root.parent.parent, Path.cwd().parent):
-        candidate = base / "shared" / "bench" / "mnk.c"
+        candidate = base / "shared" / "bench" / name
         if candidate.is_file():
             return candidate
     return None
@@ -72,7 +72,7 @@ def build_peer(source: Path, directory: Path) -> Path:
     gcc = shutil.which("gcc")
     if gcc is None:
         raise PeerError("gcc not found: the C peer cannot be built")
-    binary = directory / "mnk"
+    binary = directory / source.stem
     done = subprocess.run([gcc, "-O2", "-o", str(binary), str(source)], capture_output=True, text=True)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]

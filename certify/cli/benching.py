@@ -71,6 +71,7 @@ def bench(
     timings: list[Timing] = []
     players: list[dict] = []
     proofs: list[dict] = []
+    native: dict | None = None
     with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext():
         if suite in ("solver", "all"):
             timings += solver_benchmarks(repeat)
@@ -86,6 +87,7 @@ def bench(
             from certify.bench.prove import prove_benchmarks
 
             proofs = prove_benchmarks()
+            native = native_rows()
     by_name = {t.name: t for t in timings}
     ratio = by_name[PEER].median / by_name[OURS].median if PEER in by_name and OURS in by_name else None
     if json_out:
@@ -95,6 +97,7 @@ def bench(
             "openspiel_over_certify": ratio,
             "players": players,
             "proofs": proofs,
+            "native": native,
         }))
         return
     if timings:
@@ -115,16 +118,53 @@ def bench(
             table.add_row(row["policy"], f"{row['setup_s'] * 1000:.1f} ms", *tpm, f"{row['tpg_ns']:.3g}")
         console.print(table)
     if proofs:
-        table = Table("claim", "status", "nodes", "search", "nodes/s", "peak RSS", "moves", "positions", "bytes", "check",
+        table = Table("claim", "core", "status", "nodes", "search", "nodes/s", "peak RSS", "moves", "positions", "bytes", "check",
                       title="proof search and strategy certificates")
         for row in proofs:
-            table.add_row(f"{row['game']} p{row['player']} {row['claim']}", row["status"], f"{row['nodes']:,}",
+            table.add_row(f"{row['game']} p{row['player']} {row['claim']}", row["core"], row["status"], f"{row['nodes']:,}",
                           f"{row['seconds']:.2f} s", f"{row['nodes_per_second']:,.0f}", f"{row['peak_rss_mb']:.0f} MB",
                           f"{row['prover_moves']:,}", f"{row['positions']:,}", f"{row['certificate_bytes']:,}",
                           f"{row['check_seconds']:.2f} s ({row['verdict']})")
         console.print(table)
+    if native is not None:
+        report_native(native)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+
+
+def native_rows() -> dict:
+    """The compiled df-pn beside the C peer pns.c (built for the run), or why there is no peer."""
+    from certify.bench.prove import TARGET_RATIO, native_benchmarks, native_load_seconds
+    from certify.bench.scale import PeerError, default_peer_source
+    from solver.search.native import ENTRY_BYTES
+
+    data: dict = {"load_seconds": round(native_load_seconds(), 4), "entry_bytes": ENTRY_BYTES, "target_ratio": TARGET_RATIO,
+                  "rows": [], "peer_missing": None}
+    source = default_peer_source("pns.c")
+    try:
+        if source is None:
+            raise PeerError("shared/bench/pns.c not found beside the repository")
+        data["rows"] = native_benchmarks(source)
+    except PeerError as err:
+        data["peer_missing"] = str(err)
+    return data
+
+
+def report_native(native: dict) -> None:
+    """The compiled df-pn's table: both searches' node rates and their ratio, then the load time."""
+    if native["peer_missing"]:
+        errors.print(escape(f"{native['peer_missing']}: no native rows beside the C peer this run."), soft_wrap=True)
+    if native["rows"]:
+        table = Table("claim", "status", "nodes", "search", "nodes/s", "peak RSS", "entries", "table", "pns.c nodes",
+                      "pns.c nodes/s", "pns.c/native", title="compiled df-pn (--core native) beside the C peer pns.c, in turn")
+        for row in native["rows"]:
+            table.add_row(f"{row['game']} p{row['player']} {row['claim']}", row["status"], f"{row['nodes']:,}",
+                          f"{row['seconds']:.2f} s", f"{row['nodes_per_second']:,}", f"{row['peak_rss_mb']:.0f} MB",
+                          f"{row['entries']:,}", f"{row['table_mb']:.0f} MB", f"{row['peer_nodes']:,}",
+                          f"{row['peer_nodes_per_second']:,}", f"{row['peer_over_native']:.2f}×")
+        console.print(table)
+    console.print(f"extension load (first import, fresh interpreter): {native['load_seconds'] * 1000:.1f} ms; "
+                  f"table entry {native['entry_bytes']} bytes; target pns.c/native ≤ {native['target_ratio']:.0f}×")
 
 
 def startup(repeat: int, json_out: bool) -> None:

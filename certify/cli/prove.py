@@ -20,7 +20,7 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, file_stem, is_stdout, readable_file
-from certify.proving.single import Attempt, PolicyMoveError, prove as run_proof, prove_command, write_proof
+from certify.proving.single import Attempt, CoreUnavailable, PolicyMoveError, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
 from solver.games.families import resolve_game
 from solver.search.pns import INF, Claim, Progress
@@ -74,6 +74,7 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         "seconds": round(attempt.seconds, 3),
         "nodes_per_second": round(outcome.nodes / outcome.seconds) if outcome.seconds > 0 else None,
         "peak_rss_mb": round(outcome.peak_rss_mb, 1),
+        "core": attempt.core,
     }
     if attempt.first_moves:
         data["first_moves"] = [{"move": move, "status": status} for move, status in attempt.first_moves]
@@ -93,6 +94,7 @@ def prove(
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
+    core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled, positional boards), python (solver/search/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
     checkpoint: Annotated[Optional[Path], typer.Option("--checkpoint", metavar="FILE", show_default=False, help="Save the search's table to FILE every --checkpoint-minutes and when it stops unsettled (a budget, Ctrl-C); resume with --resume FILE.")] = None,
     checkpoint_minutes: Annotated[float, typer.Option("--checkpoint-minutes", metavar="MINUTES", min=0.01, help="How often --checkpoint saves.")] = 10.0,
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="FILE", show_default=False, help="Start from the table a --checkpoint FILE of the same search saved (same game, claim, position).")] = None,
@@ -124,6 +126,8 @@ def prove(
     parallel = workers is not None or ray or ray_address is not None
     if (checkpoint is not None or resume is not None) and (parallel or value or batch is not None):
         raise fail("--checkpoint and --resume are for the serial search of one claim (leave out --value, --batch, --workers and --ray)")
+    if core != "auto" and (parallel or value or batch is not None):
+        raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
     if value:
         given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch),
                                       ("--within", within), ("--policy", policy)) if v is not None]
@@ -200,8 +204,8 @@ def prove(
             try:
                 return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
                                  checkpoint=checkpoint if mine else None, checkpoint_seconds=checkpoint_minutes * 60,
-                                 resume=resume if mine else None, pairings=pairings, policy=plan), None
-            except CheckpointError as err:
+                                 resume=resume if mine else None, pairings=pairings, policy=plan, core=core), None
+            except (CheckpointError, CoreUnavailable) as err:
                 raise fail(str(err)) from None
             except PolicyMoveError as err:
                 raise fail(f"--policy {policy}: {err}") from None

@@ -30,6 +30,7 @@ from solver.search.pns import Claim, Outcome, ProofSearch, Progress
 from solver.search.prooftree import ProofTree, canonical_strategy
 from solver.games.positional.rules import RulesError
 
+Core = Literal["auto", "python", "native"]  # which df-pn searches: the compiled one where it can (auto)
 STRATEGY_VERSION = 2
 ZLIB_LEVEL = 9  # a proof is written once and read many times
 NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
@@ -69,6 +70,10 @@ class PolicyMoveError(ValueError):
     """The policy named an illegal move; the message is one line."""
 
 
+class CoreUnavailable(ValueError):
+    """`--core native` asked for a game or build the compiled df-pn cannot search; one line."""
+
+
 class ProofFileError(ValueError):
     """A file that is not a well-formed strategy certificate; the message is one line."""
 
@@ -84,6 +89,7 @@ class Attempt:
     certificate: StrategyCertificate | None
     seconds: float  # search and traversal
     first_moves: tuple[tuple[str, str], ...] = ()  # unsettled: each first move proved, disproved or open
+    core: str = "python"  # which df-pn searched: "python" (solver/search/pns.py) or "native" (solver/search/native.py)
 
     @property
     def text(self) -> str | None:
@@ -129,6 +135,7 @@ def prove(
     checkpoint_seconds: float = 600.0,
     resume: Path | None = None,
     pairings: bool = False,
+    core: Core = "auto",
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
@@ -138,12 +145,20 @@ def prove(
     With `pairings`, the family's `closure` hook (positional: solver/games/positional/blocking.py) may
     close a prover's position of a no-loss proof by a pairing that blocks every line left to the opponent.
     With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks).
+    `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
+    game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel;
+    checkpoints, pairing closures and bounded claims (`within`) are the Python search's alone, so
+    with them `auto` is `python`.
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
+    python_only = [name for name, used in (("--checkpoint and --resume", checkpoint is not None or resume is not None),
+                                           ("--pairings", pairings), ("--within", claim.within is not None)) if used]
+    if python_only and core == "native":
+        raise CoreUnavailable(f"--core native: {python_only[0]}: only the Python search does that; leave out --core")
     hooks = NoHooks() if plain else game.search_hooks()
-    search = ProofSearch(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
-                         pairings=pairings)
+    search, used = proof_search(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
+                                "python" if python_only else core, max_memory_mb, pairings)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {})}
     if claim.within is not None or policy is not None:  # a bounded or guided search is another search
@@ -153,13 +168,13 @@ def prove(
     outcome = searched(search, state, max_nodes, max_memory_mb, max_seconds, checkpoint, checkpoint_seconds, about)
     if outcome.status != "proved":
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
-        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled)
+        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled, used)
     closure = getattr(hooks, "closure", None) if pairings else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
         lambda position: closure(position, claim.player, claim.result, TRAVERSAL_BUDGET))
     tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed,
                                                       close)
-    return Attempt(claim, root, outcome, tree, certificate, seconds)
+    return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
 
 
 def searched(

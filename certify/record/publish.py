@@ -40,9 +40,21 @@ PAIRING_PROOFS = (  # (game, player): no-loss proofs closed by pairings, `certif
 )
 # Proofs too long to redo on every publish: the file on disk (written by the command in its
 # provenance) is checked and indexed, not regenerated.
-KEPT_PROOFS = (("mnk:4,4,3,misere", 2, "win"),)
-# Kept likewise, closed by pairings. Index key `pairing_proofs`, apart from `proofs`: the verified
-# checker (verified/), which tests/test_verified.py runs on every `proofs` entry, does not read closures.
+KEPT_PROOFS = (
+    ("mnk:4,4,3,misere", 2, "win"),
+    # the k = 4 table (issue 21), found by the compiled df-pn: docs/findings.md
+    ("mnk:4,4,4", 1, "no-loss"),
+    ("mnk:4,4,4", 2, "no-loss"),
+    ("mnk:4,5,4", 1, "no-loss"),
+    ("mnk:4,5,4", 2, "no-loss"),
+    ("mnk:5,5,4", 1, "no-loss"),
+)
+# the checker's budget for published proofs: its default positions, raised to fit the largest
+# kept proof (mnk:4,5,4 player 2, 1,410,472 positions; the command line's --max-states)
+PROOF_LIMITS = checker.Limits(max_states=2_000_000)
+# Kept likewise, closed by pairings (certificates/proofs/closed/). Index key `pairing_proofs`, apart
+# from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
+# entry, does not read closures.
 KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1))
 ProgressHook = Callable[[str], None]
 
@@ -113,7 +125,7 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
     for game, player in PAIRING_PROOFS:
         if progress:
             progress(f"proof: {game} player {player} no-loss, closed by pairings")
-        path = proof_path(game, player, "no-loss")
+        path = closed_proof_path(game, player)
         command = f"certify prove {game} --claim no-loss --player {player} --pairings -o {path.as_posix()}"
         attempt = prove(resolve_game(game), Claim(player, "no-loss"), command=command, pairings=True)
         if attempt.text is None:
@@ -121,7 +133,7 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
         files[path] = attempt.text
         closed.append(proof_entry(game, player, "no-loss", path, attempt.text, attempt.outcome.nodes))
     for game, player in KEPT_PAIRING_PROOFS:
-        path = proof_path(game, player, "no-loss")
+        path = closed_proof_path(game, player)
         if (root / path).is_file():
             closed.append(proof_entry(game, player, "no-loss", path, (root / path).read_text(encoding="utf-8"), None))
     for game, player, result in KEPT_PROOFS:
@@ -182,6 +194,12 @@ def proof_path(game: str, player: int, result: str) -> Path:
     return Path("certificates") / "proofs" / f"{file_stem(game)}.p{player}-{result}.json"
 
 
+def closed_proof_path(game: str, player: int) -> Path:
+    """certificates/proofs/closed/mnk-4-5-4.p2-no-loss.json: a no-loss proof closed by pairings, apart
+    from the plain proof of the same claim."""
+    return Path("certificates") / "proofs" / "closed" / f"{file_stem(game)}.p{player}-no-loss.json"
+
+
 def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None) -> dict:
     """The index entry of a proof file: its figures and the independent checker's verdict on it."""
     document = json.loads(text)
@@ -196,7 +214,7 @@ def proof_entry(game: str, player: int, result: str, path: Path, text: str, node
         "nodes": nodes,
         "sha256": hashlib.sha256(text.encode()).hexdigest(),
         "bytes": len(text.encode()),
-        "checker": checker.check_document(document).message,
+        "checker": checker.check_document(document, PROOF_LIMITS).message,
         "command": document["provenance"]["command"],
     }
 

@@ -1,0 +1,7 @@
+/* kernels.c - the families with a compiled kernel for solver/search/dfpn.c: the C side of
+   solver/games/families.py. A family adds its kernel (a DfpnFamily beside its Python module) here. */
+#include "../search/dfpn.h"
+
+extern const DfpnFamily dfpn_positional;
+
+const DfpnFamily *const dfpn_families[] = {&dfpn_positional, NULL};

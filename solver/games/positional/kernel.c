@@ -1,0 +1,288 @@
+/* kernel.c - the positional family (solver/games/positional/engine.py) for the compiled df-pn (solver/search/dfpn.h).
+
+   Boards of up to 64 cells as two bitboards (bit i = cell i, row-major as the engine numbers
+   them), every mark rule (own, either, x-only) and goal (first-line-wins, first-line-loses,
+   most-lines) of solver/games/positional/rules.py. The configuration comes from the Python wrapper
+   (solver/search/native.py) and carries what the family's SearchHooks decide, so the two searches order
+   and prune alike:
+     (cells, lines, marks, goal, order, symmetries, threats)
+   lines: one bit mask per line; marks: 0 own, 1 either, 2 x-only; goal: 0 first-line-wins,
+   1 first-line-loses, 2 most-lines; order: the cells, best first (solver/games/positional/hooks.py: cells on more
+   lines first); symmetries: cell permutations (the table key is one image of the board under
+   them, so symmetric positions share an entry); threats: 1 to search only completions and blocks
+   where solver/games/positional/hooks.py does. A position is (x, o): the bitboards of X and O. */
+#include "../../search/dfpn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+#define MAX_CELLS 64
+#define MAX_SYMMETRIES 8
+enum { OWN, EITHER, X_ONLY };
+enum { LINE_WINS, LINE_LOSES, MOST_LINES };
+
+typedef struct {
+    u64 x, o;                /* the marks */
+    u64 hash[MAX_SYMMETRIES]; /* Zobrist hash of the board's image under each symmetry */
+    int32_t filled;
+} Position;
+
+typedef struct {
+    int cells, nlines, marks, goal, threats, nsym;
+    u64 full, *lines;
+    int *through, through_start[MAX_CELLS + 1]; /* lines through each cell: through[through_start[c] ...] */
+    int order[MAX_CELLS];
+    int sym[MAX_SYMMETRIES][MAX_CELLS];
+    u64 zobrist[MAX_SYMMETRIES][MAX_CELLS][2]; /* [s][cell][mark - 1]: the key of that mark's image under s */
+} Kernel;
+
+static u64 splitmix(u64 *seed) {
+    u64 z = (*seed += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void destroy(void *kernel) {
+    Kernel *k = kernel;
+    free(k->lines);
+    free(k->through);
+    free(k);
+}
+
+/* A sequence of ints from Python into `out` (at most `most`); its length, or -1 with an exception. */
+static int int_list(PyObject *seq, const char *what, long long *out, int most, long long low, long long high) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > most) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: more than %d items", what, most);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        unsigned long long value = PyLong_AsUnsignedLongLongMask(item);
+        if (PyErr_Occurred() || !PyLong_Check(item) || (long long)value < low || (high >= 0 && (long long)value > high)) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: item %zd is out of range", what, i);
+            return -1;
+        }
+        out[i] = (long long)value;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static void *create(PyObject *config) {
+    PyObject *lines, *order, *symmetries;
+    int cells, marks, goal, threats;
+    if (!PyArg_ParseTuple(config, "iOiiOOp", &cells, &lines, &marks, &goal, &order, &symmetries, &threats)) return NULL;
+    if (cells < 1 || cells > MAX_CELLS || marks < OWN || marks > X_ONLY || goal < LINE_WINS || goal > MOST_LINES) {
+        PyErr_SetString(PyExc_ValueError, "positional kernel: cells must be 1..64, marks 0..2, goal 0..2");
+        return NULL;
+    }
+    Kernel *k = calloc(1, sizeof *k);
+    if (!k) return PyErr_NoMemory();
+    k->cells = cells, k->marks = marks, k->goal = goal, k->threats = threats;
+    k->full = cells == 64 ? ~0ULL : (1ULL << cells) - 1;
+    Py_ssize_t nlines = PySequence_Size(lines);
+    long long buffer[MAX_CELLS];
+    if (nlines < 1 || nlines > 1 << 20) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: 1 to 2**20 lines");
+        goto fail;
+    }
+    k->nlines = (int)nlines;
+    k->lines = calloc(nlines, sizeof(u64));
+    if (!k->lines) goto fail;
+    for (Py_ssize_t i = 0; i < nlines; i++) {
+        PyObject *item = PySequence_GetItem(lines, i);
+        if (!item) goto fail;
+        k->lines[i] = PyLong_AsUnsignedLongLongMask(item);
+        int bad = PyErr_Occurred() || !PyLong_Check(item);
+        Py_DECREF(item);
+        if (bad || !k->lines[i] || (k->lines[i] & ~k->full)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: a line is not a mask of board cells");
+            goto fail;
+        }
+    }
+    int count = 0;
+    for (int c = 0; c < cells; c++)
+        for (int l = 0; l < k->nlines; l++) count += (int)(k->lines[l] >> c & 1);
+    k->through = malloc((count + 1) * sizeof(int));
+    if (!k->through) goto fail;
+    count = 0;
+    for (int c = 0; c < cells; c++) {
+        k->through_start[c] = count;
+        for (int l = 0; l < k->nlines; l++)
+            if (k->lines[l] >> c & 1) k->through[count++] = l;
+    }
+    k->through_start[cells] = count;
+    if (int_list(order, "order", buffer, MAX_CELLS, 0, cells - 1) != cells) goto bad_order;
+    u64 seen = 0;
+    for (int i = 0; i < cells; i++) k->order[i] = (int)buffer[i], seen |= 1ULL << buffer[i];
+    if (seen != k->full) goto bad_order;
+    Py_ssize_t nsym = PySequence_Size(symmetries);
+    if (nsym < 1 || nsym > MAX_SYMMETRIES) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: 1 to 8 symmetries");
+        goto fail;
+    }
+    k->nsym = (int)nsym;
+    u64 seed = 0x5EED;
+    u64 base[MAX_CELLS][2];
+    for (int c = 0; c < MAX_CELLS; c++) base[c][0] = splitmix(&seed), base[c][1] = splitmix(&seed);
+    for (int s = 0; s < k->nsym; s++) {
+        PyObject *perm = PySequence_GetItem(symmetries, s);
+        if (!perm) goto fail;
+        int n = int_list(perm, "symmetry", buffer, MAX_CELLS, 0, cells - 1);
+        Py_DECREF(perm);
+        if (n != cells) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: a symmetry is not a permutation of the cells");
+            goto fail;
+        }
+        for (int c = 0; c < cells; c++) {
+            k->sym[s][c] = (int)buffer[c];
+            k->zobrist[s][c][0] = base[buffer[c]][0];
+            k->zobrist[s][c][1] = base[buffer[c]][1];
+        }
+    }
+    return k;
+bad_order:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: order is not a permutation of the cells");
+fail:
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    destroy(k);
+    return NULL;
+}
+
+static int max_plies(const void *kernel) { return ((const Kernel *)kernel)->cells; }
+
+static int max_moves(const void *kernel) {
+    const Kernel *k = kernel;
+    return k->cells * (k->marks == EITHER ? 2 : 1);
+}
+
+static int mover(const void *kernel, const void *state) { return 1 + (((const Position *)state)->filled & 1); }
+
+static int complete(const Kernel *k, u64 marks, int line) { return (marks & k->lines[line]) == k->lines[line]; }
+
+static int result(const void *kernel, const void *state) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    int x_lines = 0, o_lines = 0;
+    for (int l = 0; l < k->nlines; l++) x_lines += complete(k, p->x, l), o_lines += complete(k, p->o, l);
+    int full = (p->x | p->o) == k->full, last = 2 - (p->filled & 1); /* the player who moved last */
+    if (k->goal == MOST_LINES) return !full ? DFPN_OPEN : x_lines > o_lines ? 1 : o_lines > x_lines ? 2 : 0;
+    if (x_lines || o_lines) return k->goal == LINE_WINS ? last : 3 - last;
+    return full ? 0 : DFPN_OPEN;
+}
+
+static int parse(const void *kernel, PyObject *position, void *state) {
+    const Kernel *k = kernel;
+    Position *p = state;
+    unsigned long long x, o;
+    if (!PyArg_ParseTuple(position, "KK", &x, &o)) return -1;
+    if ((x & o) || ((x | o) & ~k->full) || (k->marks == X_ONLY && o)) {
+        PyErr_SetString(PyExc_ValueError, "positional kernel: not a board of these rules");
+        return -1;
+    }
+    memset(p, 0, sizeof *p);
+    p->x = x, p->o = o;
+    p->filled = __builtin_popcountll(x | o);
+    for (int s = 0; s < k->nsym; s++)
+        for (int c = 0; c < k->cells; c++) {
+            if (x >> c & 1) p->hash[s] ^= k->zobrist[s][c][0];
+            if (o >> c & 1) p->hash[s] ^= k->zobrist[s][c][1];
+        }
+    return 0;
+}
+
+static u64 image(const Kernel *k, int s, u64 bits) {
+    u64 out = 0;
+    for (; bits; bits &= bits - 1) out |= 1ULL << k->sym[s][__builtin_ctzll(bits)];
+    return out;
+}
+
+static void key(const void *kernel, const void *state, DfpnKey *key) { /* the image with the least hash */
+    const Kernel *k = kernel;
+    const Position *p = state;
+    int best = 0;
+    for (int s = 1; s < k->nsym; s++)
+        if (p->hash[s] < p->hash[best]) best = s;
+    key->w[0] = image(k, best, p->x);
+    key->w[1] = image(k, best, p->o);
+    key->w[2] = 0;
+}
+
+/* The winner once `mark` is placed on `cell` by `player` in `after` (DFPN_OPEN if play goes on). */
+static int result_after(const Kernel *k, const Position *after, int cell, int mark, int player) {
+    if (k->goal == MOST_LINES) return (after->x | after->o) == k->full ? result(k, after) : DFPN_OPEN;
+    u64 marks = mark == 1 ? after->x : after->o;
+    for (int i = k->through_start[cell]; i < k->through_start[cell + 1]; i++)
+        if (complete(k, marks, k->through[i])) return k->goal == LINE_WINS ? player : 3 - player;
+    return (after->x | after->o) == k->full ? 0 : DFPN_OPEN;
+}
+
+/* solver/games/positional/hooks.py PositionalHooks.candidates: the cells to search and those to search first. */
+static void threat_cells(const Kernel *k, const Position *p, int player, int prover_moves, u64 empty, u64 *only, u64 *front) {
+    u64 me = player == 1 ? p->x : p->o, them = player == 1 ? p->o : p->x, wins = 0, blocks = 0;
+    for (int l = 0; l < k->nlines; l++) { /* lines with one empty cell and the rest one player's */
+        u64 line = k->lines[l], e = line & empty;
+        if (!e || (e & (e - 1))) continue;
+        if ((line & me) && !(line & them)) wins |= e;
+        else if ((line & them) && !(line & me)) blocks |= e;
+    }
+    *only = k->full;
+    *front = blocks;
+    if (wins) {
+        if (prover_moves) *only = *front = wins;
+        else *front = wins | blocks;
+    } else if (blocks && prover_moves) {
+        *only = blocks;
+    }
+}
+
+static int expand(const void *kernel, const void *state, int prover, DfpnChild *out) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    int player = mover(k, p), n = 0;
+    u64 empty = k->full & ~(p->x | p->o), only = k->full, front = 0;
+    if (k->threats) threat_cells(k, p, player, player == prover, empty, &only, &front);
+    int first_mark = k->marks == OWN ? player : 1, last_mark = k->marks == EITHER ? 2 : first_mark;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < k->cells; i++) {
+            int cell = k->order[i];
+            u64 bit = 1ULL << cell;
+            if (!(empty & only & bit) || ((front & bit) != 0) == pass) continue; /* pass 0: the front cells */
+            for (int mark = first_mark; mark <= last_mark; mark++) {
+                DfpnChild *c = &out[n++];
+                Position *after = (Position *)c->state;
+                *after = *p;
+                after->filled++;
+                if (mark == 1) after->x |= bit;
+                else after->o |= bit;
+                for (int s = 0; s < k->nsym; s++) after->hash[s] ^= k->zobrist[s][cell][mark - 1];
+                c->result = result_after(k, after, cell, mark, player);
+                c->move = cell * 4 + mark;
+                key(k, after, &c->key);
+            }
+        }
+    return n;
+}
+
+const DfpnFamily dfpn_positional = {
+    .name = "positional",
+    .state_bytes = sizeof(Position),
+    .create = create,
+    .destroy = destroy,
+    .max_plies = max_plies,
+    .max_moves = max_moves,
+    .parse = parse,
+    .mover = mover,
+    .result = result,
+    .key = key,
+    .expand = expand,
+};
+
+_Static_assert(sizeof(Position) <= DFPN_STATE_BYTES, "a position fits a child's state");

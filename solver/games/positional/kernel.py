@@ -1,0 +1,62 @@
+"""The positional family's compiled kernel (solver/games/positional/kernel.c) as the wrapper sees it.
+
+`kernel_for(game, hooks)` hands the kernel exactly what the hooks decide — the cell order
+(cells on more lines first), the board symmetries of the table key, whether threats prune — so
+the compiled search orders and prunes as the Python one does. Boards of up to 64 cells, every
+mark rule and goal. Plain search (NoHooks) is the canonical order and the exact board as key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.games.positional.engine import Game, Move
+from solver.games.game import NoHooks
+from solver.games.positional.rules import GOALS, MARK_RULES, board_symmetries
+from solver.games.positional.hooks import PositionalHooks
+
+MAX_CELLS = 64  # two 64-bit bitboards
+
+
+@dataclass(frozen=True)
+class PositionalKernel:
+    """The kernel's configuration and the translation of codes to bitboards and moves."""
+
+    game: Game
+    config: tuple[Any, ...]
+    family: str = "positional"
+
+    def position(self, state: int) -> tuple[int, int]:
+        """(X bitboard, O bitboard) of a state code: bit i is cell i."""
+        board = self.game.board(state)
+        x = o = 0
+        for cell, mark in enumerate(board):
+            if mark == 1:
+                x |= 1 << cell
+            elif mark == 2:
+                o |= 1 << cell
+        return x, o
+
+    def move(self, code: int) -> Move:
+        """The kernel's move code `4 * cell + mark`."""
+        return Move(code >> 2, code & 3)
+
+
+def kernel_for(game: Game, hooks: object) -> PositionalKernel | None:  # registered in solver/search/native.py
+    """The kernel searching `game` with `hooks` (PositionalHooks of its rules, or NoHooks), or None."""
+    rules = game.rules
+    if rules.cells > MAX_CELLS:
+        return None
+    cells = range(rules.cells)
+    if isinstance(hooks, PositionalHooks) and hooks.rules == rules:
+        order = sorted(cells, key=lambda c: -hooks.weight[c])  # stable: as the hooks sort the moves
+        symmetries, threats = board_symmetries(rules), hooks.threats
+    elif type(hooks) is NoHooks:
+        order, symmetries, threats = list(cells), [tuple(cells)], False
+    else:
+        return None
+    lines = tuple(sum(1 << c for c in line) for line in rules.lines)
+    config = (rules.cells, lines, MARK_RULES.index(rules.marks), GOALS.index(rules.goal), tuple(order),
+              tuple(symmetries), threats)
+    return PositionalKernel(game, config)

@@ -1,0 +1,458 @@
+/* dfpn.c - depth-first proof-number search in C, generic over a family's kernel (dfpn.h).
+
+   The same search as solver/search/pns.py, step for step: a new leaf is (1, 1), a terminal (0, INF)
+   when it satisfies the claim else (INF, 0); an OR node (the prover to move) has pn = min and
+   dn = sum over its children, an AND node the reverse; the same choice of child (the first with
+   the least number), the same second-best and the same thresholds with the 1+epsilon trick
+   (epsilon = 1/4). So while the table evicts nothing, the node counts (calls of mid) equal those
+   of solver/search/pns.py with its cache of expanded children off.
+
+   Transposition table: open addressing, a key within PROBES slots of its home; an entry (48
+   bytes) stores the whole key, pn, dn and the most nodes one visit spent below it. The table
+   starts small and doubles when it would be more than 60% full, or 45% full and a new key finds
+   its window full, as long as the doubled size fits its byte cap; otherwise a new key whose
+   window is full evicts the least worked entry there (rare below the cap: long clusters are). Eviction only costs work
+   (and node counts then drift from solver/search/pns.py's): a verdict is never read from another
+   position's entry.
+
+   Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes). */
+#include "dfpn.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef uint64_t u64;
+#define INF (1ULL << 60) /* as solver/search/pns.py: sums are capped here */
+#define PROBES 64 /* the slots from its home where a key may live */
+#define MIN_SLOTS (1ULL << 14)
+#define CHECK_EVERY 1024 /* nodes between looks at the clock, memory, Ctrl-C and progress */
+
+typedef struct {
+    DfpnKey key;
+    u64 pn, dn;
+    u64 work; /* 0: an empty slot */
+} Entry;
+
+_Static_assert(sizeof(Entry) == 48, "a table entry is 48 bytes");
+
+typedef enum { RUNNING, NODE_BUDGET, MEMORY_BUDGET, TIME_BUDGET, INTERRUPTED, FAILED } Stop;
+static const char *const STOP_WORDS[] = {"", "node budget", "memory budget", "time budget", "interrupted", ""};
+
+typedef struct {
+    PyObject_HEAD
+    const DfpnFamily *family;
+    void *kernel;
+    int prover, no_loss;
+    Entry *table;
+    u64 slots, used, evictions, table_cap; /* table_cap: the most bytes the table may take */
+    DfpnChild *children;                     /* max_moves per depth, for the path being searched */
+    int max_plies, max_moves;
+    u64 nodes;
+    /* one search call's budgets and clock */
+    u64 limit_nodes;
+    double limit_mb, deadline, started, next_report, report_every, peak_mb;
+    PyObject *progress;
+    DfpnKey root_key;
+    u64 root_hash;
+    jmp_buf stop;
+    Stop status;
+} Search;
+
+/* ---------------------------------------------------------------- helpers */
+
+static u64 mix(u64 z) { /* splitmix64's finalizer */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static u64 key_hash(const DfpnKey *key) { return mix(key->w[0] ^ mix(key->w[1] ^ mix(key->w[2] + 0x9E3779B97F4A7C15ULL))); }
+
+static int same_key(const DfpnKey *a, const DfpnKey *b) {
+    return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static double rss_mb(void) { /* resident memory now, as solver/search/pns.py rss_mb reads it */
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, resident = 0;
+    if (!f) return 0.0;
+    int got = fscanf(f, "%ld %ld", &pages, &resident);
+    fclose(f);
+    return got == 2 ? (double)resident * sysconf(_SC_PAGESIZE) / 1048576.0 : 0.0;
+}
+
+static u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
+
+/* ---------------------------------------------------------------- transposition table */
+
+/* Linear probing: a key lives within PROBES slots of its home slot, in the first slot that was
+   free when it came; entries are replaced but never removed, so a free slot ends a search. */
+static Entry *find(const Entry *table, u64 slots, u64 hash, const DfpnKey *key) {
+    for (u64 i = 0; i < PROBES; i++) {
+        const Entry *e = &table[(hash + i) & (slots - 1)];
+        if (!e->work) return NULL;
+        if (same_key(&e->key, key)) return (Entry *)e;
+    }
+    return NULL;
+}
+
+static int lookup(const Search *s, u64 hash, const DfpnKey *key, u64 *pn, u64 *dn) {
+    Entry *e = find(s->table, s->slots, hash, key);
+    if (!e) return 0;
+    *pn = e->pn;
+    *dn = e->dn;
+    return 1;
+}
+
+/* The slot for a key that is not in the table: the first free one of its window, else (*full)
+   the least worked entry there. */
+static Entry *free_slot(Entry *table, u64 slots, u64 hash, int *full) {
+    Entry *least = NULL;
+    *full = 0;
+    for (u64 i = 0; i < PROBES; i++) {
+        Entry *e = &table[(hash + i) & (slots - 1)];
+        if (!e->work) return e;
+        if (!least || e->work < least->work) least = e;
+    }
+    *full = 1;
+    return least;
+}
+
+static int grow(Search *s) { /* double the table if it fits the cap; 0 if it stays */
+    u64 slots = s->slots * 2;
+    if (slots * sizeof(Entry) > s->table_cap) return 0;
+    Entry *table = calloc(slots, sizeof(Entry));
+    if (!table) return 0;
+    for (u64 i = 0; i < s->slots; i++) {
+        Entry *old = &s->table[i];
+        if (!old->work) continue;
+        int full;
+        Entry *slot = free_slot(table, slots, key_hash(&old->key), &full);
+        if (full) s->used--, s->evictions++;
+        *slot = *old;
+    }
+    free(s->table);
+    s->table = table;
+    s->slots = slots;
+    return 1;
+}
+
+static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 work) {
+    Entry *slot = find(s->table, s->slots, hash, key);
+    if (slot) {
+        if (slot->work < work) slot->work = work;
+    } else {
+        int full;
+        if (5 * (s->used + 1) > 3 * s->slots) grow(s);
+        slot = free_slot(s->table, s->slots, hash, &full);
+        if (full && 20 * s->used > 9 * s->slots && grow(s)) slot = free_slot(s->table, s->slots, hash, &full);
+        if (full) s->evictions++;
+        else s->used++;
+        slot->key = *key;
+        slot->work = work;
+    }
+    slot->pn = pn;
+    slot->dn = dn;
+}
+
+/* ---------------------------------------------------------------- df-pn */
+
+static void halt(Search *s, Stop status) {
+    s->status = status;
+    longjmp(s->stop, 1);
+}
+
+static void child_numbers(const Search *s, const DfpnChild *c, u64 *pn, u64 *dn) {
+    if (c->result != DFPN_OPEN) { /* the terminal's value for the claim */
+        int holds = c->result == s->prover || (c->result == 0 && s->no_loss);
+        *pn = holds ? 0 : INF;
+        *dn = holds ? INF : 0;
+    } else if (!lookup(s, c->hash, &c->key, pn, dn)) {
+        *pn = *dn = 1;
+    }
+}
+
+/* After Python raised: Ctrl-C ends the search as "interrupted" (as solver/search/pns.py), anything else fails it. */
+static Stop interruption(Search *s) {
+    if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) return FAILED;
+    PyErr_Clear();
+    return INTERRUPTED;
+}
+
+static void report(Search *s, double mb, double t) {
+    u64 pn = 1, dn = 1;
+    lookup(s, s->root_hash, &s->root_key, &pn, &dn);
+    PyObject *r = PyObject_CallFunction(s->progress, "KKKKdd", (unsigned long long)s->nodes, (unsigned long long)pn,
+                                        (unsigned long long)dn, (unsigned long long)s->used, t - s->started, mb);
+    if (!r) halt(s, interruption(s));
+    Py_DECREF(r);
+}
+
+/* Count one expansion; now and then enforce the budgets, see Ctrl-C and report progress. */
+static void tick(Search *s) {
+    if (s->nodes >= s->limit_nodes) halt(s, NODE_BUDGET);
+    if (++s->nodes % CHECK_EVERY) return;
+    double t = now(), mb = rss_mb();
+    if (mb > s->peak_mb) s->peak_mb = mb;
+    if (PyErr_CheckSignals() < 0) halt(s, interruption(s));
+    if (mb > s->limit_mb) halt(s, MEMORY_BUDGET);
+    if (t >= s->deadline) halt(s, TIME_BUDGET);
+    if (s->progress && t >= s->next_report) {
+        s->next_report = t + s->report_every;
+        report(s, mb, t);
+    }
+}
+
+static int expand(Search *s, const void *state, DfpnChild *out) {
+    int count = s->family->expand(s->kernel, state, s->prover, out);
+    for (int i = 0; i < count; i++) out[i].hash = key_hash(&out[i].key);
+    return count;
+}
+
+/* Expand `state` until its pn reaches pn_limit or its dn reaches dn_limit, or it is solved;
+   its numbers then are *pn, *dn. */
+static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 pn_limit, u64 dn_limit, int depth,
+                u64 *node_pn, u64 *node_dn) {
+    tick(s);
+    u64 first = s->nodes;
+    int or_node = s->family->mover(s->kernel, state) == s->prover;
+    DfpnChild *children = s->children + (size_t)depth * s->max_moves;
+    int count = expand(s, state, children);
+    if (!count) { /* the prover has no candidate: every move loses (hooks prune only losers) */
+        *node_pn = or_node ? INF : 0;
+        *node_dn = or_node ? 0 : INF;
+        store(s, hash, key, *node_pn, *node_dn, 1);
+        return;
+    }
+    for (;;) {
+        u64 best = INF + 1, second = INF + 1, total = 0, pn, dn;
+        int chosen = 0;
+        for (int i = 0; i < count; i++) {
+            child_numbers(s, &children[i], &pn, &dn);
+            u64 near = or_node ? pn : dn, far = or_node ? dn : pn; /* minimised, summed */
+            total = min_u64(INF, total + far);
+            if (near < best) {
+                second = best;
+                best = near;
+                chosen = i;
+            } else if (near < second) {
+                second = near;
+            }
+        }
+        *node_pn = or_node ? best : total;
+        *node_dn = or_node ? total : best;
+        store(s, hash, key, *node_pn, *node_dn, s->nodes - first + 1);
+        if (*node_pn >= pn_limit || *node_dn >= dn_limit || best == 0 || best >= INF) return;
+        DfpnChild *c = &children[chosen];
+        child_numbers(s, c, &pn, &dn);
+        u64 widened = second + 1 + second / 4; /* the 1+epsilon trick: fewer returns to the parent */
+        if (or_node)
+            mid(s, c->state, c->hash, &c->key, min_u64(pn_limit, widened), min_u64(INF, dn_limit - total + dn), depth + 1, &pn, &dn);
+        else
+            mid(s, c->state, c->hash, &c->key, min_u64(INF, pn_limit - total + pn), min_u64(dn_limit, widened), depth + 1, &pn, &dn);
+    }
+}
+
+/* (pn, dn) of a position as far as the table knows: exact at terminals, 1/1 if unseen. */
+static void numbers(const Search *s, const void *state, u64 *pn, u64 *dn) {
+    int result = s->family->result(s->kernel, state);
+    DfpnChild c;
+    c.result = result;
+    if (result == DFPN_OPEN) {
+        s->family->key(s->kernel, state, &c.key);
+        c.hash = key_hash(&c.key);
+    }
+    child_numbers(s, &c, pn, dn);
+}
+
+/* ---------------------------------------------------------------- the Python type */
+
+static void Search_dealloc(Search *self) {
+    free(self->table);
+    free(self->children);
+    if (self->kernel) self->family->destroy(self->kernel);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"family", "config", "prover", "no_loss", "table_bytes", NULL};
+    const char *name;
+    PyObject *config;
+    int prover, no_loss;
+    unsigned long long table_bytes;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOipK", names, &name, &config, &prover, &no_loss, &table_bytes))
+        return -1;
+    if (self->kernel) {
+        PyErr_SetString(PyExc_RuntimeError, "Search is already initialised");
+        return -1;
+    }
+    const DfpnFamily *family = NULL;
+    for (int i = 0; dfpn_families[i]; i++)
+        if (!strcmp(dfpn_families[i]->name, name)) family = dfpn_families[i];
+    if (!family) {
+        PyErr_Format(PyExc_ValueError, "no compiled kernel for family '%s'", name);
+        return -1;
+    }
+    if (prover != 1 && prover != 2) {
+        PyErr_SetString(PyExc_ValueError, "prover must be 1 or 2");
+        return -1;
+    }
+    if (table_bytes < MIN_SLOTS * sizeof(Entry)) table_bytes = MIN_SLOTS * sizeof(Entry);
+    self->family = family;
+    self->kernel = family->create(config);
+    if (!self->kernel) return -1;
+    self->prover = prover;
+    self->no_loss = no_loss;
+    self->max_plies = family->max_plies(self->kernel);
+    self->max_moves = family->max_moves(self->kernel);
+    self->table_cap = table_bytes;
+    self->slots = MIN_SLOTS;
+    self->table = calloc(self->slots, sizeof(Entry));
+    self->children = malloc((size_t)(self->max_plies + 1) * self->max_moves * sizeof(DfpnChild));
+    if (!self->table || !self->children) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static int ready(Search *self) {
+    if (self->kernel) return 1;
+    PyErr_SetString(PyExc_RuntimeError, "Search is not initialised");
+    return 0;
+}
+
+/* Run mid from `state` under the budgets set in `self`; the root's numbers or a stop status. */
+static void run(Search *self, const void *state, u64 *pn, u64 *dn) {
+    self->family->key(self->kernel, state, &self->root_key);
+    self->root_hash = key_hash(&self->root_key);
+    numbers(self, state, pn, dn);
+    if (*pn && *dn) mid(self, state, self->root_hash, &self->root_key, INF, INF, 0, pn, dn);
+}
+
+static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"position", "max_nodes", "max_memory_mb", "max_seconds", "progress", "progress_seconds", NULL};
+    PyObject *position, *progress = Py_None;
+    long long max_nodes = -1;
+    double max_mb = -1, max_seconds = -1, progress_seconds = 0.5;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LddOd", names, &position, &max_nodes, &max_mb, &max_seconds,
+                                     &progress, &progress_seconds))
+        return NULL;
+    if (!ready(self)) return NULL;
+    _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
+    if (self->family->parse(self->kernel, position, state) < 0) return NULL;
+    self->limit_nodes = max_nodes >= 0 ? self->nodes + (u64)max_nodes : ~0ULL;
+    self->limit_mb = max_mb >= 0 ? max_mb : 1e300;
+    self->started = now();
+    self->deadline = max_seconds >= 0 ? self->started + max_seconds : 1e300;
+    self->next_report = self->started;
+    self->report_every = progress_seconds;
+    self->peak_mb = rss_mb();
+    self->progress = progress == Py_None ? NULL : progress;
+    self->status = RUNNING;
+    u64 pn = 1, dn = 1;
+    if (!setjmp(self->stop)) {
+        run(self, state, &pn, &dn);
+    } else {
+        if (self->status == FAILED) return NULL;
+        numbers(self, state, &pn, &dn);
+    }
+    self->progress = NULL;
+    const char *status = self->status != RUNNING ? STOP_WORDS[self->status] : pn == 0 ? "proved" : "disproved";
+    return Py_BuildValue("sKKdd", status, (unsigned long long)pn, (unsigned long long)dn, now() - self->started, self->peak_mb);
+}
+
+static PyObject *Search_numbers(Search *self, PyObject *position) {
+    if (!ready(self)) return NULL;
+    _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
+    if (self->family->parse(self->kernel, position, state) < 0) return NULL;
+    u64 pn, dn;
+    numbers(self, state, &pn, &dn);
+    return Py_BuildValue("KK", (unsigned long long)pn, (unsigned long long)dn);
+}
+
+/* The move code of the first candidate of `state` whose child is proved, or None. */
+static PyObject *Search_proved_move(Search *self, PyObject *position) {
+    if (!ready(self)) return NULL;
+    _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
+    if (self->family->parse(self->kernel, position, state) < 0) return NULL;
+    if (self->family->result(self->kernel, state) != DFPN_OPEN) Py_RETURN_NONE;
+    DfpnChild *children = malloc((size_t)self->max_moves * sizeof(DfpnChild));
+    if (!children) return PyErr_NoMemory();
+    int count = expand(self, state, children), move = -1;
+    for (int i = 0; i < count && move < 0; i++) {
+        u64 pn, dn;
+        child_numbers(self, &children[i], &pn, &dn);
+        if (pn == 0) move = children[i].move;
+    }
+    free(children);
+    if (move < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(move);
+}
+
+static PyObject *Search_get_nodes(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->nodes); }
+static PyObject *Search_get_entries(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->used); }
+static PyObject *Search_get_evictions(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->evictions); }
+static PyObject *Search_get_table_bytes(Search *self, void *closure) {
+    return PyLong_FromUnsignedLongLong(self->slots * sizeof(Entry));
+}
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, NULL, "Expansions so far, over every search call.", NULL},
+    {"entries", (getter)Search_get_entries, NULL, "Positions in the table.", NULL},
+    {"evictions", (getter)Search_get_evictions, NULL, "Entries replaced by another position's.", NULL},
+    {"table_bytes", (getter)Search_get_table_bytes, NULL, "The table's size now, in bytes.", NULL},
+    {NULL},
+};
+
+static PyMethodDef Search_methods[] = {
+    {"search", (PyCFunction)(void (*)(void))Search_search, METH_VARARGS | METH_KEYWORDS,
+     "search(position, max_nodes=-1, max_memory_mb=-1, max_seconds=-1, progress=None, progress_seconds=0.5)"
+     " -> (status, pn, dn, seconds, peak_rss_mb); a negative budget is none."},
+    {"numbers", (PyCFunction)Search_numbers, METH_O, "numbers(position) -> (pn, dn) as far as the table knows."},
+    {"proved_move", (PyCFunction)Search_proved_move, METH_O,
+     "proved_move(position) -> the move code of the first candidate with a proved child, or None."},
+    {NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "solver.search._dfpn.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Search(family, config, prover, no_loss, table_bytes): df-pn for one claim over one family's kernel.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static struct PyModuleDef dfpn_module = {
+    PyModuleDef_HEAD_INIT, "solver.search._dfpn", "Compiled df-pn (solver/search/dfpn.c) and the family kernels it searches.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dfpn(void) {
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *module = PyModule_Create(&dfpn_module);
+    if (!module) return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(module, "Search", (PyObject *)&SearchType) < 0
+        || PyModule_AddIntConstant(module, "ENTRY_BYTES", sizeof(Entry)) < 0
+        || PyModule_AddObject(module, "INF", PyLong_FromUnsignedLongLong(INF)) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

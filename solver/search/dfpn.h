@@ -1,0 +1,56 @@
+/* dfpn.h - the interface between the generic df-pn core (dfpn.c) and a family's kernel.
+
+   A kernel is one family's positions in C: it turns a family configuration (a Python tuple the
+   family's wrapper builds from its rules and search hooks) into a kernel value, and then answers
+   the questions df-pn asks about a position: who moves, is it over, its table key, and its
+   candidate children best first, with the same ordering and pruning as the family's Python
+   SearchHooks. The core never looks inside a state: it copies `state_bytes` bytes. */
+#ifndef CERTIFY_DFPN_H
+#define CERTIFY_DFPN_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DFPN_STATE_BYTES 96 /* room for the largest family's position */
+#define DFPN_OPEN (-1)      /* a position's result while play goes on; else the winner, 0 a draw */
+
+/* The exact identity of a table entry: the whole key is stored, so a hash collision can cost
+   work but never confuse two positions. */
+typedef struct {
+    uint64_t w[3];
+} DfpnKey;
+
+/* One candidate child as a kernel fills it in. */
+typedef struct {
+    DfpnKey key;
+    uint64_t hash;   /* set by the core from the key */
+    int32_t result;  /* DFPN_OPEN, or the winner (1, 2; 0 a draw) of a terminal child */
+    int32_t move;    /* the family's move code, decoded by the family's Python wrapper */
+    _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
+} DfpnChild;
+
+typedef struct {
+    const char *name;    /* the name the Python wrapper passes to select the family */
+    size_t state_bytes;  /* at most DFPN_STATE_BYTES */
+    /* A kernel from the family's configuration; NULL with a Python exception set. */
+    void *(*create)(PyObject *config);
+    void (*destroy)(void *kernel);
+    int (*max_plies)(const void *kernel); /* the longest game: the search's depth bound */
+    int (*max_moves)(const void *kernel); /* the most candidates one position can have */
+    /* A position from its Python form; 0, or -1 with a Python exception set. */
+    int (*parse)(const void *kernel, PyObject *position, void *state);
+    int (*mover)(const void *kernel, const void *state);  /* 1 or 2 */
+    int (*result)(const void *kernel, const void *state); /* DFPN_OPEN or the winner */
+    void (*key)(const void *kernel, const void *state, DfpnKey *key);
+    /* The candidate children of a position that is not over, best first: every move when the
+       prover's opponent moves, and at the prover's turn every move that can still prove (the
+       family's SearchHooks). Fills key, result, move and state; returns how many. */
+    int (*expand)(const void *kernel, const void *state, int prover, DfpnChild *out);
+} DfpnFamily;
+
+/* The families compiled into the extension (solver/games/kernels.c), NULL-terminated. */
+extern const DfpnFamily *const dfpn_families[];
+
+#endif

@@ -1,0 +1,137 @@
+"""The compiled df-pn (solver/search/dfpn.c) behind the same contract as solver/search/pns.py's ProofSearch.
+
+A family with a compiled kernel registers it in KERNELS: a function that, given a game and its
+search hooks, gives the kernel's name in the extension, its configuration, and how its positions
+and moves translate (or None when the kernel cannot search with those hooks). `NativeProofSearch` then searches exactly as `ProofSearch` does (the same numbers,
+child choice and thresholds; the same node counts while the table evicts nothing), with a
+fixed-size table of 48-byte entries sized from a memory cap, and answers `numbers` and
+`proved_move` so solver/search/prooftree.py extracts the same certificate.
+
+Importing this module loads the extension; import it only where a search runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any, Protocol
+
+from solver.search import _dfpn
+from solver.games.game import Game, NoHooks, SearchHooks
+from solver.search.pns import Claim, Outcome, Progress, Status, rss_mb
+
+ENTRY_BYTES: int = _dfpn.ENTRY_BYTES
+DEFAULT_TABLE_MB = 1024  # the table's cap without a memory budget; it grows to it only as needed
+GROWTH_HEADROOM = 1.5  # while the table doubles, the old and the new copy are both resident
+
+
+class Kernel(Protocol):
+    """A family's compiled kernel as the wrapper sees it (e.g. solver/games/positional/kernel.py)."""
+
+    family: str  # the kernel's name in the extension (solver/games/kernels.c)
+    config: tuple[Any, ...]
+
+    def position(self, state: Any) -> tuple[Any, ...]:
+        """The state in the kernel's form."""
+        ...
+
+    def move(self, code: int) -> Any:
+        """The game's move for a kernel move code."""
+        ...
+
+
+# family (as its rules' canonical form names it) → "module:function" giving the family's kernel
+# for a game and hooks, or None; imported only when asked for, like solver/games/families.py
+KERNELS: dict[str, str] = {"positional": "solver.games.positional.kernel:kernel_for"}
+
+
+def kernel_for(game: Game[Any, Any], hooks: SearchHooks[Any, Any]) -> Kernel | None:
+    """The compiled kernel that searches `game` with exactly these hooks, or None."""
+    target = KERNELS.get(game.rules.canonical().get("family", ""))
+    if target is None:
+        return None
+    module, function = target.split(":")
+    offer: Callable[[Any, Any], Kernel | None] = getattr(import_module(module), function)
+    return offer(game, hooks)
+
+
+def table_mb_for(max_memory_mb: float | None) -> float:
+    """The table's cap: what a memory budget leaves beside the process as it is, growth included."""
+    if max_memory_mb is None:
+        return DEFAULT_TABLE_MB
+    return max(1.0, (max_memory_mb - rss_mb()) / GROWTH_HEADROOM)
+
+
+class NativeProofSearch:
+    """df-pn for one claim over one game in C; the table persists across `search` calls."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        claim: Claim,
+        hooks: SearchHooks[Any, Any] | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        progress_seconds: float = 0.5,
+        table_mb: float = DEFAULT_TABLE_MB,
+    ) -> None:
+        hooks = hooks if hooks is not None else NoHooks()
+        kernel = kernel_for(game, hooks)
+        if kernel is None:
+            raise ValueError(f"{game.rules.name}: no compiled kernel searches this game with these hooks")
+        self.game, self.claim, self.hooks, self.kernel = game, claim, hooks, kernel
+        self.progress, self.progress_seconds = progress, progress_seconds
+        self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss", int(table_mb * 2**20))
+
+    @property
+    def nodes(self) -> int:
+        """Expansions so far, over every search call."""
+        return int(self._core.nodes)
+
+    @property
+    def entries(self) -> int:
+        """Positions in the table."""
+        return int(self._core.entries)
+
+    @property
+    def evictions(self) -> int:
+        """Entries a new position has replaced since the table reached its cap."""
+        return int(self._core.evictions)
+
+    @property
+    def table_bytes(self) -> int:
+        """The table's size now."""
+        return int(self._core.table_bytes)
+
+    def search(self, state: Any, max_nodes: int | None = None, max_memory_mb: float | None = None,
+               max_seconds: float | None = None) -> Outcome:
+        """As ProofSearch.search: until proved or disproved, a budget runs out, or Ctrl-C."""
+        report = None if self.progress is None else self._report
+        status, pn, dn, seconds, peak = self._core.search(
+            self.kernel.position(state),
+            -1 if max_nodes is None else max_nodes,
+            -1.0 if max_memory_mb is None else float(max_memory_mb),
+            -1.0 if max_seconds is None else float(max_seconds),
+            report, self.progress_seconds)
+        typed: Status = status
+        return Outcome(typed, pn, dn, self.nodes, self.entries, seconds, peak)
+
+    def _report(self, nodes: int, pn: int, dn: int, entries: int, seconds: float, mb: float) -> None:
+        assert self.progress is not None
+        self.progress(Progress(nodes, pn, dn, entries, seconds, mb))
+
+    def numbers(self, state: Any) -> tuple[int, int]:
+        """(pn, dn) of `state` as far as the table knows: exact at terminals, 1/1 if unseen."""
+        pn, dn = self._core.numbers(self.kernel.position(state))
+        return int(pn), int(dn)
+
+    def proved_move(self, state: Any) -> Any:
+        """A move of the prover from proved `state` to a proved child (re-searching if needed)."""
+        position = self.kernel.position(state)
+        code = self._core.proved_move(position)
+        if code is None:  # the table lost it: prove it again
+            self._core.search(position)
+            code = self._core.proved_move(position)
+        if code is None:
+            raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
+        return self.kernel.move(code)
+

@@ -1,0 +1,148 @@
+"""The compiled df-pn (solver/search/native.py over solver/search/dfpn.c) against the reference, solver/search/pns.py.
+
+The extension is built by `pip install -e .` (setup.py); these tests fail, not skip, when it is
+missing, because every install the README describes builds it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import checker
+import solver.search.pns as pns
+from certify.proving.single import CoreUnavailable, prove, strategy_certificate
+from solver.search import _dfpn  # noqa: F401  (fails loudly when the extension was not built)
+from solver.games.families import resolve_game
+from solver.games.game import NoHooks
+from solver.search.native import ENTRY_BYTES, NativeProofSearch, kernel_for
+from solver.search.pns import Claim, ProofSearch
+from solver.games.positional.rules import make_rules
+from solver.games.positional.engine import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+CLAIMS = [Claim(player, result) for player in (1, 2) for result in ("win", "no-loss")]
+# every mark rule and goal of Rules, with and without the threat pruning (own + first-line-wins)
+VARIANTS = ["tictactoe", "w3t", "misere", "notakto", "cumulative", "mnk:3,2,2", "mnk:2,4,2,wild,misere"]
+
+
+def spec_game() -> Game:
+    """A spec-file game with irregular lines (no symmetry maps them onto themselves but the identity)."""
+    return Game(make_rules("odd", 2, 3, "own", "first-line-wins", lines=[[0, 1], [1, 2, 5], [3, 4], [0, 4]]))
+
+
+@pytest.mark.parametrize("game_text", VARIANTS + ["spec"])
+@pytest.mark.parametrize("plain", [False, True])
+def test_same_verdicts_and_node_counts(game_text: str, plain: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same status, root numbers and expansions as solver/search/pns.py with its cache of children off.
+
+    That cache hands back the children of the symmetric image first seen, whose order can differ
+    among equal-weight cells, so only without it are the two searches the same step for step.
+    """
+    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
+    game = spec_game() if game_text == "spec" else resolve_game(game_text)
+    for claim in CLAIMS:
+        hooks = NoHooks() if plain else game.search_hooks()
+        reference = ProofSearch(game, claim, hooks).search(game.initial())
+        native = NativeProofSearch(game, claim, hooks)
+        outcome = native.search(game.initial())
+        assert (outcome.status, outcome.root_pn, outcome.root_dn, outcome.nodes) == (
+            reference.status, reference.root_pn, reference.root_dn, reference.nodes), (game_text, claim)
+        assert native.evictions == 0
+
+
+def test_verdicts_match_the_python_search_with_its_cache() -> None:
+    """With the reference's default cache the verdicts still agree (node counts may drift a little)."""
+    game = resolve_game("mnk:4,4,3")
+    for claim in CLAIMS:
+        assert NativeProofSearch(game, claim, game.search_hooks()).search(game.initial()).status == \
+            ProofSearch(game, claim, game.search_hooks()).search(game.initial()).status
+
+
+@pytest.mark.parametrize("game_text,player,result", [("tictactoe", 2, "no-loss"), ("mnk:4,4,3", 1, "win"), ("w3t", 1, "win")])
+def test_same_certificate_as_the_python_core(game_text: str, player: int, result: str) -> None:
+    """The table ends the same, so the proof tree and the file are byte-identical; the checker accepts it."""
+    game = resolve_game(game_text)
+    python = prove(game, Claim(player, result), core="python")
+    native = prove(game, Claim(player, result), core="native")
+    assert native.core == "native" and python.core == "python"
+    assert native.text == python.text
+    assert checker.check_document(json.loads(native.text or "")).exit_code == 0
+
+
+def test_resumes_where_a_budget_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Budgeted calls resume from the table they left, as solver/search/pns.py's do, to the same counts."""
+    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
+    game = resolve_game("mnk:4,4,3")
+    native = NativeProofSearch(game, Claim(1, "win"), game.search_hooks())
+    reference = ProofSearch(game, Claim(1, "win"), game.search_hooks())
+    calls = []
+    while not calls or calls[-1][0].status == "node budget":
+        calls.append((native.search(game.initial(), max_nodes=50), reference.search(game.initial(), max_nodes=50)))
+    assert calls[-1][0].status == "proved" and len(calls) > 2
+    for ours, theirs in calls:
+        assert (ours.status, ours.root_pn, ours.root_dn, ours.nodes) == (theirs.status, theirs.root_pn, theirs.root_dn, theirs.nodes)
+
+
+def test_budgets_progress_and_interruption() -> None:
+    """Memory and time budgets stop the search; progress is reported; Ctrl-C is a status."""
+    game = resolve_game("mnk:5,5,4")
+    claim = Claim(2, "no-loss")
+    assert NativeProofSearch(game, claim, game.search_hooks()).search(game.initial(), max_memory_mb=1).status == "memory budget"
+    assert NativeProofSearch(game, claim, game.search_hooks()).search(game.initial(), max_seconds=0.01).status == "time budget"
+    seen: list[pns.Progress] = []
+    NativeProofSearch(game, claim, game.search_hooks(), seen.append, progress_seconds=0.0).search(game.initial(), max_nodes=5000)
+    assert seen and seen[-1].nodes <= 5000 and seen[-1].entries > 0
+
+    def interrupt(_: pns.Progress) -> None:
+        raise KeyboardInterrupt
+
+    outcome = NativeProofSearch(game, claim, game.search_hooks(), interrupt, 0.0).search(game.initial())
+    assert outcome.status == "interrupted" and outcome.root_pn > 0
+
+
+def test_a_full_table_evicts_and_still_proves() -> None:
+    """At its byte cap the table replaces entries; the verdict stays, and the certificate (whose
+    lost proofs `proved_move` searches again) is VALID."""
+    game = resolve_game("mnk:4,4,4")
+    claim = Claim(1, "no-loss")
+    search = NativeProofSearch(game, claim, game.search_hooks(), table_mb=0.01)  # the smallest table
+    assert search.search(game.initial()).status == "proved"
+    assert search.evictions > 0 and search.table_bytes == 16384 * ENTRY_BYTES
+    _, certificate, _ = strategy_certificate(game, claim, None, game.initial(), search.proved_move, "", 0.0, False)
+    assert checker.check_document(certificate.model_dump(mode="json")).exit_code == 0
+
+
+def test_entry_size_and_kernel_coverage() -> None:
+    """An entry is at most 64 bytes; boards up to 64 cells have a kernel, other hooks do not."""
+    assert ENTRY_BYTES <= 64
+    assert kernel_for(resolve_game("mnk:8,8,5"), resolve_game("mnk:8,8,5").search_hooks()) is not None
+    assert kernel_for(resolve_game("uttt"), resolve_game("uttt").search_hooks()) is None
+    with pytest.raises(CoreUnavailable, match="no compiled kernel"):
+        prove(resolve_game("uttt"), Claim(1, "win"), max_nodes=10, core="native")
+    assert prove(resolve_game("uttt"), Claim(1, "win"), max_nodes=10).core == "python"
+
+
+def test_cli_core_option(tmp_path: Path) -> None:
+    """`certify prove --core native` writes the certificate; --core with --workers is refused."""
+    out = tmp_path / "p.json"
+    done = subprocess.run([sys.executable, "-m", "certify", "prove", "tictactoe", "--claim", "no-loss", "--player", "1",
+                           "--core", "native", "-o", str(out), "--json"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["core"] == "native" and out.exists()
+    refused = subprocess.run([sys.executable, "-m", "certify", "prove", "tictactoe", "--claim", "no-loss", "--player", "1",
+                              "--core", "native", "--workers", "2"], capture_output=True, text=True, cwd=tmp_path)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--core native" in refused.stderr
+
+
+def test_solve_does_not_load_the_extension() -> None:
+    """Paths that do not search never import the compiled core."""
+    code = ("import sys; from certify.cli import main; sys.argv = ['certify', 'solve', 'w3t', '-o', '-'];\n"
+            "try: main()\nexcept SystemExit: pass\n"
+            "assert 'solver.search._dfpn' not in sys.modules, 'loaded'")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-500:]
