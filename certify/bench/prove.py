@@ -51,6 +51,7 @@ class ProofRun:
     certificate_bytes: int
     check_seconds: float
     verdict: str
+    core: str  # the df-pn `certify prove` chose: native where the game has a compiled kernel
 
 
 def prove_benchmarks(suite: list[tuple[str, int, str]] = PROVE_SUITE) -> list[dict]:
@@ -73,6 +74,7 @@ def prove_benchmarks(suite: list[tuple[str, int, str]] = PROVE_SUITE) -> list[di
             prover_moves=len(attempt.tree.moves) if attempt.tree else 0,
             positions=attempt.tree.positions if attempt.tree else 0,
             certificate_bytes=len(text.encode()), check_seconds=round(check_seconds, 3), verdict=verdict.split()[0],
+            core=attempt.core,
         )))
     return rows
 

@@ -109,10 +109,10 @@ def bench(
             table.add_row(row["policy"], f"{row['setup_s'] * 1000:.1f} ms", *tpm, f"{row['tpg_ns']:.3g}")
         console.print(table)
     if proofs:
-        table = Table("claim", "status", "nodes", "search", "nodes/s", "peak RSS", "moves", "positions", "bytes", "check",
+        table = Table("claim", "core", "status", "nodes", "search", "nodes/s", "peak RSS", "moves", "positions", "bytes", "check",
                       title="proof search and strategy certificates")
         for row in proofs:
-            table.add_row(f"{row['game']} p{row['player']} {row['claim']}", row["status"], f"{row['nodes']:,}",
+            table.add_row(f"{row['game']} p{row['player']} {row['claim']}", row["core"], row["status"], f"{row['nodes']:,}",
                           f"{row['seconds']:.2f} s", f"{row['nodes_per_second']:,.0f}", f"{row['peak_rss_mb']:.0f} MB",
                           f"{row['prover_moves']:,}", f"{row['positions']:,}", f"{row['certificate_bytes']:,}",
                           f"{row['check_seconds']:.2f} s ({row['verdict']})")

@@ -35,7 +35,15 @@ PUBLISHED_PROOFS = (  # (game, player, claim): strategy certificates by proof se
 )
 # Proofs too long to redo on every publish: the file on disk (written by the command in its
 # provenance) is checked and indexed, not regenerated.
-KEPT_PROOFS = (("mnk:4,4,3,misere", 2, "win"),)
+KEPT_PROOFS = (
+    ("mnk:4,4,3,misere", 2, "win"),
+    # the k = 4 table (issue 21), found by the compiled df-pn: docs/findings.md
+    ("mnk:4,4,4", 1, "no-loss"),
+    ("mnk:4,4,4", 2, "no-loss"),
+    ("mnk:4,5,4", 1, "no-loss"),
+    ("mnk:4,5,4", 2, "no-loss"),
+    ("mnk:5,5,4", 1, "no-loss"),
+)
 ProgressHook = Callable[[str], None]
 
 

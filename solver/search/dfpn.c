@@ -9,9 +9,9 @@
 
    Transposition table: open addressing, a key within PROBES slots of its home; an entry (48
    bytes) stores the whole key, pn, dn and the most nodes one visit spent below it. The table
-   starts small and doubles when it would be more than three quarters full or a new key finds its
-   window full, as long as the doubled size fits its byte cap; at the cap a new position evicts
-   the least worked entry of its window. Eviction only costs work
+   starts small and doubles when it would be more than 60% full, or 45% full and a new key finds
+   its window full, as long as the doubled size fits its byte cap; otherwise a new key whose
+   window is full evicts the least worked entry there (rare below the cap: long clusters are). Eviction only costs work
    (and node counts then drift from solver/search/pns.py's): a verdict is never read from another
    position's entry.
 
@@ -27,7 +27,7 @@
 
 typedef uint64_t u64;
 #define INF (1ULL << 60) /* as solver/search/pns.py: sums are capped here */
-#define PROBES 16 /* the slots from its home where a key may live */
+#define PROBES 64 /* the slots from its home where a key may live */
 #define MIN_SLOTS (1ULL << 14)
 #define CHECK_EVERY 1024 /* nodes between looks at the clock, memory, Ctrl-C and progress */
 
@@ -153,9 +153,9 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
         if (slot->work < work) slot->work = work;
     } else {
         int full;
-        if (4 * (s->used + 1) > 3 * s->slots) grow(s);
+        if (5 * (s->used + 1) > 3 * s->slots) grow(s);
         slot = free_slot(s->table, s->slots, hash, &full);
-        if (full && grow(s)) slot = free_slot(s->table, s->slots, hash, &full);
+        if (full && 20 * s->used > 9 * s->slots && grow(s)) slot = free_slot(s->table, s->slots, hash, &full);
         if (full) s->evictions++;
         else s->used++;
         slot->key = *key;
