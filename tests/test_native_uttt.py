@@ -99,3 +99,19 @@ def test_kernel_coverage() -> None:
 
     assert kernel_for(game, OtherHooks()) is None
     assert kernel_for(Uttt(UtttRules(name="renamed")), NoHooks()) is not None  # the name is not a rule
+
+
+def test_bench_peer_settles_the_same_values_with_the_same_nodes() -> None:
+    """`certify bench --suite uttt` beside pns.c: the same searches give the same values and node counts."""
+    from certify.bench.scale import default_peer_source
+    from certify.bench.uttt import PEER_MODE, peer_target, uttt_benchmark
+
+    source = default_peer_source("pns.c")
+    if source is None:
+        pytest.skip("shared/bench/pns.c is not beside the repository")
+    results = uttt_benchmark([50], 3, 20.0, extend=False, plain=False, peer_source=source)
+    ours = [a for mode, a in results if mode == "critical squares"]
+    theirs = [a for mode, a in results if mode == PEER_MODE]
+    assert [(a.position, a.value, a.nodes) for a in ours] == [(a.position, a.value, a.nodes) for a in theirs]
+    assert all(a.value is not None and a.checked for a in ours)
+    assert peer_target(results) == [{"ply": 50, "peer_settled": 3, "certify_settled_of_those": 3, "disagreements": 0}]
