@@ -19,6 +19,7 @@ from certify.proving.single import CoreUnavailable, prove, strategy_certificate
 from solver.search import _dfpn  # noqa: F401  (fails loudly when the extension was not built)
 from solver.games.families import resolve_game
 from solver.games.game import NoHooks
+import solver.search.native as native
 from solver.search.native import ENTRY_BYTES, NativeProofSearch, kernel_for
 from solver.search.pns import Claim, ProofSearch
 from solver.games.positional.rules import make_rules
@@ -117,10 +118,12 @@ def test_a_full_table_evicts_and_still_proves() -> None:
     assert checker.check_document(certificate.model_dump(mode="json")).exit_code == 0
 
 
-def test_entry_size_and_kernel_coverage() -> None:
+def test_entry_size_and_kernel_coverage(monkeypatch: pytest.MonkeyPatch) -> None:
     """An entry is at most 64 bytes; boards up to 64 cells have a kernel, other hooks do not."""
     assert ENTRY_BYTES <= 64
     assert kernel_for(resolve_game("mnk:8,8,5"), resolve_game("mnk:8,8,5").search_hooks()) is not None
+    assert kernel_for(resolve_game("uttt"), resolve_game("uttt").search_hooks()) is not None
+    monkeypatch.delitem(native.KERNELS, "uttt")  # a family without a kernel
     assert kernel_for(resolve_game("uttt"), resolve_game("uttt").search_hooks()) is None
     with pytest.raises(CoreUnavailable, match="no compiled kernel"):
         prove(resolve_game("uttt"), Claim(1, "win"), max_nodes=10, core="native")

@@ -112,14 +112,18 @@ def native_load_seconds() -> float:
     return float(done.stdout)
 
 
-def run_pns_peer(binary: Path, game: str, player: int, claim: str) -> tuple[str, int, float, float]:
-    """(status, nodes, seconds, nodes/s) of pns.c on an `mnk:R,C,K` claim; raises PeerError."""
-    parts = game.removeprefix("mnk:").split(",")
-    done = subprocess.run([str(binary), "mnk", *parts, claim, str(player)], capture_output=True, text=True)
+def run_pns(binary: Path, arguments: list[str]) -> tuple[str, int, float, float]:
+    """(status, nodes, seconds, nodes/s) of one pns.c search; raises PeerError."""
+    done = subprocess.run([str(binary), *arguments], capture_output=True, text=True)
     match = _PEER_LINE.search(done.stdout)
     if match is None:
-        raise PeerError(f"pns.c printed no result for {game} ({done.stderr.strip()[:80]})")
+        raise PeerError(f"pns.c printed no result for {' '.join(arguments)[:80]} ({done.stderr.strip()[:80]})")
     return match.group(1), int(match.group(3)), float(match.group(4)), float(match.group(5))
+
+
+def run_pns_peer(binary: Path, game: str, player: int, claim: str) -> tuple[str, int, float, float]:
+    """(status, nodes, seconds, nodes/s) of pns.c on an `mnk:R,C,K` claim; raises PeerError."""
+    return run_pns(binary, ["mnk", *game.removeprefix("mnk:").split(","), claim, str(player)])
 
 
 def native_benchmarks(peer_source: Path, suite: list[tuple[str, int, str]] = NATIVE_SUITE) -> list[dict]:

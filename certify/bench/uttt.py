@@ -3,22 +3,34 @@
 Positions come from seeded random games, a fixed number at each ply. Each is solved (its value
 for the player to move settled by proof search) within a per-position time limit, with and
 without the critical-square hooks, and each settled value's certificate is written and re-checked
-by the independent checker. Everything is measured in one run, so the two modes compare.
+by the independent checker. Proof search uses the compiled df-pn where it is built (`core` auto).
+Beside them the C peer pns.c (kept outside the project, built with gcc -O2 into a temporary
+directory for the run) settles the same positions by the same searches, with half the limit (issue
+21's target: certify within 60 s wherever the peer settles within 30 s). Everything is measured
+in one run, so the modes compare.
 """
 
 from __future__ import annotations
 
 import random
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import checker
-from certify.proving.single import settle_value
+from certify.bench.prove import run_pns
+from certify.bench.scale import build_peer
+from certify.proving.single import settle_value, value_by_claims
+from solver.search.pns import Claim
 from solver.games.uttt.engine import Position, Uttt, play
 
 Progress = Callable[[str], None]
+PEER_MODE = "pns.c"
+PEER_SHARE = 0.5  # the peer's time limit over certify's: issue 21's target compares 30 s with 60 s
+PEER_TABLE_MB = 512  # pns.c's fixed table, zeroed before each search: enough for a minute of search
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,24 @@ def sample(plies: list[int], per_ply: int, seed: int) -> dict[int, list[Position
     return out
 
 
+def peer_attempt(binary: Path, game: Uttt, ply: int, s: Position, seconds: float) -> Attempt:
+    """Solve one position with the C peer pns.c (the same searches as `settle_value`, no certificate)."""
+    position = game.format_position(s)
+    nodes, used = 0, 0.0  # the peer's own search seconds: its table is zeroed before its clock starts
+
+    def run(claim: Claim) -> str:
+        nonlocal nodes, used
+        if used >= seconds:
+            return "time budget"
+        status, spent, took, _ = run_pns(binary, ["uttt", claim.result, str(claim.player), "-p", position,
+                                                  "-t", f"{seconds - used:.3f}", "-m", str(PEER_TABLE_MB)])
+        nodes, used = nodes + spent, used + took
+        return status
+
+    value = value_by_claims(game.to_move(s), run)
+    return Attempt(ply, position, value, used, nodes, 0, 0.0, False)
+
+
 def attempt(game: Uttt, ply: int, s: Position, seconds: float, plain: bool) -> Attempt:
     """Solve one position, and check its certificate(s) with the independent checker."""
     start = time.perf_counter()
@@ -72,23 +102,34 @@ def attempt(game: Uttt, ply: int, s: Position, seconds: float, plain: bool) -> A
 
 
 def uttt_benchmark(plies: list[int], per_ply: int, seconds: float, seed: int = 2026,
-                   progress: Progress | None = None, extend: bool = True) -> list[tuple[str, Attempt]]:
-    """Every sampled position in both modes, as (mode, attempt) pairs.
+                   progress: Progress | None = None, extend: bool = True, plain: bool = True,
+                   peer_source: Path | None = None) -> list[tuple[str, Attempt]]:
+    """Every sampled position in each mode, as (mode, attempt) pairs.
 
-    With `extend`, plies 5 earlier than the last are added while the last one solved anything.
+    Modes: critical squares, plain (unless `plain` is off), and the C peer pns.c when
+    `peer_source` is given (built with gcc -O2 into a temporary directory; raises PeerError if it
+    cannot be), with PEER_SHARE of the time limit. With `extend`, plies 5 earlier than the last
+    are added while the last one solved anything.
     """
     game = Uttt()
     todo = list(plies)
     out: list[tuple[str, Attempt]] = []
-    while todo:
-        ply = todo.pop(0)
-        for index, s in enumerate(sample([ply], per_ply, seed + ply)[ply]):
-            for mode, plain in (("critical squares", False), ("plain", True)):
-                if progress:
-                    progress(f"ply {ply}, position {index + 1}/{per_ply}, {mode}")
-                out.append((mode, attempt(game, ply, s, seconds, plain)))
-        if extend and not todo and ply > 5 and any(a.ply == ply and a.value for _, a in out):
-            todo.append(ply - 5)
+    modes = [("critical squares", False)] + ([("plain", True)] if plain else [])
+    with tempfile.TemporaryDirectory() as scratch:
+        binary = None if peer_source is None else build_peer(peer_source, Path(scratch))
+        while todo:
+            ply = todo.pop(0)
+            for index, s in enumerate(sample([ply], per_ply, seed + ply)[ply]):
+                for mode, plain_mode in modes:
+                    if progress:
+                        progress(f"ply {ply}, position {index + 1}/{per_ply}, {mode}")
+                    out.append((mode, attempt(game, ply, s, seconds, plain_mode)))
+                if binary is not None:
+                    if progress:
+                        progress(f"ply {ply}, position {index + 1}/{per_ply}, {PEER_MODE}")
+                    out.append((PEER_MODE, peer_attempt(binary, game, ply, s, seconds * PEER_SHARE)))
+            if extend and not todo and ply > 5 and any(a.ply == ply and a.value for _, a in out):
+                todo.append(ply - 5)
     return out
 
 
@@ -104,15 +145,29 @@ def summary(results: list[tuple[str, Attempt]], seconds: float) -> list[dict]:
             "mode": mode,
             "positions": len(runs),
             "solved": len(solved),
-            "limit_s": seconds,
+            "limit_s": seconds * PEER_SHARE if mode == PEER_MODE else seconds,
             "values": {v: sum(a.value == v for a in solved) for v in ("win", "draw", "loss")},
             "median_s": statistics.median(a.seconds for a in solved) if solved else None,
-            "nodes_per_s": sum(a.nodes for a in runs) / max(1e-9, sum(a.seconds for a in runs)),
+            "nodes_per_s": sum(a.nodes for a in runs) / spent if (spent := sum(a.seconds for a in runs)) > 0 else None,
             "median_nodes": statistics.median(a.nodes for a in solved) if solved else None,
-            "median_certificate_bytes": statistics.median(a.certificate_bytes for a in solved) if solved else None,
-            "median_check_s": statistics.median(a.check_seconds for a in solved) if solved else None,
-            "all_checked": all(a.checked for a in solved) if solved else None,
+            "median_certificate_bytes": statistics.median(a.certificate_bytes for a in solved) if solved and mode != PEER_MODE else None,
+            "median_check_s": statistics.median(a.check_seconds for a in solved) if solved and mode != PEER_MODE else None,
+            "all_checked": all(a.checked for a in solved) if solved and mode != PEER_MODE else None,
         })
+    return rows
+
+
+def peer_target(results: list[tuple[str, Attempt]]) -> list[dict]:
+    """Per ply, issue 21's target: of the positions the peer settled (within its share of the
+    limit), how many certify settled with critical squares (within the whole limit), and on how
+    many the two values differ."""
+    rows = []
+    for ply in sorted({a.ply for m, a in results if m == PEER_MODE}, reverse=True):
+        ours = {a.position: a.value for m, a in results if m == "critical squares" and a.ply == ply}
+        theirs = {a.position: a.value for m, a in results if m == PEER_MODE and a.ply == ply and a.value is not None}
+        rows.append({"ply": ply, "peer_settled": len(theirs),
+                     "certify_settled_of_those": sum(ours.get(p) is not None for p in theirs),
+                     "disagreements": sum(ours.get(p) not in (None, v) for p, v in theirs.items())})
     return rows
 
 

@@ -26,12 +26,13 @@ def bench(
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
     board: Annotated[list[str] | None, typer.Option("--board", help="scale: a board to run (repeatable; default the eight 4x4 boards).")] = None,
-    peer_source: Annotated[Path | None, typer.Option("--peer-source", help="scale: the C peer's source (default ../shared/bench/mnk.c).")] = None,
-    plies: Annotated[str, typer.Option("--plies", help="uttt: plies to sample positions at, latest first; earlier plies follow while any is solved.")] = "50,45,40,35,30",
+    peer_source: Annotated[Path | None, typer.Option("--peer-source", help="scale, uttt: the C peer's source (default ../shared/bench/mnk.c; uttt: pns.c).")] = None,
+    plies: Annotated[str, typer.Option("--plies", help="uttt: plies to sample positions at, latest first; earlier plies follow while any is solved.")] = "40,35,30,25",
     positions: Annotated[int, typer.Option("--positions", min=1, help="uttt: positions per ply.")] = 20,
     seconds: Annotated[float, typer.Option("--seconds", min=0.1, help="uttt: time limit per position and mode.")] = 60.0,
     extend: Annotated[bool, typer.Option("--extend/--no-extend", help="uttt: go on to earlier plies (5 at a time) while any position is solved.")] = True,
     plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE", help="uttt: also draw the figures (frontier per ply, nodes/s, check time vs certificate size) into FILE, .svg or .png (needs the plot extra: pip install -e '.[plot]').", show_default=False)] = None,
+    plain: Annotated[bool, typer.Option("--plain/--no-plain", help="uttt: also search without critical squares.")] = True,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players.
@@ -48,7 +49,8 @@ def bench(
 
     --suite uttt settles Ultimate tic-tac-toe positions from seeded random games (--positions at
     each of --plies, --seconds each), with and without critical squares, and checks every
-    certificate: the proof frontier of docs/benchmarks.md.
+    certificate: the proof frontier of docs/benchmarks.md. Beside them the C peer pns.c (built
+    with gcc -O2 in a temporary directory) settles the same positions with half the time.
 
     Example: certify bench --suite startup --repeat 20
     """
@@ -58,7 +60,7 @@ def bench(
         startup(repeat, json_out)
         return
     if suite == "uttt":  # not part of `all`: minutes per ply
-        bench_uttt(plies, positions, seconds, extend, json_out, plot)
+        bench_uttt(plies, positions, seconds, extend, plain, peer_source, json_out, plot)
         return
     if suite == "scale":
         scale(board or [], peer_source, json_out)
@@ -241,10 +243,12 @@ def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
         raise typer.Exit(EXIT_FAILED)
 
 
-def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, json_out: bool, plot: Path | None = None) -> None:
-    """The uttt suite: positions solved per ply, with and without critical squares (and, with
-    `plot`, its figures drawn into that file)."""
-    from certify.bench.uttt import summary, uttt_benchmark
+def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, plain: bool, peer_source: Path | None,
+               json_out: bool, plot: Path | None = None) -> None:
+    """The uttt suite: positions solved per ply, with and without critical squares, and by pns.c
+    (and, with `plot`, its figures drawn into that file)."""
+    from certify.bench.scale import PeerError, default_peer_source
+    from certify.bench.uttt import peer_target, summary, uttt_benchmark
 
     if plot is not None:
         from certify.bench.plot import FORMATS
@@ -260,10 +264,16 @@ def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, js
         raise typer.BadParameter(f"'{plies_text}' is not a comma-separated list of plies", param_hint="--plies") from None
     if any(not 0 <= p <= 80 for p in plies):
         raise typer.BadParameter("plies must be within 0..80", param_hint="--plies")
+    source = peer_source or default_peer_source("pns.c")
+    if source is None:
+        errors.print("shared/bench/pns.c not found beside the repository (pass --peer-source PATH): no peer rows this run.")
     with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext() as status:
         hook = (lambda text: status.update(f"uttt: {text}")) if status is not None else None
-        results = uttt_benchmark(plies, positions, seconds, progress=hook, extend=extend)
-    rows = summary(results, seconds)
+        try:
+            results = uttt_benchmark(plies, positions, seconds, progress=hook, extend=extend, plain=plain, peer_source=source)
+        except PeerError as err:
+            raise fail(str(err)) from None
+    rows, target = summary(results, seconds), peer_target(results)
     if plot is not None:
         from certify.bench.plot import PlotError, plot_frontier
 
@@ -273,19 +283,22 @@ def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, js
             raise fail(str(err)) from None
         (errors if json_out else console).print(f"wrote the figures to [bold]{escape(str(plot))}[/]")
     if json_out:
-        console.print_json(json.dumps({"machine": machine(), "rows": rows,
+        console.print_json(json.dumps({"machine": machine(), "rows": rows, "peer_target": target,
                                        "positions": [{"mode": m, **a.__dict__} for m, a in results]}))
         return
-    table = Table("ply", "mode", "solved", "w/d/l", "med s", "nodes/s", "med nodes", "med cert B", "med check s",
-                  "checked", title=f"certify bench --suite uttt ({seconds:g} s per position; medians over solved)")
+    table = Table("ply", "mode", "limit", "solved", "w/d/l", "med s", "nodes/s", "med nodes", "med cert B", "med check s",
+                  "checked", title="certify bench --suite uttt (medians over solved)")
     for row in rows:
         values = row["values"]
-        table.add_row(str(row["ply"]), row["mode"], f"{row['solved']}/{row['positions']}",
+        table.add_row(str(row["ply"]), row["mode"], f"{row['limit_s']:g} s", f"{row['solved']}/{row['positions']}",
                       f"{values['win']}/{values['draw']}/{values['loss']}", _num(row["median_s"], ".2f"),
-                      f"{row['nodes_per_s']:,.0f}", _num(row["median_nodes"], ",.0f"),
+                      _num(row["nodes_per_s"], ",.0f"), _num(row["median_nodes"], ",.0f"),
                       _num(row["median_certificate_bytes"], ",.0f"), _num(row["median_check_s"], ".2f"),
                       {True: "VALID", False: "NOT ALL", None: "—"}[row["all_checked"]])
     console.print(table)
+    for row in target:
+        console.print(f"ply {row['ply']}: pns.c settled {row['peer_settled']}, certify (critical squares) "
+                      f"{row['certify_settled_of_those']} of those; values differ on {row['disagreements']}")
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}")
 

@@ -265,16 +265,23 @@ def settle_value(
     def done(value: GameValue | None, proofs: list[Attempt]) -> Settled:
         return Settled(value, proofs, attempts, sum(a.outcome.nodes for a in attempts), time.perf_counter() - started)
 
+    value = value_by_claims(mover, lambda claim: run(claim).outcome.status)
+    return done(value, [] if value is None else attempts[-2:] if value == "draw" else attempts[-1:])
+
+
+def value_by_claims(mover: int, run: Callable[[Claim], str]) -> GameValue | None:
+    """The value for `mover` from the statuses `run` gives the claims it is asked, in order: the
+    mover wins, the opponent wins (a win or loss once one is proved), then a no-loss claim for each
+    side (a draw when both are proved). None as soon as a search ends without a verdict."""
     for claim in (Claim(mover, "win"), Claim(3 - mover, "win")):
-        attempt = run(claim)
-        if attempt.outcome.status == "proved":
-            return done("win" if claim.player == mover else "loss", [attempt])
-        if attempt.outcome.status != "disproved":
-            return done(None, [])
-    for claim in (Claim(mover, "no-loss"), Claim(3 - mover, "no-loss")):
-        if run(claim).outcome.status != "proved":
-            return done(None, [])
-    return done("draw", attempts[-2:])
+        status = run(claim)
+        if status == "proved":
+            return "win" if claim.player == mover else "loss"
+        if status != "disproved":
+            return None
+    if all(run(Claim(player, "no-loss")) == "proved" for player in (mover, 3 - mover)):
+        return "draw"
+    return None
 
 
 def move_values(

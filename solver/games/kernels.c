@@ -3,5 +3,6 @@
 #include "../search/dfpn.h"
 
 extern const DfpnFamily dfpn_positional;
+extern const DfpnFamily dfpn_uttt;
 
-const DfpnFamily *const dfpn_families[] = {&dfpn_positional, NULL};
+const DfpnFamily *const dfpn_families[] = {&dfpn_positional, &dfpn_uttt, NULL};

@@ -42,7 +42,10 @@ class Kernel(Protocol):
 
 # family (as its rules' canonical form names it) → "module:function" giving the family's kernel
 # for a game and hooks, or None; imported only when asked for, like solver/games/families.py
-KERNELS: dict[str, str] = {"positional": "solver.games.positional.kernel:kernel_for"}
+KERNELS: dict[str, str] = {
+    "positional": "solver.games.positional.kernel:kernel_for",
+    "uttt": "solver.games.uttt.kernel:kernel_for",
+}
 
 
 def kernel_for(game: Game[Any, Any], hooks: SearchHooks[Any, Any]) -> Kernel | None:

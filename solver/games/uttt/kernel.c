@@ -1,0 +1,278 @@
+/* kernel.c - Ultimate tic-tac-toe (solver/games/uttt/engine.py) for the compiled df-pn (solver/search/dfpn.h).
+
+   A position is nine local boards of 9-bit chunks per player (bit c = cell c of that board, as
+   the engine's 81-bit marks hold them), the won and closed boards as 9-bit masks, the board sent
+   to (-1: any open board) and the marks placed. Every rule question is a lookup on a chunk, as
+   in the engine. The table key is the exact position (the marks and the board sent to; the rest
+   follows from them), never a symmetric image.
+
+   The configuration comes from the Python wrapper (solver/games/uttt/kernel.py):
+     (critical,)
+   critical: 1 to order and prune as the family's SearchHooks, CriticalSquares (seed 003's
+   critical squares), 0 for plain search (every legal move, ascending). A position from Python is
+   (x low, x high, o low, o high, sent): the engine's 81-bit marks split at bit 64, and the board
+   sent to; a move code is the global cell
+   9 * board + cell. */
+#include "../../search/dfpn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+#define FULL9 0x1FF
+#define X 1
+#define O 2
+
+typedef struct {
+    uint16_t mark[2][9]; /* [player - 1][board]: the 9-bit chunk of that player's marks */
+    uint16_t won[2];     /* [player - 1]: boards won */
+    uint16_t closed;     /* boards won or full */
+    int8_t sent;         /* the board the player to move must play in, or -1 */
+    uint8_t filled;      /* marks placed */
+} Position;
+
+typedef struct {
+    int critical;
+} Kernel;
+
+/* WON[m]: the 9-bit set m holds a line. COMPLETERS[m]: cells that would complete a line of m. */
+static uint8_t WON[512];
+static uint16_t COMPLETERS[512];
+
+static void init_tables(void) {
+    static const int lines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+    for (int m = 0; m < 512; m++)
+        for (int l = 0; l < 8; l++) {
+            int line = 1 << lines[l][0] | 1 << lines[l][1] | 1 << lines[l][2];
+            if ((m & line) == line) WON[m] = 1;
+        }
+    for (int m = 0; m < 512; m++) {
+        COMPLETERS[m] = 0;
+        for (int c = 0; c < 9; c++)
+            if (!(m >> c & 1) && WON[m | 1 << c]) COMPLETERS[m] |= (uint16_t)(1 << c);
+    }
+}
+
+static void *create(PyObject *config) {
+    int critical;
+    if (!PyArg_ParseTuple(config, "p", &critical)) return NULL;
+    Kernel *k = calloc(1, sizeof *k);
+    if (!k) return PyErr_NoMemory();
+    k->critical = critical;
+    if (!WON[7]) init_tables(); /* cells 0, 1, 2 are a line: the tables are built once */
+    return k;
+}
+
+static void destroy(void *kernel) { free(kernel); }
+
+static int max_plies(const void *kernel) { return 81; }
+
+static int max_moves(const void *kernel) { return 81; }
+
+static int mover(const void *kernel, const void *state) { return 1 + (((const Position *)state)->filled & 1); }
+
+static int result(const void *kernel, const void *state) {
+    const Position *p = state;
+    if (WON[p->won[0]]) return X;
+    if (WON[p->won[1]]) return O;
+    return p->closed == FULL9 ? 0 : DFPN_OPEN;
+}
+
+static int empty(const Position *p, int board) { return FULL9 & ~(p->mark[0][board] | p->mark[1][board]); }
+
+/* The position after `move` by the player to move, unchecked (engine.py `play`). */
+static void play(const Position *p, int move, Position *after) {
+    int board = move / 9, cell = move % 9, me = p->filled & 1;
+    *after = *p;
+    after->mark[me][board] |= (uint16_t)(1 << cell);
+    if (WON[after->mark[me][board]]) after->won[me] |= (uint16_t)(1 << board), after->closed |= (uint16_t)(1 << board);
+    if (!empty(after, board)) after->closed |= (uint16_t)(1 << board);
+    after->filled++;
+    after->sent = (int8_t)(after->closed >> cell & 1 ? -1 : cell);
+}
+
+/* The nine chunks of 81-bit marks given as their low 64 bits and the rest. */
+static int chunks_of(u64 lo, u64 hi, uint16_t chunks[9]) {
+    if (hi >> 17) {
+        PyErr_SetString(PyExc_ValueError, "uttt kernel: marks are not an 81-bit mask");
+        return -1;
+    }
+    for (int b = 0; b < 9; b++) {
+        int at = 9 * b;
+        u64 bits = at < 64 ? lo >> at | (at > 55 ? hi << (64 - at) : 0) : hi >> (at - 64);
+        chunks[b] = (uint16_t)(bits & FULL9);
+    }
+    return 0;
+}
+
+static int parse(const void *kernel, PyObject *position, void *state) {
+    Position *p = state;
+    unsigned long long x_low, x_high, o_low, o_high;
+    int sent;
+    if (!PyArg_ParseTuple(position, "KKKKi", &x_low, &x_high, &o_low, &o_high, &sent)) return -1;
+    memset(p, 0, sizeof *p);
+    if (chunks_of(x_low, x_high, p->mark[0]) < 0 || chunks_of(o_low, o_high, p->mark[1]) < 0) return -1;
+    int nx = 0, no = 0;
+    for (int b = 0; b < 9; b++) {
+        if (p->mark[0][b] & p->mark[1][b]) {
+            PyErr_SetString(PyExc_ValueError, "uttt kernel: a cell holds both marks");
+            return -1;
+        }
+        nx += __builtin_popcount(p->mark[0][b]), no += __builtin_popcount(p->mark[1][b]);
+        if (WON[p->mark[0][b]]) p->won[0] |= (uint16_t)(1 << b);
+        if (WON[p->mark[1][b]]) p->won[1] |= (uint16_t)(1 << b);
+        if (!empty(p, b)) p->closed |= (uint16_t)(1 << b);
+    }
+    p->closed |= p->won[0] | p->won[1];
+    if ((nx != no && nx != no + 1) || sent < -1 || sent > 8) {
+        PyErr_SetString(PyExc_ValueError, "uttt kernel: not a position of the rules");
+        return -1;
+    }
+    p->filled = (uint8_t)(nx + no);
+    p->sent = (int8_t)(sent >= 0 && !(p->closed >> sent & 1) ? sent : -1);
+    return 0;
+}
+
+/* The marks and the board sent to, packed: 81 + 81 bits and 4. */
+static void key(const void *kernel, const void *state, DfpnKey *key) {
+    const Position *p = state;
+    u64 w[2][2] = {{0, 0}, {0, 0}};
+    for (int who = 0; who < 2; who++)
+        for (int b = 0; b < 9; b++) {
+            u64 bits = p->mark[who][b];
+            int at = 9 * b;
+            if (at < 64) w[who][0] |= bits << at;
+            if (at + 9 > 64) w[who][1] |= at < 64 ? bits >> (64 - at) : bits << (at - 64);
+        }
+    key->w[0] = w[0][0];
+    key->w[1] = w[1][0];
+    key->w[2] = w[0][1] | w[1][1] << 17 | (u64)(p->sent + 1) << 34;
+}
+
+/* ---- critical squares: engine.py's functions of the same names, move for move ------------------ */
+
+/* Open boards where `player`, if allowed to play there, wins the whole game at once. */
+static int threat_boards(const Position *p, int player) {
+    int meta = COMPLETERS[p->won[player - 1]] & ~p->closed & FULL9, out = 0;
+    for (int b = 0; b < 9; b++)
+        if (meta >> b & 1 && COMPLETERS[p->mark[player - 1][b]] & empty(p, b)) out |= 1 << b;
+    return out;
+}
+
+/* The moves that win the game at once for the player to move, ascending; how many. */
+static int immediate_wins(const Position *p, int *out) {
+    int player = mover(NULL, p), n = 0, allowed = threat_boards(p, player);
+    if (p->sent >= 0) allowed &= 1 << p->sent;
+    for (int b = 0; b < 9; b++)
+        if (allowed >> b & 1) {
+            int cells = COMPLETERS[p->mark[player - 1][b]] & empty(p, b);
+            for (int c = 0; c < 9; c++)
+                if (cells >> c & 1) out[n++] = 9 * b + c;
+        }
+    return n;
+}
+
+/* After `move` (not ending the game) the opponent, whose threat boards before it are `threats`,
+   has a move that wins at once. */
+static int hands_over_win(const Position *p, int move, int threats) {
+    if (!threats) return 0;
+    int board = move / 9, cell = move % 9, opponent = 2 - (p->filled & 1);
+    Position after;
+    play(p, move, &after);
+    if (after.closed >> board & 1 || !(COMPLETERS[p->mark[opponent - 1][board]] & empty(&after, board)))
+        threats &= ~(1 << board);
+    if (after.closed >> cell & 1) return threats != 0;
+    return threats >> cell & 1;
+}
+
+/* Open boards all of whose open cells send `player` to a board where `player` wins at once. */
+static int poisoned_boards(const Position *p, int player) {
+    int mine = threat_boards(p, player), out = 0;
+    if (!mine) return 0;
+    int sends_back = mine | p->closed;
+    for (int b = 0; b < 9; b++)
+        if (!(p->closed >> b & 1) && !(empty(p, b) & ~sends_back & FULL9)) out |= 1 << b;
+    return out;
+}
+
+/* Every legal move of a position that is not over, ascending. */
+static int legal_moves(const Position *p, int *out) {
+    int boards = p->sent >= 0 ? 1 << p->sent : FULL9 & ~p->closed, n = 0;
+    for (int b = 0; b < 9; b++)
+        if (boards >> b & 1) {
+            int cells = empty(p, b);
+            for (int c = 0; c < 9; c++)
+                if (cells >> c & 1) out[n++] = 9 * b + c;
+        }
+    return n;
+}
+
+/* CriticalSquares.candidates: the moves to search, best first; how many. */
+static int critical_candidates(const Position *p, const int *moves, int count, int prover_moves, int *out) {
+    int wins[81], nwins = immediate_wins(p, wins), n = 0;
+    if (nwins) {
+        if (prover_moves) {
+            out[0] = wins[0];
+            return 1;
+        }
+        memcpy(out, wins, nwins * sizeof *wins);
+        n = nwins;
+        for (int i = 0; i < count; i++) {
+            int known = 0;
+            for (int j = 0; j < nwins; j++) known |= wins[j] == moves[i];
+            if (!known) out[n++] = moves[i];
+        }
+        return n;
+    }
+    int player = mover(NULL, p), poisoned = poisoned_boards(p, player), threats = threat_boards(p, 3 - player);
+    int rest[81], losing[81], nrest = 0, nlosing = 0;
+    for (int i = 0; i < count; i++) {
+        int move = moves[i];
+        if (hands_over_win(p, move, threats)) losing[nlosing++] = move;
+        else if (poisoned >> (move % 9) & 1 && move % 9 != move / 9) out[n++] = move;
+        else rest[nrest++] = move;
+    }
+    memcpy(out + n, rest, nrest * sizeof *rest);
+    n += nrest;
+    if (!prover_moves) {
+        memcpy(out + n, losing, nlosing * sizeof *losing);
+        n += nlosing;
+    }
+    return n;
+}
+
+static int expand(const void *kernel, const void *state, int prover, DfpnChild *out) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    int moves[81], order[81], count = legal_moves(p, moves);
+    const int *chosen = moves;
+    if (k->critical) {
+        count = critical_candidates(p, moves, count, mover(k, p) == prover, order);
+        chosen = order;
+    }
+    for (int i = 0; i < count; i++) {
+        DfpnChild *c = &out[i];
+        Position *after = (Position *)c->state;
+        play(p, chosen[i], after);
+        c->result = result(k, after);
+        c->move = chosen[i];
+        key(k, after, &c->key);
+    }
+    return count;
+}
+
+const DfpnFamily dfpn_uttt = {
+    .name = "uttt",
+    .state_bytes = sizeof(Position),
+    .create = create,
+    .destroy = destroy,
+    .max_plies = max_plies,
+    .max_moves = max_moves,
+    .parse = parse,
+    .mover = mover,
+    .result = result,
+    .key = key,
+    .expand = expand,
+};
+
+_Static_assert(sizeof(Position) <= DFPN_STATE_BYTES, "a position fits a child's state");
