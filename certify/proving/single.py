@@ -177,6 +177,23 @@ def prove(
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
 
 
+def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Callable[[Progress], None] | None,
+                 core: Core, max_memory_mb: float | None, pairings: bool = False) -> tuple[Any, str]:
+    """The search `core` asks for, and its name; the compiled one is imported only here."""
+    if core != "python":
+        try:
+            from solver.search.native import NativeProofSearch, kernel_for, table_mb_for
+        except ImportError as err:
+            if core == "native":
+                raise CoreUnavailable(f"--core native: the compiled df-pn is not built ({err}); run `pip install -e .`") from None
+        else:
+            if kernel_for(game, hooks) is not None:
+                return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb)), "native"
+            if core == "native":
+                raise CoreUnavailable(f"--core native: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells, Ultimate tic-tac-toe with its own hooks or none)")
+    return ProofSearch(game, claim, hooks, progress, pairings=pairings), "python"
+
+
 def searched(
     search: ProofSearch,
     state: Any,
