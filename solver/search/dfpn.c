@@ -332,21 +332,26 @@ static int ready(Search *self) {
     return 0;
 }
 
-/* Run mid from `state` under the budgets set in `self`; the root's numbers or a stop status. */
-static void run(Search *self, const void *state, u64 *pn, u64 *dn) {
+/* Run mid from `state` under the budgets set in `self`; the root's numbers or a stop status.
+   With `again`, a solved root is expanded anew: its children's entries may have been evicted,
+   and proved_move needs them back (as solver/search/pns.py's proved_move calls _mid). */
+static void run(Search *self, const void *state, u64 *pn, u64 *dn, int again) {
     self->family->key(self->kernel, state, &self->root_key);
     self->root_hash = key_hash(&self->root_key);
     numbers(self, state, pn, dn);
-    if (*pn && *dn) mid(self, state, self->root_hash, &self->root_key, INF, INF, 0, pn, dn);
+    if ((*pn && *dn) || (again && self->family->result(self->kernel, state) == DFPN_OPEN))
+        mid(self, state, self->root_hash, &self->root_key, INF, INF, 0, pn, dn);
 }
 
 static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"position", "max_nodes", "max_memory_mb", "max_seconds", "progress", "progress_seconds", NULL};
+    static char *names[] = {"position", "max_nodes", "max_memory_mb", "max_seconds", "progress", "progress_seconds",
+                            "again", NULL};
     PyObject *position, *progress = Py_None;
     long long max_nodes = -1;
     double max_mb = -1, max_seconds = -1, progress_seconds = 0.5;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LddOd", names, &position, &max_nodes, &max_mb, &max_seconds,
-                                     &progress, &progress_seconds))
+    int again = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LddOdp", names, &position, &max_nodes, &max_mb, &max_seconds,
+                                     &progress, &progress_seconds, &again))
         return NULL;
     if (!ready(self)) return NULL;
     _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
@@ -362,7 +367,7 @@ static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
     self->status = RUNNING;
     u64 pn = 1, dn = 1;
     if (!setjmp(self->stop)) {
-        run(self, state, &pn, &dn);
+        run(self, state, &pn, &dn, again);
     } else {
         if (self->status == FAILED) return NULL;
         numbers(self, state, &pn, &dn);

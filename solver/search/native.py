@@ -131,8 +131,8 @@ class NativeProofSearch:
         """A move of the prover from proved `state` to a proved child (re-searching if needed)."""
         position = self.kernel.position(state)
         code = self._core.proved_move(position)
-        if code is None:  # the table lost it: prove it again
-            self._core.search(position)
+        if code is None:  # the table lost it: expand it again (its own entry may still say proved)
+            self._core.search(position, again=True)
             code = self._core.proved_move(position)
         if code is None:
             raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
