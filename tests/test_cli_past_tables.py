@@ -521,7 +521,7 @@ def test_a_proof_page_has_no_best_move_legend_and_equal_columns(uttt_proof, tmp_
 # ---- benchmark figures ------------------------------------------------------------------------------------
 
 
-def fake_uttt_run(plies, positions, seconds, progress=None, extend=True):
+def fake_uttt_run(plies, positions, seconds, progress=None, extend=True, plain=True, peer_source=None):
     from certify.bench.uttt import Attempt
 
     out = []

@@ -87,14 +87,15 @@ def test_tree_draws_the_winning_strategy_and_every_reply():
     assert run("tree", "w3t", "--player", "2").exit_code == 2
 
 
-def test_schema_covers_both_kinds_and_the_published_files_match_it():
+def test_schema_covers_every_kind_and_the_published_files_match_it():
     from pathlib import Path
 
     schema = json.loads(run("schema").stdout)
     mapping = schema["discriminator"]["mapping"]
-    assert set(mapping) == {"table", "strategy"}
+    assert set(mapping) == {"table", "strategy", "pairing"}
     root = Path(__file__).resolve().parents[1] / "certificates"
-    examples = {"table": root / "w3t.json", "strategy": next((root / "proofs").glob("*.json"))}
+    examples = {"table": root / "w3t.json", "strategy": next((root / "proofs").glob("*.json")),
+                "pairing": next((root / "pairings").glob("*.json"))}
     for kind, path in examples.items():
         definition = schema["$defs"][mapping[kind].rsplit("/", 1)[1]]
         document = json.loads(path.read_text(encoding="utf-8"))
