@@ -49,9 +49,10 @@ KEPT_PROOFS = (
     ("mnk:4,5,4", 2, "no-loss"),
     ("mnk:5,5,4", 1, "no-loss"),
 )
-# the checker's budget for published proofs: its default positions, raised to fit the largest
-# kept proof (mnk:4,5,4 player 2, 1,410,472 positions; the command line's --max-states)
-PROOF_LIMITS = checker.Limits(max_states=2_000_000)
+# the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
+# (mnk:4,5,4 player 2: 1,410,472 positions, work 248,243,072; the command line's --max-states and
+# --max-work)
+PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # Kept likewise, closed by pairings (certificates/proofs/closed/). Index key `pairing_proofs`, apart
 # from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
 # entry, does not read closures.
