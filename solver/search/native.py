@@ -5,7 +5,8 @@ search hooks, gives the kernel's name in the extension, its configuration, and h
 and moves translate (or None when the kernel cannot search with those hooks). `NativeProofSearch` then searches exactly as `ProofSearch` does (the same numbers,
 child choice and thresholds; the same node counts while the table evicts nothing), with a
 fixed-size table of 48-byte entries sized from a memory cap, and answers `numbers` and
-`proved_move` so solver/search/prooftree.py extracts the same certificate.
+`proved_move`, and walks a proved strategy in C (`strategy`): the same traversal, so the same
+certificate, as solver/search/prooftree.py's with `proved_move`.
 
 Importing this module loads the extension; import it only where a search runs.
 """
@@ -19,6 +20,7 @@ from typing import Any, Protocol
 from solver.search import _dfpn
 from solver.games.game import Game, NoHooks, SearchHooks
 from solver.search.pns import Claim, Outcome, Progress, Status, rss_mb
+from solver.search.prooftree import ProofTree
 
 ENTRY_BYTES: int = _dfpn.ENTRY_BYTES
 DEFAULT_TABLE_MB = 1024  # the table's cap without a memory budget; it grows to it only as needed
@@ -138,3 +140,8 @@ class NativeProofSearch:
             raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
         return self.kernel.move(code)
 
+    def strategy(self, state: Any) -> ProofTree:
+        """The proved strategy from `state` as prooftree.canonical_strategy traverses it with
+        `proved_move` (the same moves and counts), walked in C."""
+        moves, positions, terminals, depth = self._core.strategy(self.kernel.position(state))
+        return ProofTree(list(moves), positions, terminals, depth)
