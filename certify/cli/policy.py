@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from certify.cli.app import EXIT_FAILED, app, console, fail, load_game
+from certify.cli.app import EXIT_FAILED, app, console, fail, load_game, option_fail
 from certify.cli.labels import certified_labels
 from certify.cli.moves import MoveError, parse_move
 from certify.cli.options import CertOpt, GameArg, Player, PlayerOrBoth
@@ -107,7 +107,7 @@ def audit(
     try:
         player_policy = load_policy(policy, rules)
     except PolicySpecError as err:
-        raise fail(str(err)) from None
+        raise option_fail("--policy", err) from None
     players = [1, 2] if side == "both" else [int(side)]
     with solving_progress(not json_out) as hook:
         solution = solve(rules, hook)

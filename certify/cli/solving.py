@@ -18,7 +18,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Table
 from rich.text import Text
 
-from certify.cli.app import app, console, errors, fail, load_game, load_table_game, user_errors
+from certify.cli.app import app, console, errors, fail, load_game, load_table_game, option_fail, user_errors
 from certify.cli.moves import MoveError, play_moves
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
@@ -204,7 +204,7 @@ def parse_state(game: Game, code: int | None, moves: str | None, position: str |
         try:
             return game.parse_position(position)
         except ValueError as err:
-            raise fail(f"--position: {err}") from None
+            raise option_fail("--position", err) from None
     if moves is None:
         last = 3**game.cells - 1
         if code is not None and not 0 <= code <= last:
@@ -213,7 +213,7 @@ def parse_state(game: Game, code: int | None, moves: str | None, position: str |
     try:
         return play_moves(game, moves)
     except MoveError as err:
-        raise fail(f"--moves: {err}") from None
+        raise option_fail("--moves", err) from None
 
 
 @app.command()
