@@ -264,7 +264,7 @@ def test_empty_arguments_and_bad_values_are_named(args, line):
     (lambda c: c.prove("tictactoe", 1, position="xx"), "position 'xx': expected 3 rows"),
     (lambda c: c.prove("uttt", 1, position="zz"), "a position is 81 cells"),
     (lambda c: c.load("no/such/file.json"), "no/such/file.json: no such file"),
-    (lambda c: c.check("no/such/file.json"), "cannot read no/such/file.json"),
+    (lambda c: c.check("no/such/file.json"), "no/such/file.json: no such file"),
     (lambda c: c.solve("tictactoe").position("X4,X0"), "move X0 is not legal"),
     (lambda c: c.solve("tictactoe").position("Q"), "move 'Q'"),
     (lambda c: c.solve("tictactoe").strategy(3), "player 3: must be 1 or 2"),
