@@ -552,7 +552,7 @@ def test_bench_plot_draws_the_uttt_figures(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["bench", "--suite", "startup", "--plot", "x.svg"], "error: --plot draws the uttt suite's figures: give --suite uttt"),
+    (["bench", "--suite", "startup", "--plot", "x.svg"], "error: --plot applies to --suite uttt only, not --suite startup"),
     (["bench", "--suite", "uttt", "--plot", "x.pdf"], "error: --plot x.pdf: a plot is written as .svg or .png"),
     (["bench", "--suite", "uttt", "--plot", "no/such/folder/x.svg"], "error: no/such/folder/x.svg: cannot write: no such folder"),
 ])
