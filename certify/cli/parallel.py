@@ -136,7 +136,7 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
     folder = folder or batch_file.with_suffix(".proofs")
     with user_errors():  # the file's or folder's problem in the words every reader uses
         read_text(batch_file, "batch file")
-        if folder.exists():  # else the batch creates it
+        if folder.exists() or not folder.parent.is_dir():  # else the batch creates it
             existing_folder(folder, "-o", "with --batch, -o names the folder the certificates go to", writing=True)
     try:
         batch = load_batch(batch_file, folder)
