@@ -139,7 +139,7 @@ def bench(
         else:
             console.print(f"certify solves tic-tac-toe [bold]{ratio:.0f}×[/] faster than OpenSpiel's value_iteration (medians, same run)")
     if players:
-        table = Table("player", "setup", "TPM_1", "TPM_2", "TPM_3", "TPG", title=f"self-play, {games} games each (ns)")
+        table = Table("player", "setup", "TPM_1", "TPM_2", "TPM_3", "TPG", title=f"self-play, {plural(games, 'game')} each (ns)")
         for row in players:
             tpm = [f"{t:.3g}" for t in row["tpm_ns"][:3]]
             table.add_row(row["policy"], f"{row['setup_s'] * 1000:.1f} ms", *tpm, f"{row['tpg_ns']:.3g}")

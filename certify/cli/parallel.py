@@ -162,7 +162,7 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
         shown = ", ".join(f.name for f in r.files) or "—"
         table.add_row(str(r.item.line), escape(r.item.words()), f"[{style}]{r.status}[/]{note}", f"{r.nodes:,}", f"{r.seconds:.2f} s", escape(shown))
     console.print(table)
-    console.print(", ".join(f"{n} {status}" for status, n in counts.items() if n) + f"; certificates in {escape(str(folder))}"
+    console.print(", ".join(f"{n:,} {status}" for status, n in counts.items() if n) + f"; certificates in {escape(str(folder))}"
                   + (f" (check them: certify check {escape(str(folder))})" if any(r.files for r in results) else ""))
     raise typer.Exit(exit_code)
 

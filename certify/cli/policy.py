@@ -163,13 +163,13 @@ def game_boards(game: Game, moves: tuple[Move, ...]) -> Columns:
 
 def flaw_summary(what: str, flaws: tuple) -> Group:
     """A count and the first few flaws (all of them in --json)."""
-    lines: list[object] = [Text.assemble((f"{what}: ", "bold"), str(len(flaws)))]
+    lines: list[object] = [Text.assemble((f"{what}: ", "bold"), f"{len(flaws):,}")]
     for flaw in flaws[:LISTED_FLAWS]:
         chosen = " ".join(str(m) for m in flaw.chosen)
         optimal = " ".join(str(m) for m in flaw.optimal)
         lines.append(f"  state {flaw.code} ({flaw.board}): may play {chosen}; best {optimal}")
     if len(flaws) > LISTED_FLAWS:
-        lines.append(f"  … and {len(flaws) - LISTED_FLAWS} more (--json lists them all)")
+        lines.append(f"  … and {len(flaws) - LISTED_FLAWS:,} more (--json lists them all)")
     return Group(*lines)
 
 

@@ -218,7 +218,7 @@ def label_table(certificate: Certificate) -> LabelTable:
         raise CertificateError(f"table: {err}") from None
     codes = reachable_codes(certificate_rules(certificate))
     if len(codes) != table.states:
-        raise CertificateError(f"table: {table.states} labels for {len(codes)} reachable states")
+        raise CertificateError(f"table: {table.states:,} labels for {len(codes):,} reachable states")
     return LabelTable(codes=codes, values=(labels // 64).astype(np.int8) - 1,
                       distances=(labels % 64).astype(np.uint8), margins=margins)
 
