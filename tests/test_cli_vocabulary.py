@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -358,3 +359,49 @@ def test_the_checkers_budget_line_separates_thousands_but_not_the_options_to_typ
     states = json.loads(files["good"].read_text(encoding="utf-8"))["table"]["states"]
     done = checker(str(files["good"]), "--max-states", "10")
     assert done.returncode == 2 and f"table.states = {states:,} and" in done.stderr and f"--max-states {states} " in done.stderr
+
+
+# ---- what the commands print: counts in words, no Python None ------------------------------------------
+
+SINGULAR_WRONG = re.compile(r"(?<![\d,.#])1 (states|positions|moves|nodes|entries|classes|files|claims|searches|plies|"
+                            r"games|pairs|lines|cells|strategies|choices|bytes|readings|targets)\b")
+UNSEPARATED = re.compile(r"(?<![\d,.#:/\w-])\d{4,}(?![\d,.\w])")  # a count of 1,000 or more without its separators
+
+
+@pytest.mark.parametrize("args", [
+    ["games"], ["stats", "tictactoe"], ["show", "tictactoe", "--moves", "X4,O0"], ["show", "uttt"],
+    ["show", "mnk:5,5,3", "--moves", "X12,O6", "--solve", "50"], ["tree", "w3t", "--depth", "1"],
+    ["prove", "tictactoe", "--value", "-o", "{tmp}"], ["policy", "audit", "tictactoe", "--policy", "random", "--player", "1"],
+    ["audit", "certificates/claims/000.toml"], ["check", "certificates/w3t.json"],
+], ids=lambda a: " ".join(a[:3]))
+def test_text_output_has_plurals_right_separators_and_no_none(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "400")  # one table row per line: numbers are never wrapped apart
+    result = run(*[str(tmp_path) if a == "{tmp}" else a for a in args])
+    said = result.stdout + result.stderr
+    assert result.exit_code in (0, 1), said
+    assert "None" not in said
+    assert not SINGULAR_WRONG.findall(said), SINGULAR_WRONG.findall(said)
+    counts = [n for n in UNSEPARATED.findall(said) if "code" not in said[max(0, said.find(n) - 40):said.find(n)]]
+    assert counts == [] or args[0] in ("show", "audit"), counts  # state codes and quoted sources are names, not counts
+
+
+def test_a_count_over_a_thousand_is_separated_and_one_is_singular():
+    flaws = run("policy", "audit", "tictactoe", "--policy", "random", "--player", "1").stdout
+    assert re.search(r"positions where it may give up value: \d{1,3},\d{3}\b", flaws), flaws
+    assert re.search(r"… and \d{1,3},\d{3} more", flaws), flaws
+    audit = run("audit", str(ROOT / "certificates" / "claims" / "000.toml")).stdout
+    assert "(es)" not in audit and "(s)" not in audit
+
+
+@pytest.mark.parametrize("args", [
+    ["games", "--json"], ["show", "uttt", "--json"], ["show", "mnk:5,5,3", "--moves", "X12,O6", "--solve", "50", "--json"],
+    ["prove", "tictactoe", "--value", "-o", "{tmp}", "--json"], ["check", "certificates", "--json"],
+    ["policy", "audit", "tictactoe", "--policy", "random", "--player", "2", "--json"],
+], ids=lambda a: " ".join(a[:3]))
+def test_json_output_says_null_never_none(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = run(*[str(tmp_path) if a == "{tmp}" else a for a in args])
+    assert result.exit_code in (0, 1, 2), result.stderr
+    json.loads(result.stdout)
+    assert "None" not in result.stdout + result.stderr
