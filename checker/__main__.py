@@ -41,7 +41,7 @@ class Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line, check the file, print the verdict, return the exit code."""
     parser = Parser(prog="python -m checker", description=__doc__.split("\n\n", 1)[1].strip())
-    parser.add_argument("certificate", help="path to a certificate JSON file")
+    parser.add_argument("certificate", metavar="CERTIFICATE", help="path to a certificate JSON file")
     parser.add_argument("--rules-sha256", metavar="HEX",
                         help="INVALID unless the certificate's rules have this sha256 (a prefix of 16+ hex digits)")
     parser.add_argument("--max-states", type=int, metavar="N", default=DEFAULTS.max_states,

@@ -348,7 +348,7 @@ def test_the_checker_names_a_bad_file_in_the_same_words(files, problem):
 @pytest.mark.parametrize(("args", "line"), [
     (["x.json", "--max-states", "abc"], "ERROR: --max-states abc: must be a whole number (see 'python -m checker --help')"),
     ([""], "ERROR: argument CERTIFICATE is empty"),
-    ([], "ERROR: the following arguments are required: certificate (see 'python -m checker --help')"),
+    ([], "ERROR: the following arguments are required: CERTIFICATE (see 'python -m checker --help')"),
 ])
 def test_the_checker_usage_errors_are_one_line(args, line):
     done = checker(*args)
