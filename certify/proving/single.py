@@ -172,8 +172,10 @@ def prove(
     closure = getattr(hooks, "closure", None) if pairings else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
         lambda position: closure(position, claim.player, claim.result, TRAVERSAL_BUDGET))
-    tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed,
-                                                      close)
+    walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself
+    tree = (walk(state) if walk is not None and close is None and claim.within is None
+            else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
+    certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
 
 
@@ -331,17 +333,15 @@ def strategy_certificate(
     claim: Claim,
     root: str | None,
     state: Any,
-    choose: Callable[[Any], Any],
+    tree: ProofTree,
     command: str,
     started: float,
     timed: bool,
-    close: Callable[[Any], Any] | None = None,
-) -> tuple[ProofTree, StrategyCertificate, float]:
-    """The certificate of a proved claim whose prover plays `choose(position)` (or closes it by the
-    pairing `close(position)`); (tree, certificate, seconds since `started`). The root is written as
-    the game draws `state`, whatever way `root` was typed. Any search that found the strategy writes
-    the same file through here."""
-    tree = canonical_strategy(game, state, claim.player, choose, close, claim.within)
+) -> tuple[StrategyCertificate, float]:
+    """The certificate of a proved claim whose strategy's canonical traversal is `tree`;
+    (certificate, seconds since `started`). The root is written as the game draws `state`,
+    whatever way `root` was typed. Any search that found the strategy writes the same file
+    through here."""
     packed = [byte for first, pairs in tree.closures
               for byte in (NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair))]
     seconds = time.perf_counter() - started
@@ -358,7 +358,7 @@ def strategy_certificate(
                        if tree.closures else {})),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
-    return tree, certificate, seconds
+    return certificate, seconds
 
 
 def certificate_text(certificate: StrategyCertificate | PairingCertificate) -> str:
