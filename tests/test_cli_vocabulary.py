@@ -324,6 +324,9 @@ def test_every_file_option_is_in_the_matrix():
     (["bench", "--suite", "uttt", "--plies", "abc"], "error: --plies abc: must be whole numbers separated by commas"),
     (["bench", "--plies", "40"], "error: --plies applies to --suite uttt only, not --suite solver"),
     (["bench", "--suite", "uttt", "--repeat", "3"], "error: --repeat applies to --suite solver, z3, pairing, all or startup only"),
+    (["show", "mnk:5,5,4", "--cert", "x.json"], "error: --cert x.json: mnk:5,5,4 is past the tables"),
+    (["show", "uttt", "--cert", "x.json"], "error: --cert x.json: uttt has no table certificate"),
+    (["show", "mnk:9,9,5"], "error: mnk:9,9,5: board 9x9 is outside 1x1..8x8"),
 ])
 def test_a_value_that_does_not_parse_names_its_option(args, words):
     assert one_error_line(run(*args)).startswith(words)

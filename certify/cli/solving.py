@@ -239,6 +239,8 @@ def show(
     if game.split(":", 1)[0] == "uttt":
         if code is not None:
             raise fail("uttt positions are given by --position or --moves, not --code")
+        if cert is not None:
+            raise fail(f"--cert {cert}: {game} has no table certificate to read labels from; leave --cert out (--solve NODES values the moves)")
         from certify.cli.uttt_show import show_uttt  # only for uttt: its engine is not needed otherwise
 
         show_uttt(game, position, moves, solve_nodes, json_out, picture_format == "svg")
@@ -247,6 +249,8 @@ def show(
     game_obj = Game(rules)
     state = parse_state(game_obj, code, moves, position)
     if rules.cells > TABLE_MAX_CELLS:  # parse_state has checked the range
+        if cert is not None:
+            raise fail(f"--cert {cert}: {rules.name} is past the tables (more than {TABLE_MAX_CELLS} cells), so no certificate holds its labels; leave --cert out (--solve NODES values the moves)")
         if picture_format == "svg":
             from certify.render.svg import board_svg
 

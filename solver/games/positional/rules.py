@@ -228,7 +228,10 @@ def parse_mnk(text: str) -> Rules:
         raise RulesError(f"'{text}': unknown option '{unknown[0]}' (use wild, misere)")
     marks = "either" if "wild" in flags else "own"
     goal = "first-line-loses" if "misere" in flags else "first-line-wins"
-    return make_rules(text, rows, cols, marks, goal, k=k)
+    try:
+        return make_rules(text, rows, cols, marks, goal, k=k)
+    except RulesError as err:  # named by the game, as a spec file's problem is named by the file
+        raise RulesError(f"{text}: {err}") from None
 
 
 def load_spec_file(path: Path) -> Rules:
