@@ -408,3 +408,9 @@ def test_json_output_says_null_never_none(args, tmp_path, monkeypatch):
     assert result.exit_code in (0, 1, 2), result.stderr
     json.loads(result.stdout)
     assert "None" not in result.stdout + result.stderr
+
+
+def test_play_names_an_empty_move_as_empty():
+    result = runner.invoke(app, ["play", "tictactoe", "--player", "1"], input="\nzz\nquit\n")
+    assert "the move is empty: type a mark and a cell" in result.stdout
+    assert "'zz' is not a move: type a mark and a cell" in result.stdout
