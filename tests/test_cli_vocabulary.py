@@ -414,3 +414,11 @@ def test_play_names_an_empty_move_as_empty():
     result = runner.invoke(app, ["play", "tictactoe", "--player", "1"], input="\nzz\nquit\n")
     assert "the move is empty: type a mark and a cell" in result.stdout
     assert "'zz' is not a move: type a mark and a cell" in result.stdout
+
+
+def test_a_certificate_of_another_kind_is_named_by_its_kind():
+    pairing = next((ROOT / "certificates" / "pairings").glob("*.json"))
+    for args, words in ((["explore", str(pairing), "-o", "-"], "explore shows a table"), (["tree", str(pairing)], "tree draws a proof"),
+                        (["z3", "value", str(pairing)], "where kind 'table' is needed")):
+        line = one_error_line(run(*args))
+        assert line.startswith(f"error: {pairing}: a certificate of kind") and words in line, line

@@ -40,6 +40,8 @@ def explore(
     from certify.record.positions import CertifiedGame
 
     kind = certificate_kind(source)
+    if kind not in (None, "table", "strategy"):
+        raise fail(f"{source}: a certificate of kind {kind}; explore shows a table (certify solve) or a proof (certify prove)")
     if kind == "strategy":
         from certify.explorer.proof import build_proof_page
         from certify.proving.single import ProofFileError, read_proof
