@@ -640,3 +640,8 @@ def test_ctrl_c_saves_a_checkpoint_that_resumes(tmp_path):
     resumed = prove(game, Claim(2, "no-loss"), plain=True, resume=checkpoint)
     straight = prove(game, Claim(2, "no-loss"), plain=True)
     assert resumed.outcome.status == "proved" and resumed.text == straight.text
+
+
+def test_pairings_are_refused_for_a_game_without_pairing_closures():
+    result = run("prove", "uttt", "--claim", "no-loss", "--player", "1", "--pairings")
+    assert result.exit_code == 2 and result.stderr.startswith("error: --pairings: uttt has no pairing closures"), result.stderr
