@@ -31,9 +31,21 @@ Definition end_value (b : board) (o : outcome) : value :=
     the same answer every time). *)
 Record label_map := { cells : nat; lookup : board -> option value }.
 
-(** A board's label: none for a board of another size. *)
+(** Does [b] have [n] cells? *)
+Fixpoint has_length (n : nat) (b : board) : bool :=
+  match n, b with
+  | O, [] => true
+  | S n', _ :: b' => has_length n' b'
+  | _, _ => false
+  end.
+
+(** A board's label: none for a board of another size. (The lookup comes first: the check asks
+    about every board of the table's size, and most boards of a sparse table have no label.) *)
 Definition value_of (L : label_map) (b : board) : option value :=
-  if Nat.eqb (length b) (cells L) then lookup L b else None.
+  match lookup L b with
+  | Some v => if has_length (cells L) b then Some v else None
+  | None => None
+  end.
 
 (** The best of the children for the side to move: the largest negated child value; [None] if a
     child has no label. *)
@@ -159,13 +171,20 @@ Proof.
     destruct m'; [exact (IH _ _ H1 q Hq)|exact (IH _ _ H2 q Hq)|exact (IH _ _ H q Hq)].
 Qed.
 
+Lemma has_length_length : forall n b, has_length n b = true -> length b = n.
+Proof.
+  induction n as [|n IH]; destruct b as [|m b]; simpl; try congruence.
+  intro H. rewrite (IH _ H). reflexivity.
+Qed.
+
 Lemma value_of_label_ok : forall g L b v,
   labels_closed g L = true -> value_of L b = Some v -> label_ok g L b v = true.
 Proof.
   intros g L b v Hc Hb. pose proof Hb as Hv. unfold value_of in Hv.
-  destruct (Nat.eqb (length b) (cells L)) eqn:E; [|discriminate].
-  apply Nat.eqb_eq in E.
-  pose proof (all_boards_every _ _ _ Hc b E) as H. rewrite app_nil_r, Hb in H. exact H.
+  destruct (lookup L b); [|discriminate].
+  destruct (has_length (cells L) b) eqn:E; [|discriminate].
+  pose proof (all_boards_every _ _ _ Hc b (has_length_length _ _ E)) as H.
+  rewrite app_nil_r, Hb in H. exact H.
 Qed.
 
 (** The theorem: in a map that passes the check, every label is the position's game value. *)
