@@ -1,7 +1,9 @@
 (* The table kind. Trusted: reading the claim, and the calls of Core.labels_closed and Core.closed
    that decide VALID (Table.labels_sound, Checker.closed_wins / closed_no_loss). Untrusted: the scan
-   that pairs the labels with the reachable states, and the checks of distances and margins, which
-   the theorem does not cover -- written as checker/table.py words them. *)
+   that pairs the labels with the reachable states, the lookup that hands them to labels_closed
+   (of which only its being a function is trusted: it reads [reach] and [label_at], which nothing
+   writes after the scans), and the checks of distances and margins, which the theorem does not
+   cover -- written as checker/table.py words them. *)
 
 open Load
 open Positional
@@ -173,6 +175,8 @@ let check limits r doc : string =
   done;
   (* the verified check: every label's value is the minimax of its children's (Table.labels_sound) *)
   let value_of_label l = match l / 64 with 0 -> Core.Loss | 1 -> Core.Draw | _ -> Core.Win in
+  (* Table.label_map's lookup: a board's label by its state code, none if unreachable. labels_closed
+     asks it about every board of the size (3^cells) and every child, hence the progress. *)
   let looked_up = ref 0 in
   let lookup board =
     incr looked_up;
