@@ -108,6 +108,48 @@ def test_every_published_small_table_is_valid(build: Path, entry: dict) -> None:
     assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX["table"])
 
 
+# Tic-tac-toe's labels by plain minimax, handed to the extracted labels_closed: it must accept
+# them, and refuse each change (the root's label, a child's changed or dropped, an end's, every
+# label a draw). (The driver's scans refuse every wrong table before
+# labels_closed sees it, so only a program of its own shows the proved check refusing by itself.)
+LABELS_CLOSED_PROBE = """
+let rec nat n = if n = 0 then Core.O else Core.S (nat (n - 1))
+let game = { Core.lines = List.map (List.map nat) [[0;1;2];[3;4;5];[6;7;8];[0;3;6];[1;4;7];[2;5;8];[0;4;8];[2;4;6]];
+             Core.marks = Core.Own; Core.goal_of = Core.FirstLineWins }
+let memo = Hashtbl.create 8192
+let rec value b = match Hashtbl.find_opt memo b with
+  | Some v -> v
+  | None ->
+    let v = match Core.result game b with
+      | Some o -> Core.end_value b o
+      | None -> List.fold_left (fun a c -> Core.vmax (Core.neg (value c)) a) Core.Loss (Core.children game b) in
+    Hashtbl.add memo b v; v
+let root = List.init 9 (fun _ -> Core.Empty)
+let child = List.hd (Core.children game root)
+let ended = [Core.Cross; Core.Cross; Core.Cross; Core.Nought; Core.Nought; Core.Empty; Core.Empty; Core.Empty; Core.Empty]
+let honest b = Hashtbl.find_opt memo b
+let changed target label b = if b = target then label else honest b
+let accepts lookup = Core.labels_closed game { Core.cells = nat 9; Core.lookup = lookup }
+let () =
+  ignore (value root);
+  List.iter (fun ok -> print_string (if ok then "1" else "0"))
+    [accepts honest; accepts (changed root (Some Core.Win)); accepts (changed root (Some Core.Loss));
+     accepts (changed child (Some Core.Loss)); accepts (changed child None);
+     accepts (changed ended (Some Core.Draw)); accepts (fun _ -> Some Core.Draw);
+     (* no label at all passes, and proves nothing: value_of has no label to give *)
+     accepts (fun b -> if List.length b = 9 then None else Some Core.Win)]
+"""
+
+
+def test_the_proved_minimax_check_refuses_a_wrong_label_by_itself(build: Path) -> None:
+    (build / "probe.ml").write_text(LABELS_CLOSED_PROBE)
+    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "probe", "core.cmx", "probe.ml"], cwd=build,
+                              capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    done = subprocess.run([str(build / "probe")], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "10000001")
+
+
 def scale_budget(entry: dict) -> tuple[str, ...]:
     """The budget the record's command gives the stdlib checker for a 4x4 table (`--max-states N --max-work N`)."""
     found = re.search(r"--max-states (\d+) --max-work (\d+)", entry["command"])
