@@ -18,6 +18,7 @@ from solver.games.game import NoHooks
 from solver.games.uttt.engine import CriticalSquares, Position, Uttt, UtttRules
 from solver.search.native import NativeProofSearch, kernel_for
 from solver.search.pns import Claim, ProofSearch
+from solver.search.prooftree import canonical_strategy
 
 CLAIMS = [Claim(player, result) for player in (1, 2) for result in ("win", "no-loss")]
 BUDGET = 3000  # nodes per search: enough that many searches settle and some run out
@@ -87,6 +88,19 @@ def test_same_certificate_as_the_python_core() -> None:
             assert checker.check_document(json.loads(native.text or "")).exit_code == 0
             return
     pytest.fail("no sampled position was proved within the budget")
+
+
+def test_the_strategy_walked_in_c_is_the_reference_walk() -> None:
+    """`strategy` (the canonical traversal in C) gives prooftree.canonical_strategy's moves and counts."""
+    game, proved = Uttt(), 0
+    for s in random_positions(45, 6, seed=7) + random_positions(55, 6, seed=8):
+        for claim in CLAIMS:
+            for hooks in (game.search_hooks(), NoHooks()):
+                search = NativeProofSearch(game, claim, hooks)
+                if search.search(s, max_nodes=BUDGET * 10).status == "proved":
+                    assert search.strategy(s) == canonical_strategy(game, s, claim.player, search.proved_move)
+                    proved += 1
+    assert proved >= 10
 
 
 def test_kernel_coverage() -> None:

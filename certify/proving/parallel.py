@@ -16,6 +16,7 @@ from certify.proving.single import Attempt, strategy_certificate
 from solver.workers import EngineSpec
 from solver.search.parallel import Progress, Stats, prove_parallel
 from solver.search.pns import Claim, Outcome
+from solver.search.prooftree import canonical_strategy
 
 
 def prove_on_engine(game: Any, claim: Claim, root: str | None, spec: EngineSpec, *, job_nodes: int,
@@ -34,8 +35,8 @@ def prove_on_engine(game: Any, claim: Claim, root: str | None, spec: EngineSpec,
     outcome = Outcome(status, result.pn, result.dn, stats.worker_nodes, stats.driver_nodes, stats.seconds, peak_rss_mb())
     if result.status != "proved":
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started), stats
-    tree, certificate, seconds = strategy_certificate(
-        game, claim, root, state, lambda s: result.strategy[game.key(s)], command, started, timed)
+    tree = canonical_strategy(game, state, claim.player, lambda s: result.strategy[game.key(s)])
+    certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds), stats
 
 

@@ -152,8 +152,7 @@ def prove(
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    python_only = [name for name, used in (("--checkpoint and --resume", checkpoint is not None or resume is not None),
-                                           ("--pairings", pairings), ("--within", claim.within is not None)) if used]
+    python_only = [name for name, used in (("--pairings", pairings), ("--within", claim.within is not None)) if used]
     if python_only and core == "native":
         raise CoreUnavailable(f"--core native: {python_only[0]}: only the Python search does that; leave out --core")
     hooks = NoHooks() if plain else game.search_hooks()
@@ -163,8 +162,10 @@ def prove(
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {})}
     if claim.within is not None or policy is not None:  # a bounded or guided search is another search
         about.update(within=claim.within, policy=getattr(policy, "__qualname__", None))
+    if used == "native":  # its checkpoints are its own
+        about["core"] = used
     if resume is not None:
-        search.table, search.nodes = load_checkpoint(resume, about, search.table_key(state))
+        load_checkpoint(resume, about, search, None if used == "native" else search.table_key(state))
     outcome = searched(search, state, max_nodes, max_memory_mb, max_seconds, checkpoint, checkpoint_seconds, about)
     if outcome.status != "proved":
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
@@ -172,8 +173,10 @@ def prove(
     closure = getattr(hooks, "closure", None) if pairings else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
         lambda position: closure(position, claim.player, claim.result, TRAVERSAL_BUDGET))
-    tree, certificate, seconds = strategy_certificate(game, claim, root, state, search.proved_move, command, started, timed,
-                                                      close)
+    walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself
+    tree = (walk(state) if walk is not None and close is None and claim.within is None
+            else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
+    certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
 
 
@@ -219,7 +222,7 @@ def searched(
         peak = max(peak, outcome.peak_rss_mb)
         sliced = outcome.status == "time budget" and (left_seconds is None or left_seconds > slice_seconds)
         if outcome.status not in ("proved", "disproved"):
-            save_checkpoint(checkpoint, about, search.table, search.nodes)
+            save_checkpoint(checkpoint, about, search)
         if not sliced:
             return replace(outcome, seconds=time.perf_counter() - started, peak_rss_mb=peak)
 
@@ -331,17 +334,15 @@ def strategy_certificate(
     claim: Claim,
     root: str | None,
     state: Any,
-    choose: Callable[[Any], Any],
+    tree: ProofTree,
     command: str,
     started: float,
     timed: bool,
-    close: Callable[[Any], Any] | None = None,
-) -> tuple[ProofTree, StrategyCertificate, float]:
-    """The certificate of a proved claim whose prover plays `choose(position)` (or closes it by the
-    pairing `close(position)`); (tree, certificate, seconds since `started`). The root is written as
-    the game draws `state`, whatever way `root` was typed. Any search that found the strategy writes
-    the same file through here."""
-    tree = canonical_strategy(game, state, claim.player, choose, close, claim.within)
+) -> tuple[StrategyCertificate, float]:
+    """The certificate of a proved claim whose strategy's canonical traversal is `tree`;
+    (certificate, seconds since `started`). The root is written as the game draws `state`,
+    whatever way `root` was typed. Any search that found the strategy writes the same file
+    through here."""
     packed = [byte for first, pairs in tree.closures
               for byte in (NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair))]
     seconds = time.perf_counter() - started
@@ -358,7 +359,7 @@ def strategy_certificate(
                        if tree.closures else {})),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
-    return tree, certificate, seconds
+    return certificate, seconds
 
 
 def certificate_text(certificate: StrategyCertificate | PairingCertificate) -> str:

@@ -9,7 +9,7 @@
 
    Transposition table: open addressing, a key within PROBES slots of its home; an entry (48
    bytes) stores the whole key, pn, dn and the most nodes one visit spent below it. The table
-   starts small and doubles when it would be more than 60% full, or 45% full and a new key finds
+   starts small and doubles when it would be more than 75% full, or 2/3 full and a new key finds
    its window full, as long as the doubled size fits its byte cap; otherwise a new key whose
    window is full evicts the least worked entry there (rare below the cap: long clusters are). Eviction only costs work
    (and node counts then drift from solver/search/pns.py's): a verdict is never read from another
@@ -153,9 +153,9 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
         if (slot->work < work) slot->work = work;
     } else {
         int full;
-        if (5 * (s->used + 1) > 3 * s->slots) grow(s);
+        if (4 * (s->used + 1) > 3 * s->slots) grow(s);
         slot = free_slot(s->table, s->slots, hash, &full);
-        if (full && 20 * s->used > 9 * s->slots && grow(s)) slot = free_slot(s->table, s->slots, hash, &full);
+        if (full && 3 * s->used > 2 * s->slots && grow(s)) slot = free_slot(s->table, s->slots, hash, &full);
         if (full) s->evictions++;
         else s->used++;
         slot->key = *key;
@@ -273,6 +273,167 @@ static void numbers(const Search *s, const void *state, u64 *pn, u64 *dn) {
         c.hash = key_hash(&c.key);
     }
     child_numbers(s, &c, pn, dn);
+}
+
+/* ---------------------------------------------------------------- the proof's canonical traversal */
+
+static int ready(Search *self);
+
+/* The positions the traversal has seen, by exact identity: open addressing, doubled at 3/4 full;
+   `taken` marks used slots (an identity may be all zeros). */
+typedef struct {
+    DfpnKey *keys;
+    unsigned char *taken;
+    u64 slots, used;
+} Seen;
+
+static int seen_init(Seen *seen, u64 slots) {
+    seen->slots = slots, seen->used = 0;
+    seen->keys = malloc(slots * sizeof(DfpnKey));
+    seen->taken = calloc(slots, 1);
+    return seen->keys && seen->taken;
+}
+
+static void seen_free(Seen *seen) {
+    free(seen->keys);
+    free(seen->taken);
+}
+
+static void seen_put(Seen *seen, const DfpnKey *key) { /* `key` is known to be absent */
+    u64 i = key_hash(key) & (seen->slots - 1);
+    while (seen->taken[i]) i = (i + 1) & (seen->slots - 1);
+    seen->taken[i] = 1;
+    seen->keys[i] = *key;
+    seen->used++;
+}
+
+/* Add `key`; 1 if it was new, 0 if seen before, -1 out of memory. */
+static int seen_add(Seen *seen, const DfpnKey *key) {
+    for (u64 i = key_hash(key) & (seen->slots - 1); seen->taken[i]; i = (i + 1) & (seen->slots - 1))
+        if (same_key(&seen->keys[i], key)) return 0;
+    if (4 * (seen->used + 1) > 3 * seen->slots) {
+        Seen bigger;
+        if (!seen_init(&bigger, seen->slots * 2)) {
+            seen_free(&bigger);
+            return -1;
+        }
+        for (u64 i = 0; i < seen->slots; i++)
+            if (seen->taken[i]) seen_put(&bigger, &seen->keys[i]);
+        seen_free(seen);
+        *seen = bigger;
+    }
+    seen_put(seen, key);
+    return 1;
+}
+
+typedef struct {
+    _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
+    int ply;
+} Pending;
+
+/* The move code of the first candidate of `state` whose child is proved, or -1. */
+static int proved_code(Search *s, const void *state, DfpnChild *buffer) {
+    int count = expand(s, state, buffer);
+    for (int i = 0; i < count; i++) {
+        u64 pn, dn;
+        child_numbers(s, &buffer[i], &pn, &dn);
+        if (pn == 0) return buffer[i].move;
+    }
+    return -1;
+}
+
+/* The prover's move at `state`, as an index into its legal moves `legal[0..count)`: the move
+   proved_move gives, the position searched again when eviction lost its proved child. */
+static int chosen_index(Search *s, const void *state, const DfpnChild *legal, int count, DfpnChild *buffer) {
+    int code = proved_code(s, state, buffer);
+    if (code < 0) {
+        DfpnKey key;
+        u64 pn, dn;
+        s->family->key(s->kernel, state, &key);
+        mid(s, state, key_hash(&key), &key, INF, INF, 0, &pn, &dn);
+        code = proved_code(s, state, buffer);
+    }
+    for (int i = 0; i < count && code >= 0; i++)
+        if (legal[i].move == code) return i;
+    return -1;
+}
+
+/* solver/search/prooftree.py canonical_strategy, with `choose` the proved move: the same
+   traversal, so the same certificate. Returns (moves as bytes, positions, terminals, depth). */
+static PyObject *Search_strategy(Search *self, PyObject *position) {
+    if (!ready(self)) return NULL;
+    Pending root;
+    if (self->family->parse(self->kernel, position, root.state) < 0) return NULL;
+    root.ply = 0;
+    size_t stack_cap = 1024, stack_len = 0, moves_cap = 1 << 16, moves_len = 0;
+    Pending *stack = malloc(stack_cap * sizeof *stack);
+    unsigned char *moves = malloc(moves_cap);
+    DfpnChild *legal = malloc((size_t)self->max_moves * sizeof *legal);
+    DfpnChild *buffer = malloc((size_t)self->max_moves * sizeof *buffer);
+    Seen seen = {0};
+    u64 terminals = 0, steps = 0;
+    int depth = 0;
+    PyObject *out = NULL;
+    if (!stack || !moves || !legal || !buffer || !seen_init(&seen, 1 << 16)) goto no_memory;
+    stack[stack_len++] = root;
+    self->limit_nodes = ~0ULL, self->limit_mb = 1e300, self->deadline = 1e300, self->progress = NULL;
+    self->status = RUNNING;
+    if (setjmp(self->stop)) { /* a search for an evicted proof stopped: Ctrl-C or a Python error */
+        if (self->status == INTERRUPTED) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        goto done;
+    }
+    while (stack_len) {
+        Pending at = stack[--stack_len];
+        DfpnKey id;
+        self->family->identity(self->kernel, at.state, &id);
+        int added = seen_add(&seen, &id);
+        if (added < 0) goto no_memory;
+        if (!added) continue;
+        if (++steps % 65536 == 0 && PyErr_CheckSignals() < 0) goto done;
+        if (at.ply > depth) depth = at.ply;
+        if (self->family->result(self->kernel, at.state) != DFPN_OPEN) {
+            terminals++;
+            continue;
+        }
+        int count = self->family->legal(self->kernel, at.state, legal);
+        int pick = -1, push = count;
+        if (self->family->mover(self->kernel, at.state) == self->prover) {
+            pick = chosen_index(self, at.state, legal, count, buffer);
+            if (pick < 0) {
+                PyErr_SetString(PyExc_ValueError, "a position of the strategy is not proved");
+                goto done;
+            }
+            if (moves_len == moves_cap) {
+                unsigned char *bigger = realloc(moves, moves_cap *= 2);
+                if (!bigger) goto no_memory;
+                moves = bigger;
+            }
+            moves[moves_len++] = (unsigned char)pick;
+            push = 1;
+        }
+        if (stack_len + (size_t)push > stack_cap) {
+            Pending *bigger = realloc(stack, (stack_cap = 2 * (stack_cap + push)) * sizeof *stack);
+            if (!bigger) goto no_memory;
+            stack = bigger;
+        }
+        for (int i = count - 1; i >= 0; i--) /* reversed: the first move is taken first */
+            if (pick < 0 || i == pick) {
+                memcpy(stack[stack_len].state, legal[i].state, self->family->state_bytes);
+                stack[stack_len++].ply = at.ply + 1;
+            }
+    }
+    out = Py_BuildValue("y#KKi", (const char *)moves, (Py_ssize_t)moves_len, (unsigned long long)seen.used,
+                        (unsigned long long)terminals, depth);
+    goto done;
+no_memory:
+    PyErr_NoMemory();
+done:
+    free(stack);
+    free(moves);
+    free(legal);
+    free(buffer);
+    seen_free(&seen);
+    return out;
 }
 
 /* ---------------------------------------------------------------- the Python type */
@@ -394,15 +555,92 @@ static PyObject *Search_proved_move(Search *self, PyObject *position) {
     if (self->family->result(self->kernel, state) != DFPN_OPEN) Py_RETURN_NONE;
     DfpnChild *children = malloc((size_t)self->max_moves * sizeof(DfpnChild));
     if (!children) return PyErr_NoMemory();
-    int count = expand(self, state, children), move = -1;
-    for (int i = 0; i < count && move < 0; i++) {
-        u64 pn, dn;
-        child_numbers(self, &children[i], &pn, &dn);
-        if (pn == 0) move = children[i].move;
-    }
+    int move = proved_code(self, state, children);
     free(children);
     if (move < 0) Py_RETURN_NONE;
     return PyLong_FromLong(move);
+}
+
+/* ---------------------------------------------------------------- checkpoints: the table's entries, raw */
+
+static u64 entry_checksum(u64 sum, const Entry *e) {
+    return mix(sum ^ key_hash(&e->key) ^ mix(e->pn + 3 * mix(e->dn + 5 * e->work)));
+}
+
+/* The checksum of the used entries in slot order: what `dump` writes and `load` must read back. */
+static PyObject *Search_checksum(Search *self, PyObject *unused) {
+    if (!ready(self)) return NULL;
+    u64 sum = 0;
+    for (u64 i = 0; i < self->slots; i++)
+        if (self->table[i].work) sum = entry_checksum(sum, &self->table[i]);
+    return PyLong_FromUnsignedLongLong(sum);
+}
+
+/* dump(fd): write the used entries, raw, to the open file descriptor; how many. */
+static PyObject *Search_dump(Search *self, PyObject *arg) {
+    if (!ready(self)) return NULL;
+    int fd = PyObject_AsFileDescriptor(arg);
+    if (fd < 0) return NULL;
+    enum { BATCH = 4096 };
+    Entry *batch = malloc(BATCH * sizeof(Entry));
+    if (!batch) return PyErr_NoMemory();
+    u64 count = 0;
+    size_t n = 0;
+    for (u64 i = 0; i <= self->slots; i++) {
+        if (i < self->slots && self->table[i].work) batch[n++] = self->table[i], count++;
+        if (n == BATCH || (i == self->slots && n)) {
+            const char *at = (const char *)batch;
+            size_t left = n * sizeof(Entry);
+            while (left) {
+                ssize_t done = write(fd, at, left);
+                if (done < 0) {
+                    free(batch);
+                    return PyErr_SetFromErrno(PyExc_OSError);
+                }
+                at += done, left -= (size_t)done;
+            }
+            n = 0;
+        }
+    }
+    free(batch);
+    return PyLong_FromUnsignedLongLong(count);
+}
+
+/* load(path, offset, entries, nodes, checksum): read `entries` raw entries from `path` at `offset`
+   into the table (which grows as for new positions), then take `nodes` as the nodes spent; a short
+   file, a malformed entry or another checksum is a ValueError (the table is then not to be used). */
+static PyObject *Search_load(Search *self, PyObject *args) {
+    const char *path;
+    long long offset;
+    unsigned long long entries, nodes, checksum;
+    if (!PyArg_ParseTuple(args, "sLKKK", &path, &offset, &entries, &nodes, &checksum)) return NULL;
+    if (!ready(self)) return NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+    if (fseeko(f, offset, SEEK_SET)) {
+        fclose(f);
+        return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+    }
+    u64 sum = 0;
+    const char *problem = NULL;
+    for (u64 i = 0; i < entries && !problem; i++) {
+        Entry e;
+        if (fread(&e, sizeof e, 1, f) != 1) problem = "the table ends early";
+        else if (!e.work || e.pn > INF || e.dn > INF || (!e.pn && !e.dn)) problem = "an entry is malformed";
+        else {
+            sum = entry_checksum(sum, &e);
+            store(self, key_hash(&e.key), &e.key, e.pn, e.dn, e.work);
+        }
+    }
+    if (!problem && fgetc(f) != EOF) problem = "the table runs past its stated entries";
+    fclose(f);
+    if (!problem && sum != checksum) problem = "the table's checksum differs";
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    self->nodes = nodes;
+    Py_RETURN_NONE;
 }
 
 static PyObject *Search_get_nodes(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->nodes); }
@@ -427,6 +665,13 @@ static PyMethodDef Search_methods[] = {
     {"numbers", (PyCFunction)Search_numbers, METH_O, "numbers(position) -> (pn, dn) as far as the table knows."},
     {"proved_move", (PyCFunction)Search_proved_move, METH_O,
      "proved_move(position) -> the move code of the first candidate with a proved child, or None."},
+    {"checksum", (PyCFunction)Search_checksum, METH_NOARGS, "checksum() -> the checksum of the used entries `dump` writes."},
+    {"dump", (PyCFunction)Search_dump, METH_O, "dump(fd) -> the number of used entries written, raw, to the file descriptor."},
+    {"load", (PyCFunction)Search_load, METH_VARARGS,
+     "load(path, offset, entries, nodes, checksum): read a dumped table back; ValueError if it is damaged."},
+    {"strategy", (PyCFunction)Search_strategy, METH_O,
+     "strategy(position) -> (moves, positions, terminals, depth): the canonical traversal of the proved"
+     " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes."},
     {NULL},
 };
 

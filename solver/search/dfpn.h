@@ -4,7 +4,8 @@
    family's wrapper builds from its rules and search hooks) into a kernel value, and then answers
    the questions df-pn asks about a position: who moves, is it over, its table key, and its
    candidate children best first, with the same ordering and pruning as the family's Python
-   SearchHooks. The core never looks inside a state: it copies `state_bytes` bytes. */
+   SearchHooks; and, to write a proved claim's certificate, its legal moves in canonical order and
+   its exact identity. The core never looks inside a state: it copies `state_bytes` bytes. */
 #ifndef CERTIFY_DFPN_H
 #define CERTIFY_DFPN_H
 
@@ -48,6 +49,12 @@ typedef struct {
        prover's opponent moves, and at the prover's turn every move that can still prove (the
        family's SearchHooks). Fills key, result, move and state; returns how many. */
     int (*expand)(const void *kernel, const void *state, int prover, DfpnChild *out);
+    /* Every legal move of a position that is not over, in the family's canonical order (its
+       Python engine's legal_moves, the order certificates index): fills result, move and state. */
+    int (*legal)(const void *kernel, const void *state, DfpnChild *out);
+    /* The exact identity of a position, as its Python engine's `key` tells positions apart (never
+       a symmetric image): what the proof's canonical traversal merges transpositions by. */
+    void (*identity)(const void *kernel, const void *state, DfpnKey *key);
 } DfpnFamily;
 
 /* The families compiled into the extension (solver/games/kernels.c), NULL-terminated. */

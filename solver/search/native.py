@@ -5,23 +5,28 @@ search hooks, gives the kernel's name in the extension, its configuration, and h
 and moves translate (or None when the kernel cannot search with those hooks). `NativeProofSearch` then searches exactly as `ProofSearch` does (the same numbers,
 child choice and thresholds; the same node counts while the table evicts nothing), with a
 fixed-size table of 48-byte entries sized from a memory cap, and answers `numbers` and
-`proved_move` so solver/search/prooftree.py extracts the same certificate.
+`proved_move`, and walks a proved strategy in C (`strategy`): the same traversal, so the same
+certificate, as solver/search/prooftree.py's with `proved_move`.
 
 Importing this module loads the extension; import it only where a search runs.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from importlib import import_module
+from pathlib import Path
 from typing import Any, Protocol
 
 from solver.search import _dfpn
 from solver.games.game import Game, NoHooks, SearchHooks
 from solver.search.pns import Claim, Outcome, Progress, Status, rss_mb
+from solver.search.prooftree import ProofTree
 
 ENTRY_BYTES: int = _dfpn.ENTRY_BYTES
-DEFAULT_TABLE_MB = 1024  # the table's cap without a memory budget; it grows to it only as needed
+# the table's cap without a memory budget, a quarter of the machine's memory; it grows to it only as needed
+DEFAULT_TABLE_MB = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 4 / 2**20
 GROWTH_HEADROOM = 1.5  # while the table doubles, the old and the new copy are both resident
 
 
@@ -138,3 +143,21 @@ class NativeProofSearch:
             raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
         return self.kernel.move(code)
 
+    def strategy(self, state: Any) -> ProofTree:
+        """The proved strategy from `state` as prooftree.canonical_strategy traverses it with
+        `proved_move` (the same moves and counts), walked in C."""
+        moves, positions, terminals, depth = self._core.strategy(self.kernel.position(state))
+        return ProofTree(list(moves), positions, terminals, depth)
+
+    def table_checksum(self) -> int:
+        """The checksum of the table's used entries, as `dump_table` writes them."""
+        return int(self._core.checksum())
+
+    def dump_table(self, fd: int) -> int:
+        """Write the table's used entries, raw, to the open file descriptor `fd`; how many."""
+        return int(self._core.dump(fd))
+
+    def load_table(self, path: Path, offset: int, entries: int, nodes: int, checksum: int) -> None:
+        """Read back `entries` entries dumped at `offset` of `path`, then count `nodes` as spent;
+        ValueError if they are not what was dumped (the search is then not to be used)."""
+        self._core.load(str(path), offset, entries, nodes, checksum)

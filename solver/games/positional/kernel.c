@@ -243,13 +243,31 @@ static void threat_cells(const Kernel *k, const Position *p, int player, int pro
     }
 }
 
+/* The child of `p` where the player to move puts `mark` on `cell`, its key left for the caller. */
+static void child(const Kernel *k, const Position *p, int cell, int mark, DfpnChild *c) {
+    Position *after = (Position *)c->state;
+    *after = *p;
+    after->filled++;
+    if (mark == 1) after->x |= 1ULL << cell;
+    else after->o |= 1ULL << cell;
+    for (int s = 0; s < k->nsym; s++) after->hash[s] ^= k->zobrist[s][cell][mark - 1];
+    c->result = result_after(k, after, cell, mark, mover(k, p));
+    c->move = cell * 4 + mark;
+}
+
+/* The marks the player to move may place: the first and the last of a range. */
+static void mark_range(const Kernel *k, int player, int *first, int *last) {
+    *first = k->marks == OWN ? player : 1;
+    *last = k->marks == EITHER ? 2 : *first;
+}
+
 static int expand(const void *kernel, const void *state, int prover, DfpnChild *out) {
     const Kernel *k = kernel;
     const Position *p = state;
-    int player = mover(k, p), n = 0;
+    int player = mover(k, p), n = 0, first_mark, last_mark;
     u64 empty = k->full & ~(p->x | p->o), only = k->full, front = 0;
     if (k->threats) threat_cells(k, p, player, player == prover, empty, &only, &front);
-    int first_mark = k->marks == OWN ? player : 1, last_mark = k->marks == EITHER ? 2 : first_mark;
+    mark_range(k, player, &first_mark, &last_mark);
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < k->cells; i++) {
             int cell = k->order[i];
@@ -257,18 +275,32 @@ static int expand(const void *kernel, const void *state, int prover, DfpnChild *
             if (!(empty & only & bit) || ((front & bit) != 0) == pass) continue; /* pass 0: the front cells */
             for (int mark = first_mark; mark <= last_mark; mark++) {
                 DfpnChild *c = &out[n++];
-                Position *after = (Position *)c->state;
-                *after = *p;
-                after->filled++;
-                if (mark == 1) after->x |= bit;
-                else after->o |= bit;
-                for (int s = 0; s < k->nsym; s++) after->hash[s] ^= k->zobrist[s][cell][mark - 1];
-                c->result = result_after(k, after, cell, mark, player);
-                c->move = cell * 4 + mark;
-                key(k, after, &c->key);
+                child(k, p, cell, mark, c);
+                key(k, c->state, &c->key);
             }
         }
     return n;
+}
+
+/* engine.py legal_moves: by cell, then mark. */
+static int legal(const void *kernel, const void *state, DfpnChild *out) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    int n = 0, first_mark, last_mark;
+    u64 empty = k->full & ~(p->x | p->o);
+    mark_range(k, mover(k, p), &first_mark, &last_mark);
+    for (int cell = 0; cell < k->cells; cell++)
+        if (empty >> cell & 1)
+            for (int mark = first_mark; mark <= last_mark; mark++) child(k, p, cell, mark, &out[n++]);
+    return n;
+}
+
+/* engine.py key: the board itself. */
+static void identity(const void *kernel, const void *state, DfpnKey *key) {
+    const Position *p = state;
+    key->w[0] = p->x;
+    key->w[1] = p->o;
+    key->w[2] = 0;
 }
 
 const DfpnFamily dfpn_positional = {
@@ -283,6 +315,8 @@ const DfpnFamily dfpn_positional = {
     .result = result,
     .key = key,
     .expand = expand,
+    .legal = legal,
+    .identity = identity,
 };
 
 _Static_assert(sizeof(Position) <= DFPN_STATE_BYTES, "a position fits a child's state");

@@ -241,6 +241,17 @@ static int critical_candidates(const Position *p, const int *moves, int count, i
     return n;
 }
 
+/* Children of `p` for `count` moves, in that order; their keys left for the caller. */
+static void children(const Kernel *k, const Position *p, const int *moves, int count, DfpnChild *out) {
+    for (int i = 0; i < count; i++) {
+        DfpnChild *c = &out[i];
+        Position *after = (Position *)c->state;
+        play(p, moves[i], after);
+        c->result = result(k, after);
+        c->move = moves[i];
+    }
+}
+
 static int expand(const void *kernel, const void *state, int prover, DfpnChild *out) {
     const Kernel *k = kernel;
     const Position *p = state;
@@ -250,14 +261,14 @@ static int expand(const void *kernel, const void *state, int prover, DfpnChild *
         count = critical_candidates(p, moves, count, mover(k, p) == prover, order);
         chosen = order;
     }
-    for (int i = 0; i < count; i++) {
-        DfpnChild *c = &out[i];
-        Position *after = (Position *)c->state;
-        play(p, chosen[i], after);
-        c->result = result(k, after);
-        c->move = chosen[i];
-        key(k, after, &c->key);
-    }
+    children(k, p, chosen, count, out);
+    for (int i = 0; i < count; i++) key(k, out[i].state, &out[i].key);
+    return count;
+}
+
+static int legal(const void *kernel, const void *state, DfpnChild *out) {
+    int moves[81], count = legal_moves(state, moves);
+    children(kernel, state, moves, count, out);
     return count;
 }
 
@@ -273,6 +284,8 @@ const DfpnFamily dfpn_uttt = {
     .result = result,
     .key = key,
     .expand = expand,
+    .legal = legal,
+    .identity = key, /* the table key is already the exact position */
 };
 
 _Static_assert(sizeof(Position) <= DFPN_STATE_BYTES, "a position fits a child's state");
