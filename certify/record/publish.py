@@ -52,6 +52,7 @@ KEPT_PROOFS = (
     ("mnk:5,6,4", 1, "win"),
     ("mnk:6,5,4", 1, "win"),
     ("mnk:4,6,4", 1, "no-loss"),
+    ("mnk:4,7,4", 1, "no-loss"),
 )
 # Kept proofs whose check takes minutes (past PROOF_LIMITS): like the 4×4 tables
 # (certify/record/scale_record.py), their index entries are carried over while the file is the one
@@ -60,6 +61,7 @@ KEPT_PROOFS = (
 LARGE_PROOFS = (
     ("mnk:5,5,4", 2, "no-loss"),
     ("mnk:4,6,4", 2, "no-loss"),
+    ("mnk:4,8,4", 1, "no-loss"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
 # (mnk:4,5,4 player 2: 1,135,790 positions, work 199,899,040; the command line's --max-states and
