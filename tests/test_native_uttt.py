@@ -19,6 +19,7 @@ from solver.games.game import NoHooks
 from solver.games.uttt.engine import OPEN_RULES, CriticalSquares, Position, Uttt, UtttRules, lines_of_both
 from solver.search.native import NativeProofSearch, kernel_for
 from solver.search.pns import Claim, ProofSearch
+from solver.search.policy import PolicyHooks, PolicyMoveError
 from solver.search.prooftree import canonical_strategy
 
 CLAIMS = [Claim(player, result) for player in (1, 2) for result in ("win", "no-loss")]
@@ -161,3 +162,48 @@ def test_bench_peer_settles_the_same_values_with_the_same_nodes() -> None:
     assert [(a.position, a.value, a.nodes) for a in ours] == [(a.position, a.value, a.nodes) for a in theirs]
     assert all(a.value is not None and a.checked for a in ours)
     assert peer_target(results) == [{"ply": 50, "peer_settled": 3, "certify_settled_of_those": 3, "disagreements": 0}]
+
+
+def sent_board_corners(game: Uttt, s: Position) -> tuple[int, ...]:
+    """A test policy: when sent to a board, its free corners, last first; free moves left to the search."""
+    if s.sent < 0:
+        return ()
+    empty = ~(s.x | s.o)
+    return tuple(9 * s.sent + c for c in (8, 6, 2, 0) if empty >> 9 * s.sent + c & 1)
+
+
+@RULES
+def test_a_policy_searches_as_the_python_core(game: Uttt, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With PolicyHooks the core calls the policy back: the same statuses, root numbers and node
+    counts as solver/search/pns.py with the same hooks, the same walk and the same certificate."""
+    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
+    statuses, proved = set(), 0
+    for s in random_positions(50, 4, seed=5, game=game):
+        for claim in CLAIMS:
+            hooks = PolicyHooks(game, sent_board_corners, game.search_hooks())
+            native = NativeProofSearch(game, claim, hooks)
+            assert kernel_for(game, hooks) is not None
+            outcome = native.search(s, max_nodes=BUDGET)
+            reference = ProofSearch(game, claim, hooks).search(s, max_nodes=BUDGET)
+            assert (outcome.status, outcome.root_pn, outcome.root_dn, outcome.nodes) == (
+                reference.status, reference.root_pn, reference.root_dn, reference.nodes), (game.format_position(s), claim)
+            statuses.add(outcome.status)
+            if outcome.status == "proved":
+                assert native.strategy(s) == canonical_strategy(game, s, claim.player, native.proved_move)
+                root = game.format_position(s)
+                ours = prove(game, claim, root, max_nodes=BUDGET, policy=sent_board_corners, core="native")
+                theirs = prove(game, claim, root, max_nodes=BUDGET, policy=sent_board_corners, core="python")
+                assert ours.core == "native" and ours.text == theirs.text
+                assert checker.check_document(json.loads(ours.text or "")).exit_code == 0
+                proved += 1
+    assert {"proved", "disproved"} <= statuses and proved
+
+
+def test_a_policy_naming_an_illegal_move_fails_the_native_search() -> None:
+    """The policy's error reaches the caller from inside the compiled search, and the search object stays usable."""
+    game = Uttt(OPEN_RULES)
+    s = random_positions(50, 1, seed=5, game=game)[0]
+    search = NativeProofSearch(game, Claim(game.to_move(s), "win"), PolicyHooks(game, lambda game, s: (80, 0), game.search_hooks()))
+    for _ in range(2):
+        with pytest.raises(PolicyMoveError, match="the policy names"):
+            search.search(s, max_nodes=100)

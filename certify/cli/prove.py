@@ -20,10 +20,11 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, file_stem, is_stdout, readable_file
-from certify.proving.single import Attempt, CoreUnavailable, PolicyMoveError, prove as run_proof, prove_command, write_proof
+from certify.proving.single import Attempt, CoreUnavailable, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
 from solver.games.families import resolve_game
 from solver.search.pns import INF, Claim, Progress
+from solver.search.policy import PolicyMoveError
 
 EXIT_INTERRUPTED = 130
 

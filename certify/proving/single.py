@@ -12,7 +12,7 @@ import base64
 import json
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -29,45 +29,13 @@ from solver.games.game import Game, NoHooks
 from solver.search.pns import Claim, Outcome, ProofSearch, Progress
 from solver.search.prooftree import ProofTree, canonical_strategy
 from solver.games.positional.rules import RulesError
+from solver.search.policy import PlanPolicy, PolicyHooks, PolicyMoveError
 
 Core = Literal["auto", "python", "native"]  # which df-pn searches: the compiled one where it can (auto)
 STRATEGY_VERSION = 2
 ZLIB_LEVEL = 9  # a proof is written once and read many times
 NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
 TRAVERSAL_BUDGET = 50_000  # steps of solver/games/positional/blocking.py per position when writing a proof with pairings
-
-
-PlanPolicy = Callable[[Any, Any], Sequence[Any]]  # (game, state) → the moves the plan allows, () for any
-
-
-class PolicyHooks:
-    """The family's search hooks with the prover's moves fixed by a policy wherever it names any.
-
-    A proof found with them is the policy's strategy, checked against every reply; a disproof is
-    only a disproof of the policy (its moves were the only ones tried), not of the claim.
-    """
-
-    def __init__(self, game: Game[Any, Any], policy: PlanPolicy, inner: Any) -> None:
-        self.game, self.policy, self.inner = game, policy, inner
-        if hasattr(inner, "table_key"):
-            self.table_key = inner.table_key
-
-    def candidates(self, state: Any, moves: Sequence[Any], prover_moves: bool, prover: int) -> list[Any]:
-        """The policy's moves at the prover's turns where it names any; else the family's choice."""
-        if prover_moves:
-            named = list(self.policy(self.game, state))
-            if named:
-                legal = set(moves)
-                illegal = [m for m in named if m not in legal]
-                if illegal:
-                    raise PolicyMoveError(f"the policy names {self.game.format_move(illegal[0])}, not legal in "
-                                          f"{self.game.format_position(state)}")
-                return named
-        return self.inner.candidates(state, moves, prover_moves, prover)
-
-
-class PolicyMoveError(ValueError):
-    """The policy named an illegal move; the message is one line."""
 
 
 class CoreUnavailable(ValueError):

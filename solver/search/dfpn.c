@@ -15,7 +15,13 @@
    (and node counts then drift from solver/search/pns.py's): a verdict is never read from another
    position's entry.
 
-   Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes). */
+   A policy (optional) is a Python callable consulted at every position where the prover moves:
+   given the position in its Python form (the kernel's `export`), it returns the move codes the
+   prover may play there, in order, or None to leave the choice to the kernel's candidates. The
+   core knows nothing of what it decides (solver/search/native.py builds it from the Python
+   search's PolicyHooks), and the node counts stay those of solver/search/pns.py with them.
+
+   Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes, policy=None). */
 #include "dfpn.h"
 
 #include <setjmp.h>
@@ -50,6 +56,8 @@ typedef struct {
     Entry *table;
     u64 slots, used, evictions, table_cap; /* table_cap: the most bytes the table may take */
     DfpnChild *children;                     /* max_moves per depth, for the path being searched */
+    PyObject *policy;                        /* NULL, or the callable naming the prover's moves */
+    DfpnChild *legal;                        /* max_moves: the legal children a policy chooses from */
     int max_plies, max_moves;
     u64 nodes;
     /* one search call's budgets and clock */
@@ -213,8 +221,40 @@ static void tick(Search *s) {
     }
 }
 
+/* The children of a prover's position that the policy names, in its order; -1 where it names
+   none. A policy that raises, or names a move that is not legal, fails the search. */
+static int policy_children(Search *s, const void *state, DfpnChild *out) {
+    PyObject *position = s->family->export(s->kernel, state);
+    PyObject *named = position ? PyObject_CallOneArg(s->policy, position) : NULL;
+    Py_XDECREF(position);
+    PyObject *codes = named && named != Py_None ? PySequence_Fast(named, "a policy returns move codes or None") : NULL;
+    Py_XDECREF(named);
+    if (!codes) {
+        if (PyErr_Occurred()) halt(s, interruption(s));
+        return -1; /* None */
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(codes);
+    int count = n ? s->family->legal(s->kernel, state, s->legal) : 0, taken = 0;
+    for (Py_ssize_t i = 0; i < n && taken >= 0; i++) {
+        long code = PyLong_AsLong(PySequence_Fast_GET_ITEM(codes, i));
+        int at = 0;
+        while (at < count && s->legal[at].move != code) at++;
+        if (at == count) taken = -1;
+        else out[taken++] = s->legal[at];
+    }
+    Py_DECREF(codes);
+    if (taken < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the policy names a move that is not legal");
+        halt(s, FAILED);
+    }
+    for (int i = 0; i < taken; i++) s->family->key(s->kernel, out[i].state, &out[i].key);
+    return n ? taken : -1;
+}
+
 static int expand(Search *s, const void *state, DfpnChild *out) {
-    int count = s->family->expand(s->kernel, state, s->prover, out);
+    int count = -1;
+    if (s->policy && s->family->mover(s->kernel, state) == s->prover) count = policy_children(s, state, out);
+    if (count < 0) count = s->family->expand(s->kernel, state, s->prover, out);
     for (int i = 0; i < count; i++) out[i].hash = key_hash(&out[i].key);
     return count;
 }
@@ -441,17 +481,20 @@ done:
 static void Search_dealloc(Search *self) {
     free(self->table);
     free(self->children);
+    free(self->legal);
+    Py_CLEAR(self->policy);
     if (self->kernel) self->family->destroy(self->kernel);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"family", "config", "prover", "no_loss", "table_bytes", NULL};
+    static char *names[] = {"family", "config", "prover", "no_loss", "table_bytes", "policy", NULL};
     const char *name;
-    PyObject *config;
+    PyObject *config, *policy = Py_None;
     int prover, no_loss;
     unsigned long long table_bytes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOipK", names, &name, &config, &prover, &no_loss, &table_bytes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOipK|O", names, &name, &config, &prover, &no_loss, &table_bytes,
+                                     &policy))
         return -1;
     if (self->kernel) {
         PyErr_SetString(PyExc_RuntimeError, "Search is already initialised");
@@ -462,6 +505,10 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
         if (!strcmp(dfpn_families[i]->name, name)) family = dfpn_families[i];
     if (!family) {
         PyErr_Format(PyExc_ValueError, "no compiled kernel for family '%s'", name);
+        return -1;
+    }
+    if (policy != Py_None && (!PyCallable_Check(policy) || !family->export)) {
+        PyErr_Format(PyExc_ValueError, "family '%s' takes no policy, or the policy is not callable", name);
         return -1;
     }
     if (prover != 1 && prover != 2) {
@@ -480,7 +527,12 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
     self->slots = MIN_SLOTS;
     self->table = calloc(self->slots, sizeof(Entry));
     self->children = malloc((size_t)(self->max_plies + 1) * self->max_moves * sizeof(DfpnChild));
-    if (!self->table || !self->children) {
+    self->legal = malloc((size_t)self->max_moves * sizeof(DfpnChild));
+    if (policy != Py_None) {
+        self->policy = policy;
+        Py_INCREF(policy);
+    }
+    if (!self->table || !self->children || !self->legal) {
         PyErr_NoMemory();
         return -1;
     }
@@ -555,7 +607,13 @@ static PyObject *Search_proved_move(Search *self, PyObject *position) {
     if (self->family->result(self->kernel, state) != DFPN_OPEN) Py_RETURN_NONE;
     DfpnChild *children = malloc((size_t)self->max_moves * sizeof(DfpnChild));
     if (!children) return PyErr_NoMemory();
-    int move = proved_code(self, state, children);
+    self->status = RUNNING;
+    volatile int move = -1;
+    if (setjmp(self->stop)) { /* the policy raised */
+        free(children);
+        return NULL;
+    }
+    move = proved_code(self, state, children);
     free(children);
     if (move < 0) Py_RETURN_NONE;
     return PyLong_FromLong(move);
@@ -594,7 +652,8 @@ static PyTypeObject SearchType = {
     .tp_name = "solver.search._dfpn.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(family, config, prover, no_loss, table_bytes): df-pn for one claim over one family's kernel.",
+    .tp_doc = "Search(family, config, prover, no_loss, table_bytes, policy=None): df-pn for one claim over one family's"
+              " kernel; policy(position) -> the prover's move codes there, or None for the kernel's candidates.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,

@@ -55,6 +55,10 @@ typedef struct {
     /* The exact identity of a position, as its Python engine's `key` tells positions apart (never
        a symmetric image): what the proof's canonical traversal merges transpositions by. */
     void (*identity)(const void *kernel, const void *state, DfpnKey *key);
+    /* Optional (NULL: the family takes no policy): the position in the Python form `parse`
+       reads, a new reference, or NULL with a Python exception set. A search with a policy hands
+       it to the policy at the prover's positions. */
+    PyObject *(*export)(const void *kernel, const void *state);
 } DfpnFamily;
 
 /* The families compiled into the extension (solver/games/kernels.c), NULL-terminated. */

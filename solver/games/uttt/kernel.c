@@ -157,17 +157,32 @@ static int parse(const void *kernel, PyObject *position, void *state) {
     return 0;
 }
 
-/* The marks, the board sent to and the boards won, packed: 81 + 81 bits, 4, 9 + 9. */
-static void key(const void *kernel, const void *state, DfpnKey *key) {
-    const Position *p = state;
-    u64 w[2][2] = {{0, 0}, {0, 0}};
+/* Each player's 81-bit marks as their low 64 bits and the rest: words[player - 1][0 or 1]. */
+static void marks_of(const Position *p, u64 words[2][2]) {
+    words[0][0] = words[0][1] = words[1][0] = words[1][1] = 0;
     for (int who = 0; who < 2; who++)
         for (int b = 0; b < 9; b++) {
             u64 bits = p->mark[who][b];
             int at = 9 * b;
-            if (at < 64) w[who][0] |= bits << at;
-            if (at + 9 > 64) w[who][1] |= at < 64 ? bits >> (64 - at) : bits << (at - 64);
+            if (at < 64) words[who][0] |= bits << at;
+            if (at + 9 > 64) words[who][1] |= at < 64 ? bits >> (64 - at) : bits << (at - 64);
         }
+}
+
+/* The position as `parse` reads it (for a policy). */
+static PyObject *export(const void *kernel, const void *state) {
+    const Position *p = state;
+    u64 words[2][2];
+    marks_of(p, words);
+    return Py_BuildValue("KKKKiii", (unsigned long long)words[0][0], (unsigned long long)words[0][1],
+                         (unsigned long long)words[1][0], (unsigned long long)words[1][1], p->sent, p->won[0], p->won[1]);
+}
+
+/* The marks, the board sent to and the boards won, packed: 81 + 81 bits, 4, 9 + 9. */
+static void key(const void *kernel, const void *state, DfpnKey *key) {
+    const Position *p = state;
+    u64 w[2][2];
+    marks_of(p, w);
     key->w[0] = w[0][0];
     key->w[1] = w[1][0];
     key->w[2] = w[0][1] | w[1][1] << 17 | (u64)(p->sent + 1) << 34 | (u64)p->won[0] << 38 | (u64)p->won[1] << 47;
@@ -311,6 +326,7 @@ const DfpnFamily dfpn_uttt = {
     .expand = expand,
     .legal = legal,
     .identity = key, /* the table key is already the exact position */
+    .export = export,
 };
 
 _Static_assert(sizeof(Position) <= DFPN_STATE_BYTES, "a position fits a child's state");

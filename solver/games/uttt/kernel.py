@@ -2,7 +2,8 @@
 
 `kernel_for(game, hooks)` hands the kernel what the rules and the hooks decide: the rules `uttt`
 or the open rules (`uttt:open`); with the family's CriticalSquares it orders and prunes exactly
-as they do, with NoHooks it searches every legal move in ascending order. The table key is the
+as they do, with NoHooks it searches every legal move in ascending order. It takes a policy
+(solver/search/native.py): `state` reads an exported position back. The table key is the
 exact position, who won each board included. Only the rules the engine implements have a kernel.
 """
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.games.game import NoHooks
-from solver.games.uttt.engine import OPEN_RULES, CriticalSquares, Position, Uttt, UtttRules
+from solver.games.uttt.engine import FULL9, OPEN_RULES, CriticalSquares, Position, Uttt, UtttRules, chunk
 
 LOW64 = (1 << 64) - 1
 
@@ -33,6 +34,17 @@ class UtttKernel:
     def move(self, code: int) -> int:
         """The kernel's move code is the engine's: the global cell `9 * board + cell`."""
         return code
+
+    def code(self, move: int) -> int:
+        """The kernel's code of an engine move (the same number)."""
+        return move
+
+    def state(self, position: tuple[int, int, int, int, int, int, int]) -> Position:
+        """The engine's position for the kernel's form (`position`'s inverse)."""
+        x_low, x_high, o_low, o_high, sent, xw, ow = position
+        x, o = x_low | x_high << 64, o_low | o_high << 64
+        full = sum(1 << b for b in range(9) if chunk(x | o, b) == FULL9)
+        return Position(x, o, xw, ow, full if self.game.rules.open else full | xw | ow, sent)
 
 
 def kernel_for(game: Uttt, hooks: object) -> UtttKernel | None:  # registered in solver/search/native.py
