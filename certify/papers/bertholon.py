@@ -20,6 +20,7 @@ from __future__ import annotations
 from solver.games.uttt.engine import Position, Uttt
 
 CENTRE = 4
+CELL_OF_EVERY_BOARD = tuple(sum(1 << 9 * board + cell for board in range(9)) for cell in range(9))  # 81-bit masks
 
 
 def open_rules_plan(game: Uttt, s: Position) -> tuple[int, ...]:
@@ -40,7 +41,6 @@ def open_rules_plan(game: Uttt, s: Position) -> tuple[int, ...]:
 
 def trap_cell(s: Position) -> int | None:
     """The cell X has played most often outside the centres (the trap t), or None if none yet."""
-    counts = [sum(s.x >> 9 * b + cell & 1 for b in range(9)) for cell in range(9)]
-    counts[CENTRE] = 0
+    counts = [(s.x & CELL_OF_EVERY_BOARD[cell]).bit_count() if cell != CENTRE else 0 for cell in range(9)]
     best = max(counts)
     return counts.index(best) if best else None
