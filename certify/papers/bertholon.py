@@ -20,6 +20,7 @@ from __future__ import annotations
 from solver.games.uttt.engine import Position, Uttt
 
 CENTRE = 4
+OUTER_CELLS = (0, 1, 2, 3, 5, 6, 7, 8)
 CELL_OF_EVERY_BOARD = tuple(sum(1 << 9 * board + cell for board in range(9)) for cell in range(9))  # 81-bit masks
 
 
@@ -40,7 +41,11 @@ def open_rules_plan(game: Uttt, s: Position) -> tuple[int, ...]:
 
 
 def trap_cell(s: Position) -> int | None:
-    """The cell X has played most often outside the centres (the trap t), or None if none yet."""
-    counts = [(s.x & CELL_OF_EVERY_BOARD[cell]).bit_count() if cell != CENTRE else 0 for cell in range(9)]
-    best = max(counts)
-    return counts.index(best) if best else None
+    """The cell X has played most often outside the centres (the trap t; the lowest of a tie), or
+    None if none yet."""
+    best, trap = 0, None
+    for cell in OUTER_CELLS:  # a plain loop: the compiled search asks at every position where X moves
+        count = (s.x & CELL_OF_EVERY_BOARD[cell]).bit_count()
+        if count > best:
+            best, trap = count, cell
+    return trap

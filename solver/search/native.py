@@ -8,8 +8,8 @@ fixed-size table of 48-byte entries sized from a memory cap, and answers `number
 `proved_move`, and walks a proved strategy in C (`strategy`): the same traversal, so the same
 certificate, as solver/search/prooftree.py's with `proved_move`. With PolicyHooks
 (solver/search/policy.py) the core calls the policy back at the prover's positions, given the
-position as the kernel exports it; a kernel wrapper that can read that form back (`state`) and
-give a move's code (`code`) takes a policy.
+position as the kernel exports it; a kernel wrapper that reads that back into the engine's state
+(`state`) and gives a move's code (`code`) takes a policy.
 
 Importing this module loads the extension; import it only where a search runs.
 """
@@ -134,12 +134,13 @@ class NativeProofSearch:
         assert self.progress is not None
         self.progress(Progress(nodes, pn, dn, entries, seconds, mb))
 
-    def _policy_codes(self, position: tuple[Any, ...]) -> list[int] | None:
-        """The core's policy callback: the move codes the policy names at this prover's position, or None."""
+    def _policy_codes(self, exported: Any) -> list[int] | None:
+        """The core's policy callback: the move codes the policy names at this prover's position
+        (as the kernel exports it), or None."""
         assert isinstance(self.hooks, PolicyHooks)
         kernel: Any = self.kernel
-        state = kernel.state(position)
-        named = self.hooks.named(state, self.game.legal_moves(state))
+        state = kernel.state(exported)
+        named = self.hooks.named(state)
         return [kernel.code(move) for move in named] or None
 
     def numbers(self, state: Any) -> tuple[int, int]:

@@ -32,12 +32,12 @@ class PolicyHooks:
         if hasattr(inner, "table_key"):
             self.table_key = inner.table_key
 
-    def named(self, state: Any, moves: Sequence[Any]) -> list[Any]:
-        """The policy's moves in `state` (legal `moves`), [] where it names none; raises
-        PolicyMoveError if it names a move that is not legal."""
+    def named(self, state: Any, moves: Sequence[Any] | None = None) -> list[Any]:
+        """The policy's moves in `state`, [] where it names none; raises PolicyMoveError if it
+        names a move that is not legal (`moves`, or the game's legal moves, listed only then)."""
         named = list(self.policy(self.game, state))
         if named:
-            legal = set(moves)
+            legal = set(self.game.legal_moves(state) if moves is None else moves)
             illegal = [m for m in named if m not in legal]
             if illegal:
                 raise PolicyMoveError(f"the policy names {self.game.format_move(illegal[0])}, not legal in "

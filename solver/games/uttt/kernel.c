@@ -169,13 +169,23 @@ static void marks_of(const Position *p, u64 words[2][2]) {
         }
 }
 
-/* The position as `parse` reads it (for a policy). */
+/* 81-bit marks as a Python int, from their low 64 bits and the rest. */
+static PyObject *marks_int(u64 low, u64 high) {
+    unsigned char bytes[16];
+    for (int i = 0; i < 8; i++) bytes[i] = (unsigned char)(low >> 8 * i), bytes[8 + i] = (unsigned char)(high >> 8 * i);
+    return _PyLong_FromByteArray(bytes, sizeof bytes, 1, 0);
+}
+
+/* The engine's Position fields (x, o, xw, ow, closed, sent), for a policy. */
 static PyObject *export(const void *kernel, const void *state) {
     const Position *p = state;
     u64 words[2][2];
     marks_of(p, words);
-    return Py_BuildValue("KKKKiii", (unsigned long long)words[0][0], (unsigned long long)words[0][1],
-                         (unsigned long long)words[1][0], (unsigned long long)words[1][1], p->sent, p->won[0], p->won[1]);
+    PyObject *x = marks_int(words[0][0], words[0][1]), *o = x ? marks_int(words[1][0], words[1][1]) : NULL;
+    PyObject *out = o ? Py_BuildValue("OOiiii", x, o, p->won[0], p->won[1], p->closed, p->sent) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(o);
+    return out;
 }
 
 /* The marks, the board sent to and the boards won, packed: 81 + 81 bits, 4, 9 + 9. */

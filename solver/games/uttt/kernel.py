@@ -3,7 +3,7 @@
 `kernel_for(game, hooks)` hands the kernel what the rules and the hooks decide: the rules `uttt`
 or the open rules (`uttt:open`); with the family's CriticalSquares it orders and prunes exactly
 as they do, with NoHooks it searches every legal move in ascending order. It takes a policy
-(solver/search/native.py): `state` reads an exported position back. The table key is the
+(solver/search/native.py): the kernel exports a position as the engine's fields, `state` reads them. The table key is the
 exact position, who won each board included. Only the rules the engine implements have a kernel.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.games.game import NoHooks
-from solver.games.uttt.engine import FULL9, OPEN_RULES, CriticalSquares, Position, Uttt, UtttRules, chunk
+from solver.games.uttt.engine import OPEN_RULES, CriticalSquares, Position, Uttt, UtttRules
 
 LOW64 = (1 << 64) - 1
 
@@ -39,12 +39,9 @@ class UtttKernel:
         """The kernel's code of an engine move (the same number)."""
         return move
 
-    def state(self, position: tuple[int, int, int, int, int, int, int]) -> Position:
-        """The engine's position for the kernel's form (`position`'s inverse)."""
-        x_low, x_high, o_low, o_high, sent, xw, ow = position
-        x, o = x_low | x_high << 64, o_low | o_high << 64
-        full = sum(1 << b for b in range(9) if chunk(x | o, b) == FULL9)
-        return Position(x, o, xw, ow, full if self.game.rules.open else full | xw | ow, sent)
+    def state(self, exported: tuple[int, int, int, int, int, int]) -> Position:
+        """The engine's position for the kernel's exported fields (x, o, xw, ow, closed, sent)."""
+        return Position._make(exported)
 
 
 def kernel_for(game: Uttt, hooks: object) -> UtttKernel | None:  # registered in solver/search/native.py
