@@ -207,3 +207,30 @@ def test_a_policy_naming_an_illegal_move_fails_the_native_search() -> None:
     for _ in range(2):
         with pytest.raises(PolicyMoveError, match="the policy names"):
             search.search(s, max_nodes=100)
+
+
+@RULES
+def test_bounded_claims_search_as_the_python_core(game: Uttt, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`within` N in the compiled core (a position at ply N is an end): the same statuses, root
+    numbers and node counts as solver/search/pns.py, the same walk and the same certificate."""
+    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
+    statuses, proved = set(), 0
+    for s in random_positions(55, 4, seed=13, game=game):
+        marks = (s.x | s.o).bit_count()
+        for claim in [Claim(c.player, c.result, within) for c in CLAIMS for within in (3, 6, 9)]:
+            native = NativeProofSearch(game, claim, game.search_hooks())
+            outcome = native.search(s, max_nodes=BUDGET)
+            reference = ProofSearch(game, claim, game.search_hooks()).search(s, max_nodes=BUDGET)
+            assert (outcome.status, outcome.root_pn, outcome.root_dn, outcome.nodes) == (
+                reference.status, reference.root_pn, reference.root_dn, reference.nodes), (game.format_position(s), claim)
+            statuses.add(outcome.status)
+            if outcome.status == "proved":
+                walked = canonical_strategy(game, s, claim.player,
+                                            lambda t: native.proved_move(t, (t.x | t.o).bit_count() - marks), within=claim.within)
+                assert native.strategy(s) == walked
+                root = game.format_position(s)
+                ours, theirs = prove(game, claim, root, max_nodes=BUDGET, core="native"), prove(game, claim, root, max_nodes=BUDGET, core="python")
+                assert ours.core == "native" and ours.text == theirs.text
+                assert checker.check_document(json.loads(ours.text or "")).exit_code == 0
+                proved += 1
+    assert {"proved", "disproved"} <= statuses and proved >= 3

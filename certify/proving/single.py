@@ -115,13 +115,12 @@ def prove(
     With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks).
     `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
     game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel;
-    checkpoints, pairing closures and bounded claims (`within`) are the Python search's alone, so
-    with them `auto` is `python`.
+    checkpoints and pairing closures are the Python search's alone, so with them `auto` is `python`.
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
     python_only = [name for name, used in (("--checkpoint and --resume", checkpoint is not None or resume is not None),
-                                           ("--pairings", pairings), ("--within", claim.within is not None)) if used]
+                                           ("--pairings", pairings)) if used]
     if python_only and core == "native":
         raise CoreUnavailable(f"--core native: {python_only[0]}: only the Python search does that; leave out --core")
     hooks = NoHooks() if plain else game.search_hooks()
@@ -141,7 +140,7 @@ def prove(
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
         lambda position: closure(position, claim.player, claim.result, TRAVERSAL_BUDGET))
     walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself
-    tree = (walk(state) if walk is not None and close is None and claim.within is None
+    tree = (walk(state) if walk is not None and close is None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)

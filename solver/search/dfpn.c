@@ -21,7 +21,11 @@
    core knows nothing of what it decides (solver/search/native.py builds it from the Python
    search's PolicyHooks), and the node counts stay those of solver/search/pns.py with them.
 
-   Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes, policy=None). */
+   A bounded claim (`within` N, as solver/search/pns.py's Claim.within): a position at ply N from
+   the root of the search call is an end that satisfies a no-loss claim and fails a win claim.
+
+   Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes, policy=None,
+   within=-1). */
 #include "dfpn.h"
 
 #include <setjmp.h>
@@ -53,6 +57,7 @@ typedef struct {
     const DfpnFamily *family;
     void *kernel;
     int prover, no_loss;
+    int within; /* a bounded claim: a position at this ply from the search's root is an end (-1: none) */
     Entry *table;
     u64 slots, used, evictions, table_cap; /* table_cap: the most bytes the table may take */
     DfpnChild *children;                     /* max_moves per depth, for the path being searched */
@@ -180,11 +185,15 @@ static void halt(Search *s, Stop status) {
     longjmp(s->stop, 1);
 }
 
-static void child_numbers(const Search *s, const DfpnChild *c, u64 *pn, u64 *dn) {
+/* The numbers of child `c` at `ply` from the search's root. */
+static void child_numbers(const Search *s, const DfpnChild *c, int ply, u64 *pn, u64 *dn) {
     if (c->result != DFPN_OPEN) { /* the terminal's value for the claim */
         int holds = c->result == s->prover || (c->result == 0 && s->no_loss);
         *pn = holds ? 0 : INF;
         *dn = holds ? INF : 0;
+    } else if (s->within >= 0 && ply >= s->within) { /* the bound: an end that is not a loss */
+        *pn = s->no_loss ? 0 : INF;
+        *dn = s->no_loss ? INF : 0;
     } else if (!lookup(s, c->hash, &c->key, pn, dn)) {
         *pn = *dn = 1;
     }
@@ -278,7 +287,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         u64 best = INF + 1, second = INF + 1, total = 0, pn, dn;
         int chosen = 0;
         for (int i = 0; i < count; i++) {
-            child_numbers(s, &children[i], &pn, &dn);
+            child_numbers(s, &children[i], depth + 1, &pn, &dn);
             u64 near = or_node ? pn : dn, far = or_node ? dn : pn; /* minimised, summed */
             total = min_u64(INF, total + far);
             if (near < best) {
@@ -294,7 +303,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         store(s, hash, key, *node_pn, *node_dn, s->nodes - first + 1);
         if (*node_pn >= pn_limit || *node_dn >= dn_limit || best == 0 || best >= INF) return;
         DfpnChild *c = &children[chosen];
-        child_numbers(s, c, &pn, &dn);
+        child_numbers(s, c, depth + 1, &pn, &dn);
         u64 widened = second + 1 + second / 4; /* the 1+epsilon trick: fewer returns to the parent */
         if (or_node)
             mid(s, c->state, c->hash, &c->key, min_u64(pn_limit, widened), min_u64(INF, dn_limit - total + dn), depth + 1, &pn, &dn);
@@ -312,7 +321,7 @@ static void numbers(const Search *s, const void *state, u64 *pn, u64 *dn) {
         s->family->key(s->kernel, state, &c.key);
         c.hash = key_hash(&c.key);
     }
-    child_numbers(s, &c, pn, dn);
+    child_numbers(s, &c, 0, pn, dn);
 }
 
 /* ---------------------------------------------------------------- the proof's canonical traversal */
@@ -372,11 +381,11 @@ typedef struct {
 } Pending;
 
 /* The move code of the first candidate of `state` whose child is proved, or -1. */
-static int proved_code(Search *s, const void *state, DfpnChild *buffer) {
+static int proved_code(Search *s, const void *state, int ply, DfpnChild *buffer) {
     int count = expand(s, state, buffer);
     for (int i = 0; i < count; i++) {
         u64 pn, dn;
-        child_numbers(s, &buffer[i], &pn, &dn);
+        child_numbers(s, &buffer[i], ply + 1, &pn, &dn);
         if (pn == 0) return buffer[i].move;
     }
     return -1;
@@ -384,14 +393,14 @@ static int proved_code(Search *s, const void *state, DfpnChild *buffer) {
 
 /* The prover's move at `state`, as an index into its legal moves `legal[0..count)`: the move
    proved_move gives, the position searched again when eviction lost its proved child. */
-static int chosen_index(Search *s, const void *state, const DfpnChild *legal, int count, DfpnChild *buffer) {
-    int code = proved_code(s, state, buffer);
+static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *legal, int count, DfpnChild *buffer) {
+    int code = proved_code(s, state, ply, buffer);
     if (code < 0) {
         DfpnKey key;
         u64 pn, dn;
         s->family->key(s->kernel, state, &key);
-        mid(s, state, key_hash(&key), &key, INF, INF, 0, &pn, &dn);
-        code = proved_code(s, state, buffer);
+        mid(s, state, key_hash(&key), &key, INF, INF, ply, &pn, &dn);
+        code = proved_code(s, state, ply, buffer);
     }
     for (int i = 0; i < count && code >= 0; i++)
         if (legal[i].move == code) return i;
@@ -435,10 +444,11 @@ static PyObject *Search_strategy(Search *self, PyObject *position) {
             terminals++;
             continue;
         }
+        if (at.ply == self->within) continue; /* a bounded claim's leaf */
         int count = self->family->legal(self->kernel, at.state, legal);
         int pick = -1, push = count;
         if (self->family->mover(self->kernel, at.state) == self->prover) {
-            pick = chosen_index(self, at.state, legal, count, buffer);
+            pick = chosen_index(self, at.state, at.ply, legal, count, buffer);
             if (pick < 0) {
                 PyErr_SetString(PyExc_ValueError, "a position of the strategy is not proved");
                 goto done;
@@ -488,13 +498,13 @@ static void Search_dealloc(Search *self) {
 }
 
 static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"family", "config", "prover", "no_loss", "table_bytes", "policy", NULL};
+    static char *names[] = {"family", "config", "prover", "no_loss", "table_bytes", "policy", "within", NULL};
     const char *name;
     PyObject *config, *policy = Py_None;
-    int prover, no_loss;
+    int prover, no_loss, within = -1;
     unsigned long long table_bytes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOipK|O", names, &name, &config, &prover, &no_loss, &table_bytes,
-                                     &policy))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOipK|Oi", names, &name, &config, &prover, &no_loss, &table_bytes,
+                                     &policy, &within))
         return -1;
     if (self->kernel) {
         PyErr_SetString(PyExc_RuntimeError, "Search is already initialised");
@@ -521,6 +531,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
     if (!self->kernel) return -1;
     self->prover = prover;
     self->no_loss = no_loss;
+    self->within = within < 0 ? -1 : within;
     self->max_plies = family->max_plies(self->kernel);
     self->max_moves = family->max_moves(self->kernel);
     self->table_cap = table_bytes;
@@ -600,7 +611,10 @@ static PyObject *Search_numbers(Search *self, PyObject *position) {
 }
 
 /* The move code of the first candidate of `state` whose child is proved, or None. */
-static PyObject *Search_proved_move(Search *self, PyObject *position) {
+static PyObject *Search_proved_move(Search *self, PyObject *args) {
+    PyObject *position;
+    int ply = 0;
+    if (!PyArg_ParseTuple(args, "O|i", &position, &ply)) return NULL;
     if (!ready(self)) return NULL;
     _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
     if (self->family->parse(self->kernel, position, state) < 0) return NULL;
@@ -613,7 +627,7 @@ static PyObject *Search_proved_move(Search *self, PyObject *position) {
         free(children);
         return NULL;
     }
-    move = proved_code(self, state, children);
+    move = proved_code(self, state, ply, children);
     free(children);
     if (move < 0) Py_RETURN_NONE;
     return PyLong_FromLong(move);
@@ -639,8 +653,9 @@ static PyMethodDef Search_methods[] = {
      "search(position, max_nodes=-1, max_memory_mb=-1, max_seconds=-1, progress=None, progress_seconds=0.5)"
      " -> (status, pn, dn, seconds, peak_rss_mb); a negative budget is none."},
     {"numbers", (PyCFunction)Search_numbers, METH_O, "numbers(position) -> (pn, dn) as far as the table knows."},
-    {"proved_move", (PyCFunction)Search_proved_move, METH_O,
-     "proved_move(position) -> the move code of the first candidate with a proved child, or None."},
+    {"proved_move", (PyCFunction)Search_proved_move, METH_VARARGS,
+     "proved_move(position, ply=0) -> the move code of the first candidate with a proved child (`ply` from the"
+     " search's root, for a bounded claim), or None."},
     {"strategy", (PyCFunction)Search_strategy, METH_O,
      "strategy(position) -> (moves, positions, terminals, depth): the canonical traversal of the proved"
      " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes."},
@@ -652,8 +667,9 @@ static PyTypeObject SearchType = {
     .tp_name = "solver.search._dfpn.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(family, config, prover, no_loss, table_bytes, policy=None): df-pn for one claim over one family's"
-              " kernel; policy(position) -> the prover's move codes there, or None for the kernel's candidates.",
+    .tp_doc = "Search(family, config, prover, no_loss, table_bytes, policy=None, within=-1): df-pn for one claim over one"
+              " family's kernel; policy(position) -> the prover's move codes there, or None for the kernel's candidates;"
+              " within: a bounded claim's ply (-1 none).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,

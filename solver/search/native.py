@@ -95,7 +95,7 @@ class NativeProofSearch:
         self.progress, self.progress_seconds = progress, progress_seconds
         policy = self._policy_codes if isinstance(hooks, PolicyHooks) else None
         self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss",
-                                  int(table_mb * 2**20), policy)
+                                  int(table_mb * 2**20), policy, -1 if claim.within is None else claim.within)
 
     @property
     def nodes(self) -> int:
@@ -148,11 +148,12 @@ class NativeProofSearch:
         pn, dn = self._core.numbers(self.kernel.position(state))
         return int(pn), int(dn)
 
-    def proved_move(self, state: Any) -> Any:
-        """A move of the prover from proved `state` to a proved child (re-searching if needed)."""
+    def proved_move(self, state: Any, ply: int = 0) -> Any:
+        """A move of the prover from proved `state` to a proved child (re-searching if needed).
+        `ply`: the state's ply from the search's root, where a bounded claim's bound counts from."""
         position = self.kernel.position(state)
-        code = self._core.proved_move(position)
-        if code is None:  # the table lost it: expand it again (its own entry may still say proved)
+        code = self._core.proved_move(position, ply)
+        if code is None and (self.claim.within is None or ply == 0):  # the table lost it: expand it again
             self._core.search(position, again=True)
             code = self._core.proved_move(position)
         if code is None:
