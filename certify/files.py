@@ -74,7 +74,7 @@ def target_of(path: Path) -> Path:
 def check_output(path: Path, mark: re.Pattern[bytes] | None = None, force: bool = False) -> None:
     """Refuse, before any work, a write that would fail or clobber a file that is not ours.
 
-    `mark` recognises a certify output of this kind (its first 64 KB); an existing file without it
+    `mark` recognises a certify output of this kind (its first and last 64 KB); an existing file without it
     is replaced only with `force`. Raises FileProblem with one line.
     """
     if is_stdout(path):
@@ -89,8 +89,11 @@ def check_output(path: Path, mark: re.Pattern[bytes] | None = None, force: bool 
         raise FileProblem(f"{path}: cannot write: folder {folder} is not writable")
     if target.exists() and not force and mark is not None:
         try:
-            with open(target, "rb") as handle:
+            with open(target, "rb") as handle:  # its first and last 64 KB: a large proof's hash comes late
                 head = handle.read(HEAD_BYTES)
+                if len(head) == HEAD_BYTES:
+                    handle.seek(max(HEAD_BYTES, os.fstat(handle.fileno()).st_size - HEAD_BYTES))
+                    head += b"\n" + handle.read(HEAD_BYTES)
         except OSError as err:
             raise FileProblem(f"{path}: cannot write: {err.strerror or err}") from None
         if not mark.search(head):

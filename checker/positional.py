@@ -1,6 +1,7 @@
 """The positional family's rules, re-implemented plainly from docs/certificate-format.md.
 
-A board is a tuple of marks (0 empty, 1 X, 2 O), cells numbered row-major; a move is a
+A board is a bytes of marks (0 empty, 1 X, 2 O; bytes, not a tuple, to keep a large proof's
+seen positions small), cells numbered row-major; a move is a
 (cell, mark) pair. Nothing here comes from the solver, and nothing depends on the board size:
 the table kind (≤ 16 cells) and the strategy kind (larger boards) read the same rules.
 """
@@ -16,7 +17,7 @@ RULES_KEYS = ("cols", "family", "goal", "lines", "marks", "name", "rows")
 MAX_SIDE = 16
 MAX_PROOF_SIDE = 8
 
-Board = tuple[int, ...]
+Board = bytes
 Move = tuple[int, int]
 
 
@@ -83,7 +84,7 @@ def position_work(game: Game) -> int:
 
 def initial(game: Game) -> Board:
     """The empty board."""
-    return (EMPTY,) * game.cells
+    return bytes(game.cells)
 
 
 def to_move(game: Game, board: Board) -> int:
@@ -131,7 +132,7 @@ def moves(game: Game, board: Board) -> list[tuple[Move, Board]]:
     if result(game, board) is not None:
         return []
     marks = placeable(game, to_move(game, board))
-    return [((cell, mark), board[:cell] + (mark,) + board[cell + 1:])
+    return [((cell, mark), board[:cell] + bytes((mark,)) + board[cell + 1:])
             for cell in range(game.cells) if board[cell] == EMPTY for mark in marks]
 
 
@@ -142,7 +143,7 @@ def parse_position(game: Game, text: str) -> Board:
     rows = text.replace(" ", "").split("/")
     if len(rows) != game.rows or any(len(row) != game.cols or row.strip(".XO") for row in rows):
         raise NotACertificate(f"position {ascii(text)[:120]} is not {game.rows} rows of {game.cols} X, O or '.'")
-    board = tuple(".XO".index(mark) for row in rows for mark in row)
+    board = bytes(".XO".index(mark) for row in rows for mark in row)
     if game.marks == "own" and board.count(X) - board.count(O) not in (0, 1):
         raise NotACertificate(f"position {ascii(text)[:120]}: X must have as many marks as O or one more")
     if game.marks == "x-only" and O in board:

@@ -191,6 +191,22 @@ def test_a_certificate_never_replaces_one_of_another_kind_or_game_without_force(
     assert runner.invoke(app, ["solve", "misere", "-o", str(table_path), "--force"]).exit_code == 0
 
 
+def test_a_large_proof_is_replaced_by_the_same_claim_without_force(tmp_path) -> None:
+    """A proof whose moves run past the first 64 KB still reads as this game's certificate (its
+    rules_sha256 comes after the moves): proving the same claim again replaces it."""
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    runner = CliRunner()
+    path = tmp_path / "p2.json"
+    args = ["prove", "mnk:4,4,4", "--claim", "no-loss", "--player", "2", "-o", str(path)]
+    assert runner.invoke(app, args).exit_code == 0
+    assert path.stat().st_size > 65536 and path.read_text().index('"rules_sha256"') > 65536
+    again = runner.invoke(app, args)
+    assert again.exit_code == 0, again.output
+
+
 @pytest.mark.parametrize("make", ["missing", "file", "empty folder"])
 def test_verify_claims_that_are_not_a_folder_of_claims_files_is_one_line_exit_2(make: str, tmp_path) -> None:
     from typer.testing import CliRunner

@@ -171,3 +171,12 @@ def test_solve_does_not_load_the_extension() -> None:
             "assert 'solver.search._dfpn' not in sys.modules, 'loaded'")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-500:]
+
+
+def test_frontier_bench_runs_whole_processes_against_the_targets() -> None:
+    """The k = 4 frontier rows: a whole `certify prove`, its file checked, the targets judged both ways."""
+    from certify.bench.prove import frontier_benchmarks
+
+    met, missed = frontier_benchmarks([("tictactoe", 1, "no-loss", 600.0), ("tictactoe", 2, "no-loss", 0.0)])
+    assert met["verdict"] == "VALID" and met["positions"] > 0 and met["prove_peak_mb"] > 0 and met["target_met"]
+    assert missed["verdict"] == "VALID" and not missed["target_met"]  # no process ends in 0 s

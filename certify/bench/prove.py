@@ -4,12 +4,14 @@ Each proof runs once (proofs are long; the ratios between rows are what compare)
 expansions, nodes/s, peak memory, certificate size, and the independent checker's time. Then the
 compiled df-pn beside its C peer `pns.c` (kept outside the project, built with gcc -O2 into a
 temporary directory for the run): node rates on the same claims, in turn, and the extension's
-load time in a fresh interpreter.
+load time in a fresh interpreter. Last, the k = 4 frontier against issue 21's targets: whole
+`certify prove` and `python -m checker` processes, their wall time and peak memory.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import checker
+import checker.positional
 from certify.bench.scale import PeerError, build_peer
 from certify.proving.single import prove
 from solver.games.families import resolve_game
@@ -150,6 +153,71 @@ def native_benchmarks(peer_source: Path, suite: list[tuple[str, int, str]] = NAT
                 peer_seconds=peer_seconds, peer_nodes_per_second=round(peer_rate),
                 peer_over_native=round(peer_rate / rate, 2) if rate else 0.0,
             )))
+    return rows
+
+
+# issue 21's k = 4 targets: (game, player, claim, seconds a whole `certify prove` may take)
+FRONTIER_SUITE = [("mnk:4,5,4", player, "no-loss", 60.0) for player in (1, 2)] + [
+    ("mnk:5,5,4", player, "no-loss", 1800.0) for player in (1, 2)]
+FRONTIER_PROVE_MB = 4096.0  # peak memory of a whole `certify prove`
+FRONTIER_CHECK_SECONDS, FRONTIER_CHECK_MB = 1800.0, 2048.0  # the stdlib checker on its certificate
+
+
+@dataclass(frozen=True)
+class FrontierRun:
+    """One k = 4 claim: `certify prove` and then `python -m checker` on its file, each a fresh process."""
+
+    game: str
+    player: int
+    claim: str
+    prove_seconds: float
+    prove_peak_mb: float
+    prove_target_s: float
+    positions: int
+    certificate_bytes: int
+    check_seconds: float
+    check_peak_mb: float
+    verdict: str
+    target_met: bool
+
+
+def timed_process(command: list[str]) -> tuple[int, str, float, float]:
+    """(exit code, stdout, wall seconds, peak RSS in MB) of one process run to its end."""
+    with tempfile.TemporaryFile("w+") as out:
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, text=True)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        return child.returncode, out.read(), seconds, usage.ru_maxrss / 1024
+
+
+def frontier_benchmarks(suite: list[tuple[str, int, str, float]] = FRONTIER_SUITE) -> list[dict]:
+    """Each claim proved by a whole `certify prove` (the compiled df-pn, as a user runs it) and its
+    certificate checked by `python -S -m checker` with the budget raised to fit, against the targets."""
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for game, player, result, target_s in suite:
+            path = Path(scratch) / "proof.json"
+            code, _, seconds, peak = timed_process([sys.executable, "-m", "certify", "prove", game, "--claim", result,
+                                                    "--player", str(player), "-o", str(path), "--force"])
+            positions = size = 0
+            check_seconds = check_peak = 0.0
+            verdict = f"not proved (exit {code})"
+            if code == 0:
+                document = json.loads(path.read_text(encoding="utf-8"))
+                positions, size = document["proof"]["positions"], path.stat().st_size
+                work = positions * checker.positional.position_work(checker.positional.parse_rules(document["rules"]))
+                _, out, check_seconds, check_peak = timed_process(
+                    [sys.executable, "-S", "-m", "checker", str(path), "--max-states", str(positions), "--max-work", str(work)])
+                verdict = out.split()[0] if out.split() else "no verdict"
+            met = (verdict == "VALID" and seconds <= target_s and peak <= FRONTIER_PROVE_MB
+                   and check_seconds <= FRONTIER_CHECK_SECONDS and check_peak <= FRONTIER_CHECK_MB)
+            rows.append(asdict(FrontierRun(
+                game=game, player=player, claim=result, prove_seconds=round(seconds, 2), prove_peak_mb=round(peak),
+                prove_target_s=target_s, positions=positions, certificate_bytes=size, check_seconds=round(check_seconds, 2),
+                check_peak_mb=round(check_peak), verdict=verdict, target_met=met)))
     return rows
 
 

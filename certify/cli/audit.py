@@ -243,13 +243,14 @@ def publish_command(
     check: Annotated[bool, typer.Option("--check", help="Regenerate in memory; exit 1 listing the files that differ.")] = False,
     policies: Annotated[bool, typer.Option("--policies/--no-policies", help="Include the policy audits (the TD experiment takes minutes).")] = True,
     root: Annotated[Path, typer.Option("--root", help="Repository root holding certificates/.")] = Path("."),
-    scale: Annotated[bool, typer.Option("--scale", help="Also re-solve the eight 4x4 boards, write and check their certificates (minutes).")] = False,
+    scale: Annotated[bool, typer.Option("--scale", help="Also re-solve the eight 4x4 boards, write and check their certificates, and check the large kept proofs (minutes).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Regenerate every published certificate, audit, certificates/index.json and certificates/README.md.
 
     Deterministic: the same tree gives the same bytes. With --check nothing is written. The 4x4
-    entries of the index are carried over unless --scale recomputes them.
+    entries of the index and the large kept proofs' entries are carried over unless --scale
+    recomputes them.
 
     Example: certify publish --check --no-policies
     """

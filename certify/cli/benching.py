@@ -74,6 +74,7 @@ def bench(
     players: list[dict] = []
     proofs: list[dict] = []
     native: dict | None = None
+    frontier: list[dict] | None = None
     with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext():
         if suite in ("solver", "all"):
             timings += solver_benchmarks(repeat)
@@ -86,10 +87,11 @@ def bench(
         if suite in ("players", "all"):
             players = policy_benchmark(games=games)
         if suite in ("prove", "all"):
-            from certify.bench.prove import prove_benchmarks
+            from certify.bench.prove import frontier_benchmarks, prove_benchmarks
 
             proofs = prove_benchmarks()
             native = native_rows()
+            frontier = frontier_benchmarks()
     by_name = {t.name: t for t in timings}
     ratio = by_name[PEER].median / by_name[OURS].median if PEER in by_name and OURS in by_name else None
     if json_out:
@@ -100,7 +102,10 @@ def bench(
             "players": players,
             "proofs": proofs,
             "native": native,
+            "frontier": frontier,
         }))
+        if missed_frontier(frontier):
+            raise typer.Exit(EXIT_FAILED)
         return
     if timings:
         table = Table("task", "runs", "median", "best", title="certify bench")
@@ -130,8 +135,35 @@ def bench(
         console.print(table)
     if native is not None:
         report_native(native)
+    if frontier:
+        report_frontier(frontier)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
+    missed = missed_frontier(frontier)
+    if missed:
+        errors.print(f"[bold red]✗[/] {plural(len(missed), 'target')} missed: {escape(', '.join(missed))}")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def missed_frontier(frontier: list[dict] | None) -> list[str]:
+    """The k = 4 claims whose targets were missed."""
+    return [f"{row['game']} p{row['player']} {row['claim']}" for row in frontier or [] if not row["target_met"]]
+
+
+def report_frontier(rows: list[dict]) -> None:
+    """The k = 4 frontier: whole processes against issue 21's targets."""
+    from certify.bench.prove import FRONTIER_CHECK_MB, FRONTIER_CHECK_SECONDS, FRONTIER_PROVE_MB
+
+    table = Table("claim", "certify prove", "peak RSS", "positions", "bytes", "python -m checker", "peak RSS", "target",
+                  title="the k = 4 frontier: whole processes, in turn")
+    for row in rows:
+        table.add_row(f"{row['game']} p{row['player']} {row['claim']}", f"{row['prove_seconds']:,.1f} s",
+                      f"{row['prove_peak_mb']:,.0f} MB", f"{row['positions']:,}", f"{row['certificate_bytes']:,}",
+                      f"{row['check_seconds']:,.1f} s ({row['verdict']})", f"{row['check_peak_mb']:,.0f} MB",
+                      target_mark(row["target_met"]))
+    console.print(table)
+    console.print(f"targets: certify prove ≤ 60 s (4x5) or ≤ 30 min (5x5) and ≤ {FRONTIER_PROVE_MB / 1024:.0f} GB; "
+                  f"the checker ≤ {FRONTIER_CHECK_SECONDS / 60:.0f} min and ≤ {FRONTIER_CHECK_MB / 1024:.0f} GB")
 
 
 def native_rows() -> dict:

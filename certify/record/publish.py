@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import checker
+from checker import positional
 from certify.audit.facts import Bench
 from certify.record import pairing_record, scale_record
 from certify.audit.report import audit_markdown, verdict_counts
@@ -48,6 +49,14 @@ KEPT_PROOFS = (
     ("mnk:4,5,4", 1, "no-loss"),
     ("mnk:4,5,4", 2, "no-loss"),
     ("mnk:5,5,4", 1, "no-loss"),
+    ("mnk:5,6,4", 1, "win"),
+    ("mnk:6,5,4", 1, "win"),
+)
+# Kept proofs whose check takes minutes (past PROOF_LIMITS): like the 4×4 tables
+# (certify/record/scale_record.py), their index entries are carried over, and `certify publish
+# --scale` checks them again; tests/test_scale_slow.py checks each in a fresh process.
+LARGE_PROOFS = (
+    ("mnk:5,5,4", 2, "no-loss"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
 # (mnk:4,5,4 player 2: 1,410,472 positions, work 248,243,072; the command line's --max-states and
@@ -143,6 +152,15 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             if progress:
                 progress(f"proof (kept): {path.as_posix()}")
             proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None))
+    carried = {entry["file"]: entry for entry in scale_record.carried_over(root, "proofs")}
+    for game, player, result in LARGE_PROOFS:
+        path = proof_path(game, player, result)
+        if scale and (root / path).is_file():
+            if progress:
+                progress(f"proof (kept, large): {path.as_posix()}")
+            proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None, large_limits(root / path)))
+        elif path.as_posix() in carried:
+            proofs.append(carried[path.as_posix()])
     pairings, pairing_files = pairing_record.generate(root, progress)
     files.update(pairing_files)
     audits: list[FileAudit] = []
@@ -201,7 +219,16 @@ def closed_proof_path(game: str, player: int) -> Path:
     return Path("certificates") / "proofs" / "closed" / f"{file_stem(game)}.p{player}-no-loss.json"
 
 
-def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None) -> dict:
+def large_limits(path: Path) -> checker.Limits:
+    """The checker's budget raised to fit this proof exactly: its positions, and their work."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    positions = document["proof"]["positions"]
+    work = positions * positional.position_work(positional.parse_rules(document["rules"]))
+    return checker.Limits(max_states=max(positions, PROOF_LIMITS.max_states), max_work=max(work, PROOF_LIMITS.max_work))
+
+
+def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None,
+                limits: checker.Limits = PROOF_LIMITS) -> dict:
     """The index entry of a proof file: its figures and the independent checker's verdict on it."""
     document = json.loads(text)
     return {
@@ -215,7 +242,7 @@ def proof_entry(game: str, player: int, result: str, path: Path, text: str, node
         "nodes": nodes,
         "sha256": hashlib.sha256(text.encode()).hexdigest(),
         "bytes": len(text.encode()),
-        "checker": checker.check_document(document, PROOF_LIMITS).message,
+        "checker": checker.check_document(document, limits).message,
         "command": document["provenance"]["command"],
     }
 

@@ -27,13 +27,14 @@ COMMIT_LIMIT = 10_000_000  # bytes (issue 9: commit certificate files only when 
 INDEX_KEY = "scale_certificates"
 
 
-def carried_over(root: Path) -> list[dict]:
-    """The 4×4 entries of the current certificates/index.json (none if it has none)."""
+def carried_over(root: Path, key: str = INDEX_KEY) -> list[dict]:
+    """The entries under `key` (default: the 4×4 ones) of the current certificates/index.json
+    (none if it has none)."""
     try:
         index = json.loads((Path(root) / "certificates" / "index.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
-    return list(index.get(INDEX_KEY, [])) if isinstance(index, dict) else []
+    return list(index.get(key, [])) if isinstance(index, dict) else []
 
 
 def checker_arguments(path: str, rules: Rules, states: int) -> list[str]:

@@ -16,6 +16,7 @@ Importing this module loads the extension; import it only where a search runs.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from importlib import import_module
 from typing import Any, Protocol
@@ -27,7 +28,8 @@ from solver.search.policy import PolicyHooks
 from solver.search.prooftree import ProofTree
 
 ENTRY_BYTES: int = _dfpn.ENTRY_BYTES
-DEFAULT_TABLE_MB = 1024  # the table's cap without a memory budget; it grows to it only as needed
+# the table's cap without a memory budget, a quarter of the machine's memory; it grows to it only as needed
+DEFAULT_TABLE_MB = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 4 / 2**20
 GROWTH_HEADROOM = 1.5  # while the table doubles, the old and the new copy are both resident
 
 
