@@ -234,3 +234,18 @@ def test_bounded_claims_search_as_the_python_core(game: Uttt, monkeypatch: pytes
                 assert checker.check_document(json.loads(ours.text or "")).exit_code == 0
                 proved += 1
     assert {"proved", "disproved"} <= statuses and proved >= 3
+
+
+def test_the_policy_cost_benchmark_measures_the_same_search() -> None:
+    """`certify bench --suite prove`'s policy rows: a policy naming nothing leaves the search as it
+    is (same root numbers, same nodes), so its slowdown is the callback's cost alone."""
+    from certify.bench.prove import none_named, policy_cost_benchmarks
+
+    game = Uttt(OPEN_RULES)
+    plain = NativeProofSearch(game, Claim(1, "win"), game.search_hooks()).search(game.initial(), max_nodes=5000)
+    called = NativeProofSearch(game, Claim(1, "win"), PolicyHooks(game, none_named, game.search_hooks())).search(
+        game.initial(), max_nodes=5000)
+    assert (plain.root_pn, plain.root_dn, plain.nodes) == (called.root_pn, called.root_dn, called.nodes)
+    rows = policy_cost_benchmarks(5000)
+    assert [row["mode"] for row in rows] == ["kernel candidates", "a policy naming nothing", "bertholon:open_rules_plan"]
+    assert all(row["nodes"] == 5000 and row["nodes_per_second"] > 0 for row in rows) and rows[0]["slowdown"] == 1.0
