@@ -623,8 +623,9 @@ static PyObject *Search_proved_move(Search *self, PyObject *args) {
     if (!children) return PyErr_NoMemory();
     self->status = RUNNING;
     volatile int move = -1;
-    if (setjmp(self->stop)) { /* the policy raised */
+    if (setjmp(self->stop)) { /* the policy raised, or Ctrl-C inside it */
         free(children);
+        if (self->status == INTERRUPTED) PyErr_SetNone(PyExc_KeyboardInterrupt);
         return NULL;
     }
     move = proved_code(self, state, ply, children);
