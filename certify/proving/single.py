@@ -159,7 +159,7 @@ def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Calla
             if kernel_for(game, hooks) is not None:
                 return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb)), "native"
             if core == "native":
-                raise CoreUnavailable(f"--core native: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells, Ultimate tic-tac-toe with its own hooks or none)")
+                raise CoreUnavailable(f"--core native: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells, Ultimate tic-tac-toe under either rules with its own hooks or none, and a --policy over them)")
     return ProofSearch(game, claim, hooks, progress, pairings=pairings), "python"
 
 
