@@ -13,7 +13,9 @@ import re
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 STDOUT = Path("-")
 HEAD_BYTES = 65536
@@ -100,15 +102,20 @@ def check_output(path: Path, mark: re.Pattern[bytes] | None = None, force: bool 
             raise FileProblem(f"{path}: exists and is not a certify output of this kind; use --force to overwrite it")
 
 
-def write_atomic(path: Path, text: str | bytes, mark: re.Pattern[bytes] | None = None, force: bool = True) -> None:
-    """Write `text` (UTF-8) to `path` atomically, or to stdout when `path` is `-`.
+def write_atomic(path: Path, text: str | bytes | Callable[[BinaryIO], None], mark: re.Pattern[bytes] | None = None,
+                 force: bool = True) -> None:
+    """Write `text` (UTF-8; or what a function writes into the open file) to `path` atomically, or
+    to stdout when `path` is `-`.
 
     With `mark` and not `force`, an existing file must be a certify output of the same kind.
     Raises FileProblem (one line) when the file cannot be written.
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
     if is_stdout(path):
-        sys.stdout.buffer.write(data)
+        if callable(data):
+            data(sys.stdout.buffer)
+        else:
+            sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
     path = Path(path)
@@ -121,7 +128,10 @@ def write_atomic(path: Path, text: str | bytes, mark: re.Pattern[bytes] | None =
         raise FileProblem(f"{path}: cannot write: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if callable(data):
+                data(handle)
+            else:
+                handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)

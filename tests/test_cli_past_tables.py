@@ -323,47 +323,74 @@ def test_the_readme_quick_start_shows_real_output(tmp_path, monkeypatch):
 # ---- resumable search ------------------------------------------------------------------------------
 
 
-def test_a_checkpointed_search_resumes_to_the_same_certificate(tmp_path):
+@pytest.mark.parametrize("core", ["python", "native"])
+def test_a_checkpointed_search_resumes_to_the_same_certificate(tmp_path, core):
     checkpoint = tmp_path / "search.ckpt"
-    stopped = run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--max-nodes", "300",
-                  "--checkpoint", str(checkpoint), "-o", str(tmp_path / "never.json"))
+    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--core", core)
+    stopped = run(*claim, "--max-nodes", "300", "--checkpoint", str(checkpoint), "-o", str(tmp_path / "never.json"))
     assert stopped.exit_code == 1 and "not settled (node budget)" in stopped.stdout
     assert checkpoint.is_file() and not (tmp_path / "never.json").exists()
-    resumed = run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--resume", str(checkpoint), "-o", str(tmp_path / "r.json"), "--json")
+    resumed = run(*claim, "--resume", str(checkpoint), "-o", str(tmp_path / "r.json"), "--json")
     assert resumed.exit_code == 0, resumed.stderr
     assert json.loads(resumed.stdout)["nodes"] > 300  # the nodes of both runs
-    straight = run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "-o", str(tmp_path / "s.json"))
+    straight = run(*claim, "-o", str(tmp_path / "s.json"))
     assert straight.exit_code == 0
     assert (tmp_path / "r.json").read_bytes() == (tmp_path / "s.json").read_bytes()
 
 
-def test_checkpoints_are_saved_while_the_search_runs(tmp_path):
+def test_one_core_does_not_read_the_others_checkpoint(tmp_path):
+    checkpoint = tmp_path / "c"
+    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--max-nodes", "50")
+    run(*claim, "--core", "native", "--checkpoint", str(checkpoint))
+    result = run(*claim, "--core", "python", "--resume", str(checkpoint))
+    assert result.exit_code == 2 and "a checkpoint of another search" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(("core", "game_text"), [("python", "tictactoe"), ("native", "mnk:4,4,3")])
+def test_checkpoints_are_saved_while_the_search_runs(tmp_path, core, game_text):
     from certify.proving.checkpoint import load_checkpoint
-    from certify.proving.single import prove
+    from certify.proving.single import prove, proof_search
     from solver.games.families import resolve_game
+    from solver.games.game import NoHooks
     from solver.search.pns import Claim
 
-    game = resolve_game("tictactoe")
+    game, claim = resolve_game(game_text), Claim(2, "no-loss") if core == "python" else Claim(1, "win")
     checkpoint = tmp_path / "c"
-    attempt = prove(game, Claim(2, "no-loss"), plain=True, checkpoint=checkpoint, checkpoint_seconds=0.001)  # budgets are read every 1,024 nodes
-    assert attempt.outcome.status == "proved" and checkpoint.is_file()
-    about = {"game": "tictactoe", "rules_sha256": game.rules.sha256(), "player": 2, "result": "no-loss", "position": None, "plain": True}
-    table, nodes = load_checkpoint(checkpoint, about, 0)
-    assert 0 < nodes <= attempt.outcome.nodes and table
+    # budgets are read every 1,024 nodes (2,995 for this native claim), so a save comes at the first read
+    attempt = prove(game, claim, plain=True, checkpoint=checkpoint, checkpoint_seconds=1e-6, core=core)
+    assert attempt.outcome.status == "proved" and checkpoint.is_file() and attempt.core == core
+    about = {"game": game_text, "rules_sha256": game.rules.sha256(), "player": claim.player, "result": claim.result,
+             "position": None, "plain": True,
+             **({"core": core} if core == "native" else {})}
+    search, _ = proof_search(game, claim, NoHooks(), None, core, None)
+    load_checkpoint(checkpoint, about, search, 0)
+    assert 0 < search.nodes <= attempt.outcome.nodes and search.entries if core == "native" else search.table
 
 
-@pytest.mark.parametrize(("damage", "words"), [
-    (lambda data: data.replace(b'"player": 1', b'"player": 2'), "a checkpoint of another search (player 2 win in mnk:4,4,3"),
-    (lambda data: data.replace(b'"version": 1', b'"version": 9'), "checkpoint version 9; this certify reads version 1"),
-    (lambda data: data[: len(data) - 40], "checkpoint table damaged"),
-    (lambda data: b'{"a": 1}\n', "not a certify checkpoint"),
-    (lambda data: data.replace(b'"raw_bytes": ', b'"raw_bytes": 99999999999999'), "checkpoint header states a table of"),
+def flip_last_entry_byte(data: bytes) -> bytes:
+    """The checkpoint with one byte of its last table entry changed."""
+    return data[:-30] + bytes([data[-30] ^ 1]) + data[-29:]
+
+
+@pytest.mark.parametrize(("core", "damage", "words"), [
+    ("python", lambda data: data.replace(b'"player": 1', b'"player": 2'), "a checkpoint of another search (player 2 win in mnk:4,4,3"),
+    ("python", lambda data: data.replace(b'"version": 1', b'"version": 9'), "checkpoint version 9; this certify reads version 1"),
+    ("python", lambda data: data[: len(data) - 40], "checkpoint table damaged"),
+    ("python", lambda data: b'{"a": 1}\n', "not a certify checkpoint"),
+    ("python", lambda data: data.replace(b'"raw_bytes": ', b'"raw_bytes": 99999999999999'), "checkpoint header states a table of"),
+    ("native", lambda data: data.replace(b'"player": 1', b'"player": 2'), "a checkpoint of another search (player 2 win in mnk:4,4,3"),
+    ("native", lambda data: data[: len(data) - 40], "checkpoint table damaged: the table ends early"),
+    ("native", lambda data: data + b"x", "checkpoint table damaged: the table runs past its stated entries"),
+    ("native", flip_last_entry_byte, "checkpoint table damaged"),
+    ("native", lambda data: data.replace(b'"checksum": ', b'"checksum": -'), "checkpoint header states no compiled table"),
+    ("native", lambda data: data.replace(b'"entries": ', b'"entries": -'), "checkpoint header states"),
 ])
-def test_a_bad_checkpoint_is_one_line(tmp_path, damage, words):
+def test_a_bad_checkpoint_is_one_line(tmp_path, core, damage, words):
     checkpoint = tmp_path / "c"
-    run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--max-nodes", "50", "--checkpoint", str(checkpoint))
+    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--core", core)
+    run(*claim, "--max-nodes", "50", "--checkpoint", str(checkpoint))
     checkpoint.write_bytes(damage(checkpoint.read_bytes()))
-    result = run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--resume", str(checkpoint))
+    result = run(*claim, "--resume", str(checkpoint))
     assert result.exit_code == 2 and result.stderr.startswith(f"error: {checkpoint}: {words}"), result.stderr
 
 

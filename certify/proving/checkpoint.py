@@ -1,11 +1,15 @@
 """The proof-search checkpoint: a df-pn table saved to a file, so a stopped search resumes from it.
 
 Layout: one line of JSON, the header (format, version, what the search is about, nodes spent,
-entries, the table's raw size), then the table as zlib-compressed JSON: three lists, the keys,
-the proof numbers and the disproof numbers. A key is what the game's table key gives: an int, bytes
-(written as hex) or a tuple of ints (a NamedTuple such as a uttt Position, rebuilt as the type of
-the root's key). Reading is bounded: the header line is at most HEADER_BYTES, and no more than the
-raw size the header states (itself at most MAX_RAW_BYTES) is ever decompressed.
+entries), then the table. The Python search's table (solver/search/pns.py) is zlib-compressed
+JSON: three lists, the keys, the proof numbers and the disproof numbers. A key is what the game's
+table key gives: an int, bytes (written as hex) or a tuple of ints (a NamedTuple such as a uttt
+Position, rebuilt as the type of the root's key); the header states the raw size. The compiled
+search's table (solver/search/native.py; header `"table": "native"`, and `core` in what the search
+is about, so neither search reads the other's) is its used entries, raw, with their checksum in the
+header. Reading is bounded: the header line is at most HEADER_BYTES, no more than the raw size the
+header states (itself at most MAX_RAW_BYTES) is ever decompressed, and a raw table must hold
+exactly the entries stated.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import json
 import zlib
 from collections.abc import Hashable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from certify.files import write_atomic
 
@@ -46,25 +50,37 @@ def decode_key(value: Any, sample: Hashable) -> Hashable:
     return int(value)
 
 
-def save_checkpoint(path: Path, about: dict[str, Any], table: dict[Hashable, tuple[int, int]], nodes: int) -> None:
-    """Write the table atomically (an interrupted save leaves the previous checkpoint whole)."""
+def save_checkpoint(path: Path, about: dict[str, Any], search: Any) -> None:
+    """Write the search's table atomically (an interrupted save leaves the previous checkpoint whole)."""
+    header = {"format": FORMAT, "version": VERSION, "about": about, "nodes": search.nodes}
+    if hasattr(search, "dump_table"):  # the compiled search: its entries, raw
+        header.update(table="native", entries=search.entries, checksum=search.table_checksum())
+
+        def write(handle: BinaryIO) -> None:
+            handle.write(json.dumps(header, sort_keys=True).encode() + b"\n")
+            handle.flush()
+            search.dump_table(handle.fileno())
+
+        write_atomic(path, write)
+        return
     keys, pns, dns = [], [], []
-    for key, (pn, dn) in table.items():
+    for key, (pn, dn) in search.table.items():
         keys.append(encode_key(key))
         pns.append(pn)
         dns.append(dn)
     raw = json.dumps({"keys": keys, "pn": pns, "dn": dns}, separators=(",", ":")).encode()
-    header = {"format": FORMAT, "version": VERSION, "about": about, "nodes": nodes, "entries": len(keys), "raw_bytes": len(raw)}
+    header.update(entries=len(keys), raw_bytes=len(raw))
     write_atomic(path, json.dumps(header, sort_keys=True).encode() + b"\n" + zlib.compress(raw, 1))
 
 
-def load_checkpoint(path: Path, about: dict[str, Any], sample: Hashable) -> tuple[dict[Hashable, tuple[int, int]], int]:
-    """The table and node count saved in `path`; CheckpointError unless it is a checkpoint of
-    this format and version about the same search (`about`: rules, claim, position, hooks)."""
+def load_checkpoint(path: Path, about: dict[str, Any], search: Any, sample: Hashable) -> None:
+    """Give `search` the table and node count saved in `path` (`sample`: the root's table key);
+    CheckpointError unless it is a checkpoint of this format and version about the same search
+    (`about`: rules, claim, position, hooks, core)."""
     try:
         with open(path, "rb") as handle:
             head = handle.readline(HEADER_BYTES)
-            body = handle.read()
+            body = b"" if hasattr(search, "load_table") else handle.read()
     except OSError as err:
         raise CheckpointError(f"{path}: cannot read: {err.strerror or err}") from None
     try:
@@ -77,6 +93,18 @@ def load_checkpoint(path: Path, about: dict[str, Any], sample: Hashable) -> tupl
         raise CheckpointError(f"{path}: checkpoint version {ascii(header.get('version'))[:20]}; this certify reads version {VERSION}")
     if header.get("about") != about:
         raise CheckpointError(f"{path}: a checkpoint of another search ({describe(header.get('about'))}), not of this one ({describe(about)})")
+    nodes, entries = header.get("nodes"), header.get("entries")
+    if type(nodes) is not int or type(entries) is not int or nodes < 0 or entries < 0:
+        raise CheckpointError(f"{path}: checkpoint header states {ascii(nodes)[:20]} nodes and {ascii(entries)[:20]} entries")
+    if hasattr(search, "load_table"):
+        checksum = header.get("checksum")
+        if header.get("table") != "native" or type(checksum) is not int or not 0 <= checksum < 2**64:
+            raise CheckpointError(f"{path}: checkpoint header states no compiled table")
+        try:
+            search.load_table(path, len(head), entries, nodes, checksum)
+        except (OSError, ValueError) as err:
+            raise CheckpointError(f"{path}: checkpoint table damaged: {err}") from None
+        return
     size = header.get("raw_bytes")
     if type(size) is not int or not 0 < size <= MAX_RAW_BYTES:
         raise CheckpointError(f"{path}: checkpoint header states a table of {ascii(size)[:20]} bytes")
@@ -86,12 +114,11 @@ def load_checkpoint(path: Path, about: dict[str, Any], sample: Hashable) -> tupl
             raise ValueError(f"{len(raw):,} bytes where the header states {size:,}")
         data = json.loads(raw)
         table = {decode_key(k, sample): (int(pn), int(dn)) for k, pn, dn in zip(data["keys"], data["pn"], data["dn"], strict=True)}
-        nodes = int(header["nodes"])
     except (zlib.error, ValueError, TypeError, KeyError) as err:
         raise CheckpointError(f"{path}: checkpoint table damaged: {err}") from None
-    if len(table) != header.get("entries"):
-        raise CheckpointError(f"{path}: checkpoint table damaged: {len(table):,} entries where the header states {header.get('entries')}")
-    return table, nodes
+    if len(table) != entries:
+        raise CheckpointError(f"{path}: checkpoint table damaged: {len(table):,} entries where the header states {entries}")
+    search.table, search.nodes = table, nodes
 
 
 def describe(about: Any) -> str:

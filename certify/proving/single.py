@@ -115,12 +115,11 @@ def prove(
     With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks).
     `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
     game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel;
-    checkpoints and pairing closures are the Python search's alone, so with them `auto` is `python`.
+    pairing closures are the Python search's alone, so with them `auto` is `python`.
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    python_only = [name for name, used in (("--checkpoint and --resume", checkpoint is not None or resume is not None),
-                                           ("--pairings", pairings)) if used]
+    python_only = [name for name, used in (("--pairings", pairings),) if used]
     if python_only and core == "native":
         raise CoreUnavailable(f"--core native: {python_only[0]}: only the Python search does that; leave out --core")
     hooks = NoHooks() if plain else game.search_hooks()
@@ -130,8 +129,10 @@ def prove(
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {})}
     if claim.within is not None or policy is not None:  # a bounded or guided search is another search
         about.update(within=claim.within, policy=getattr(policy, "__qualname__", None))
+    if used == "native":  # its checkpoints are its own
+        about["core"] = used
     if resume is not None:
-        search.table, search.nodes = load_checkpoint(resume, about, search.table_key(state))
+        load_checkpoint(resume, about, search, None if used == "native" else search.table_key(state))
     outcome = searched(search, state, max_nodes, max_memory_mb, max_seconds, checkpoint, checkpoint_seconds, about)
     if outcome.status != "proved":
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
@@ -188,7 +189,7 @@ def searched(
         peak = max(peak, outcome.peak_rss_mb)
         sliced = outcome.status == "time budget" and (left_seconds is None or left_seconds > slice_seconds)
         if outcome.status not in ("proved", "disproved"):
-            save_checkpoint(checkpoint, about, search.table, search.nodes)
+            save_checkpoint(checkpoint, about, search)
         if not sliced:
             return replace(outcome, seconds=time.perf_counter() - started, peak_rss_mb=peak)
 

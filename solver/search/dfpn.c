@@ -634,6 +634,88 @@ static PyObject *Search_proved_move(Search *self, PyObject *args) {
     return PyLong_FromLong(move);
 }
 
+/* ---------------------------------------------------------------- checkpoints: the table's entries, raw */
+
+static u64 entry_checksum(u64 sum, const Entry *e) {
+    return mix(sum ^ key_hash(&e->key) ^ mix(e->pn + 3 * mix(e->dn + 5 * e->work)));
+}
+
+/* The checksum of the used entries in slot order: what `dump` writes and `load` must read back. */
+static PyObject *Search_checksum(Search *self, PyObject *unused) {
+    if (!ready(self)) return NULL;
+    u64 sum = 0;
+    for (u64 i = 0; i < self->slots; i++)
+        if (self->table[i].work) sum = entry_checksum(sum, &self->table[i]);
+    return PyLong_FromUnsignedLongLong(sum);
+}
+
+/* dump(fd): write the used entries, raw, to the open file descriptor; how many. */
+static PyObject *Search_dump(Search *self, PyObject *arg) {
+    if (!ready(self)) return NULL;
+    int fd = PyObject_AsFileDescriptor(arg);
+    if (fd < 0) return NULL;
+    enum { BATCH = 4096 };
+    Entry *batch = malloc(BATCH * sizeof(Entry));
+    if (!batch) return PyErr_NoMemory();
+    u64 count = 0;
+    size_t n = 0;
+    for (u64 i = 0; i <= self->slots; i++) {
+        if (i < self->slots && self->table[i].work) batch[n++] = self->table[i], count++;
+        if (n == BATCH || (i == self->slots && n)) {
+            const char *at = (const char *)batch;
+            size_t left = n * sizeof(Entry);
+            while (left) {
+                ssize_t done = write(fd, at, left);
+                if (done < 0) {
+                    free(batch);
+                    return PyErr_SetFromErrno(PyExc_OSError);
+                }
+                at += done, left -= (size_t)done;
+            }
+            n = 0;
+        }
+    }
+    free(batch);
+    return PyLong_FromUnsignedLongLong(count);
+}
+
+/* load(path, offset, entries, nodes, checksum): read `entries` raw entries from `path` at `offset`
+   into the table (which grows as for new positions), then take `nodes` as the nodes spent; a short
+   file, a malformed entry or another checksum is a ValueError (the table is then not to be used). */
+static PyObject *Search_load(Search *self, PyObject *args) {
+    const char *path;
+    long long offset;
+    unsigned long long entries, nodes, checksum;
+    if (!PyArg_ParseTuple(args, "sLKKK", &path, &offset, &entries, &nodes, &checksum)) return NULL;
+    if (!ready(self)) return NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+    if (fseeko(f, offset, SEEK_SET)) {
+        fclose(f);
+        return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+    }
+    u64 sum = 0;
+    const char *problem = NULL;
+    for (u64 i = 0; i < entries && !problem; i++) {
+        Entry e;
+        if (fread(&e, sizeof e, 1, f) != 1) problem = "the table ends early";
+        else if (!e.work || e.pn > INF || e.dn > INF || (!e.pn && !e.dn)) problem = "an entry is malformed";
+        else {
+            sum = entry_checksum(sum, &e);
+            store(self, key_hash(&e.key), &e.key, e.pn, e.dn, e.work);
+        }
+    }
+    if (!problem && fgetc(f) != EOF) problem = "the table runs past its stated entries";
+    fclose(f);
+    if (!problem && sum != checksum) problem = "the table's checksum differs";
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    self->nodes = nodes;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Search_get_nodes(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->nodes); }
 static PyObject *Search_get_entries(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->used); }
 static PyObject *Search_get_evictions(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->evictions); }
@@ -657,6 +739,10 @@ static PyMethodDef Search_methods[] = {
     {"proved_move", (PyCFunction)Search_proved_move, METH_VARARGS,
      "proved_move(position, ply=0) -> the move code of the first candidate with a proved child (`ply` from the"
      " search's root, for a bounded claim), or None."},
+    {"checksum", (PyCFunction)Search_checksum, METH_NOARGS, "checksum() -> the checksum of the used entries `dump` writes."},
+    {"dump", (PyCFunction)Search_dump, METH_O, "dump(fd) -> the number of used entries written, raw, to the file descriptor."},
+    {"load", (PyCFunction)Search_load, METH_VARARGS,
+     "load(path, offset, entries, nodes, checksum): read a dumped table back; ValueError if it is damaged."},
     {"strategy", (PyCFunction)Search_strategy, METH_O,
      "strategy(position) -> (moves, positions, terminals, depth): the canonical traversal of the proved"
      " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes."},

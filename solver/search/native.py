@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from importlib import import_module
+from pathlib import Path
 from typing import Any, Protocol
 
 from solver.search import _dfpn
@@ -167,3 +168,16 @@ class NativeProofSearch:
         `proved_move` (the same moves and counts), walked in C."""
         moves, positions, terminals, depth = self._core.strategy(self.kernel.position(state))
         return ProofTree(list(moves), positions, terminals, depth)
+
+    def table_checksum(self) -> int:
+        """The checksum of the table's used entries, as `dump_table` writes them."""
+        return int(self._core.checksum())
+
+    def dump_table(self, fd: int) -> int:
+        """Write the table's used entries, raw, to the open file descriptor `fd`; how many."""
+        return int(self._core.dump(fd))
+
+    def load_table(self, path: Path, offset: int, entries: int, nodes: int, checksum: int) -> None:
+        """Read back `entries` entries dumped at `offset` of `path`, then count `nodes` as spent;
+        ValueError if they are not what was dumped (the search is then not to be used)."""
+        self._core.load(str(path), offset, entries, nodes, checksum)
