@@ -29,7 +29,7 @@ from solver.games.game import Game, NoHooks
 from solver.search.pns import Claim, Outcome, ProofSearch, Progress
 from solver.search.prooftree import ProofTree, canonical_strategy
 from solver.games.positional.rules import RulesError
-from solver.search.policy import PlanPolicy, PolicyHooks, PolicyMoveError
+from solver.search.policy import PlanPolicy, PolicyHooks
 
 Core = Literal["auto", "python", "native"]  # which df-pn searches: the compiled one where it can (auto)
 STRATEGY_VERSION = 2
