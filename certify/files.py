@@ -8,6 +8,7 @@ pointing where it did (its target is replaced). A missing folder is an error, ne
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -65,6 +66,63 @@ def readable_file(path: Path | str, what: str = "file") -> Path:
         raise FileProblem(f"{path}: is empty")
     if not os.access(path, os.R_OK):
         raise FileProblem(f"{path}: cannot read: permission denied")
+    return path
+
+
+def read_text(path: Path | str, what: str = "file") -> str:
+    """The text of a non-empty regular UTF-8 file; else FileProblem in the words every reader uses."""
+    path = readable_file(path, what)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise FileProblem(f"{path}: cannot read: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise FileProblem(f"{path}: not UTF-8 text (bad byte at offset {err.start})") from None
+
+
+def parse_json(path: Path | str, text: str | bytes) -> object:
+    """`text` (read from `path`) as JSON; else FileProblem: `FILE: not valid JSON: why` (a truncated file)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise FileProblem(f"{path}: not valid JSON: nested too deeply") from None
+    except ValueError as err:
+        raise FileProblem(f"{path}: not valid JSON: {err}") from None
+
+
+def read_json(path: Path | str, what: str = "file") -> object:
+    """The JSON document in a non-empty regular UTF-8 file; else FileProblem in the same words everywhere."""
+    return parse_json(path, read_text(path, what))
+
+
+def certificate_kind(argument: str | Path) -> str | None:
+    """The kind (`table`, `strategy`, `pairing`) of the certify certificate that `argument` names, or
+    None when it names no such file (a GAME, or a file the spec reader will name the problem of)."""
+    path = Path(argument)
+    if path.suffix != ".json" or not path.is_file():
+        return None
+    try:
+        document = read_json(path)
+    except FileProblem:
+        return None
+    if not isinstance(document, dict) or document.get("format") != "certify-certificate":
+        return None
+    return str(document.get("kind") or "table")
+
+
+def existing_folder(path: Path | str, option: str, purpose: str = "", writing: bool = False) -> Path:
+    """`path` if it is a folder; else FileProblem naming the option: `--claims x: no such folder`,
+    `--claims x: is not a folder`, and for a folder written to, as every write says it,
+    `--out-dir x: cannot write: no such folder` (`purpose`, if given, follows in parentheses)."""
+    path = Path(path)
+    said = f"{option} {path}: {'cannot write: ' if writing else ''}"
+    why = f" ({purpose})" if purpose else ""
+    if not path.exists():
+        raise FileProblem(f"{said}no such folder{why}")
+    if not path.is_dir():
+        raise FileProblem(f"{said}is not a folder{why}")
     return path
 
 

@@ -88,4 +88,13 @@ def check_bytes(data: bytes, limits: Limits = Limits(), rules_sha256: str | None
 def check_file(path: str, limits: Limits = Limits(), rules_sha256: str | None = None,
                progress=None) -> CheckResult:  # type: ignore[no-untyped-def]
     """Check the certificate file at path (refusing files over limits.max_bytes)."""
-    return _refused(limits, rules_sha256) or _guarded(lambda: check_bytes(read_bytes(str(path), limits.max_bytes), limits, rules_sha256, progress))
+
+    def run() -> CheckResult:
+        data = read_bytes(str(path), limits.max_bytes)
+        try:
+            document = parse_json(data)
+        except NotACertificate as err:  # a file's problem names the file, as certify's readers say it
+            raise NotACertificate(f"{path}: {err}") from None
+        return check_document(document, limits, rules_sha256, progress)
+
+    return _refused(limits, rules_sha256) or _guarded(run)

@@ -6,6 +6,7 @@ Progress goes to stderr when it is a terminal.
 """
 
 import argparse
+import re
 import sys
 import time
 
@@ -27,10 +28,20 @@ def progress_printer():  # type: ignore[no-untyped-def]
     return show
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with certify's one-line usage errors: `ERROR: --max-states abc: must be a whole number`."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        number = re.match(r"argument (\S+): invalid int value: '(.*)'$", message)
+        said = f"{number[1]} {number[2]}: must be a whole number" if number else message
+        sys.stderr.write(f"ERROR: {said} (see '{self.prog} --help')\n")
+        sys.exit(2)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line, check the file, print the verdict, return the exit code."""
-    parser = argparse.ArgumentParser(prog="python -m checker", description=__doc__.split("\n\n", 1)[1].strip())
-    parser.add_argument("certificate", help="path to a certificate JSON file")
+    parser = Parser(prog="python -m checker", description=__doc__.split("\n\n", 1)[1].strip())
+    parser.add_argument("certificate", metavar="CERTIFICATE", help="path to a certificate JSON file")
     parser.add_argument("--rules-sha256", metavar="HEX",
                         help="INVALID unless the certificate's rules have this sha256 (a prefix of 16+ hex digits)")
     parser.add_argument("--max-states", type=int, metavar="N", default=DEFAULTS.max_states,
@@ -41,8 +52,11 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"refuse files larger than this (default {DEFAULTS.max_bytes:,})")
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exit_:  # argparse has printed its usage message
+    except SystemExit as exit_:  # argparse has printed its one-line error, or the help
         return 2 if exit_.code else 0
+    if not args.certificate:  # an empty path is no file at all, not the current folder
+        sys.stderr.write("ERROR: argument CERTIFICATE is empty\n")
+        return 2
     progress = progress_printer()
     result = check_file(args.certificate, Limits(args.max_bytes, args.max_states, args.max_work),
                         args.rules_sha256, progress)

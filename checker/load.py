@@ -74,17 +74,21 @@ def read_bytes(path: str, max_bytes: int) -> bytes:
     device would block open() or never end)."""
     try:
         status = os.stat(path)
+        if stat.S_ISDIR(status.st_mode):
+            raise NotACertificate(f"{path}: is a directory")
         if not stat.S_ISREG(status.st_mode):
-            raise NotACertificate(f"{path} is not a regular file")
+            raise NotACertificate(f"{path}: is not a regular file")
         if status.st_size > max_bytes:
-            raise NotACertificate(f"{path} has {status.st_size} bytes, more than the limit {max_bytes}; "
+            raise NotACertificate(f"{path} has {status.st_size:,} bytes, more than the limit {max_bytes:,}; "
                                   f"to check it, raise it: --max-bytes {status.st_size}")
         with open(path, "rb") as handle:
             data = handle.read(min(status.st_size, max_bytes) + 1)
+    except FileNotFoundError:
+        raise NotACertificate(f"{path}: no such file") from None
     except OSError as err:
-        raise NotACertificate(f"cannot read {path}: {err.strerror or err}") from None
+        raise NotACertificate(f"{path}: cannot read: {err.strerror or err}") from None
     if len(data) > max_bytes:
-        raise NotACertificate(f"{path} is larger than the limit {max_bytes} bytes (--max-bytes)")
+        raise NotACertificate(f"{path} is larger than the limit {max_bytes:,} bytes (--max-bytes)")
     return data
 
 
@@ -119,18 +123,18 @@ def parse_json(data: bytes) -> object:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise NotACertificate(f"not UTF-8 (bad byte at offset {err.start})") from None
+        raise NotACertificate(f"not UTF-8 text (bad byte at offset {err.start})") from None
     if not text.strip():
-        raise NotACertificate("empty: the file holds no JSON document")
+        raise NotACertificate("is empty" if not text else "not valid JSON: only white space")
     if data.count(b"{") + data.count(b"[") > MAX_CONTAINERS:
         raise NotACertificate(f"more than {MAX_CONTAINERS:,} JSON objects and arrays")
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant,
                           parse_int=_bounded_int, parse_float=_finite_float)
     except json.JSONDecodeError as err:
-        raise NotACertificate(f"not JSON: {err}") from None
+        raise NotACertificate(f"not valid JSON: {err}") from None
     except RecursionError:
-        raise NotACertificate("JSON nested too deeply") from None
+        raise NotACertificate("not valid JSON: nested too deeply") from None
 
 
 def _type_name(value: object) -> str:
@@ -155,7 +159,7 @@ def count_field(obj: dict, key: str, where: str, low: int, high: int) -> int:
     """An integer in low..high."""
     value = field(obj, key, int, where)
     if not low <= value <= high:
-        raise NotACertificate(f"{where}.{key} = {value} is outside {low}..{high}")
+        raise NotACertificate(f"{where}.{key} = {value:,} is outside {low:,}..{high:,}")
     return value
 
 
@@ -180,11 +184,11 @@ def unpack_bytes(obj: dict, key: str, where: str, count: int) -> bytes:
     except zlib.error as err:
         raise NotACertificate(f"{where}.{key} is not valid zlib data ({err})") from None
     if len(raw) > count or inflater.unconsumed_tail:
-        raise NotACertificate(f"{where}.{key} holds more than {count} bytes")
+        raise NotACertificate(f"{where}.{key} holds more than {count:,} bytes")
     if not inflater.eof or inflater.unused_data:
         raise NotACertificate(f"{where}.{key} is a truncated or over-long zlib stream")
     if len(raw) != count:
-        raise NotACertificate(f"{where}.{key} holds {len(raw)} bytes, expected {count}")
+        raise NotACertificate(f"{where}.{key} holds {len(raw):,} bytes, expected {count:,}")
     return raw
 
 
@@ -203,7 +207,8 @@ def load_envelope(document: object, kinds: tuple[str, ...], families: tuple[str,
     if type(document) is not dict:
         raise NotACertificate(f"a certificate is a JSON object, found {_type_name(document)}")
     if document.get("format") != FORMAT:
-        raise NotACertificate(f"format must be {FORMAT!r}, found {ascii(document.get('format'))[:60]}")
+        found = f"its format is {ascii(document['format'])[:60]}" if "format" in document else "it has no format"
+        raise NotACertificate(f'not a certify certificate ({found}, not "{FORMAT}")')
     version = field(document, "version", int, "certificate")
     if version != VERSION:
         raise NotACertificate(f"certificate version {version} is not readable: this checker reads version "

@@ -45,7 +45,7 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     pairs = field(pairing, "pairs", list, "pairing")
     work = sum(len(line) for line in game.lines) + game.cells
     if work > limits.max_work:
-        raise NotACertificate(f"the rules' lines hold {work} cells: over the work budget ({limits.max_work} "
+        raise NotACertificate(f"the rules' lines hold {work:,} cells: over the work budget ({limits.max_work:,} "
                               f"lines x cells); to check them, raise it: --max-work {work}")
     if len(pairs) > game.cells // 2:
         raise NotACertificate(f"pairing.pairs has {len(pairs)} pairs, more than {game.cells} cells can hold")

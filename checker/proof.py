@@ -44,8 +44,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     positions = count_field(proof, "positions", "proof", 1, 10**18)
     work = positions * family.position_work(game)
     if positions > limits.max_states or work > limits.max_work:
-        raise NotACertificate(f"proof.positions = {positions} and work {work}: over the work budget "
-                              f"({limits.max_states} positions, {limits.max_work} work); to check a large proof, "
+        raise NotACertificate(f"proof.positions = {positions:,} and work {work:,}: over the work budget "
+                              f"({limits.max_states:,} positions, {limits.max_work:,} work); to check a large proof, "
                               f"raise it: --max-states {positions} --max-work {work}")
     turns = count_field(proof, "turns", "proof", 0, positions)
     moves = unpack_bytes(proof, "moves", "proof", turns)

@@ -65,8 +65,8 @@ def load(document: dict, game: Game, limits: Limits) -> Table:
     states = count_field(table, "states", "table", 1, 3**game.cells)
     work = (states + 2 * 3**(game.cells - game.cells // 2)) * len(game.lines)
     if states > limits.max_states or work > limits.max_work:
-        raise NotACertificate(f"table.states = {states} and states x lines = {work}: over the work budget "
-                              f"({limits.max_states} states, {limits.max_work} states x lines); to check a large "
+        raise NotACertificate(f"table.states = {states:,} and states x lines = {work:,}: over the work budget "
+                              f"({limits.max_states:,} states, {limits.max_work:,} states x lines); to check a large "
                               f"game, raise it: --max-states {states} --max-work {work}")
     labels = unpack_bytes(table, "labels", "table", states)
     most_lines = game.goal == "most-lines"

@@ -320,7 +320,9 @@ def test_files_the_checker_cannot_read(tmp_path):
     assert "not UTF-8" in checker.check_file(path).message
     path = tmp_path / "empty.json"
     path.write_bytes(b" \n")
-    assert checker.check_file(path) == checker.CheckResult(2, "ERROR: empty: the file holds no JSON document")
+    assert checker.check_file(path) == checker.CheckResult(2, f"ERROR: {path}: not valid JSON: only white space")
+    path.write_bytes(b"")
+    assert checker.check_file(path) == checker.CheckResult(2, f"ERROR: {path}: is empty")
     path = tmp_path / "big.json"
     path.write_text(json.dumps(small_document()))
     result = checker.check_file(path, checker.Limits(max_bytes=100))
@@ -349,7 +351,9 @@ def test_cli_exit_codes(tmp_path):
     noise.write_bytes(os.urandom(3000))
     cases = [((str(good),), 0, "VALID table 3x3 board, "), ((str(bad),), 1, "INVALID table 3x3 board, "),
              ((str(noise),), 2, "ERROR: "), ((str(good), "--max-bytes", "10"), 2, "ERROR: "),
-             ((str(tmp_path / "nope.json"),), 2, "ERROR: cannot read")]
+             ((str(tmp_path / "nope.json"),), 2, f"ERROR: {tmp_path / 'nope.json'}: no such file"),
+             ((str(good), "--max-states", "abc"), 2, "ERROR: --max-states abc: must be a whole number"),
+             (("",), 2, "ERROR: argument CERTIFICATE is empty")]
     for args, code, prefix in cases:
         completed = run_cli(*args)
         assert completed.returncode == code, (args, completed.stdout, completed.stderr)

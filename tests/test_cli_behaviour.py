@@ -83,7 +83,7 @@ def test_check_over_the_work_budget_says_which_options_fit_the_file():
     result = run("check", str(path))
     line = first_error(result)
     assert result.exit_code == 2 and result.stdout == ""
-    assert line.startswith(f"error: table.states = {states} and states x lines = "), line
+    assert line.startswith(f"error: table.states = {states:,} and states x lines = "), line
     assert f"--max-states {states} --max-work " in line and "ERROR" not in line, line
 
 

@@ -110,7 +110,7 @@ def test_prove_value_out_of_budget_says_what_it_settled_and_writes_nothing(tmp_p
 
 @pytest.mark.parametrize(("args", "first"), [
     (["prove", "tictactoe", "--value", "--player", "1"], "error: --value settles both players' claims with the serial search; leave out --player"),
-    (["prove", "tictactoe", "--value", "-o", "no/such/folder"], "error: no/such/folder: with --value, -o names the folder"),
+    (["prove", "tictactoe", "--value", "-o", "no/such/folder"], "error: -o no/such/folder: cannot write: no such folder (with --value, -o names the folder"),
     (["prove", "tictactoe", "--value", "--position", "XXX/OO./..."], "error: --position: the game is already over"),
 ])
 def test_prove_value_refuses_in_one_line(args, first):
@@ -263,13 +263,13 @@ def test_empty_arguments_and_bad_values_are_named(args, line):
     (lambda c: c.prove("tictactoe", 1, "lose"), "claim 'lose': must be 'win' or 'no-loss'"),
     (lambda c: c.prove("tictactoe", 1, position="xx"), "position 'xx': expected 3 rows"),
     (lambda c: c.prove("uttt", 1, position="zz"), "a position is 81 cells"),
-    (lambda c: c.load("no/such/file.json"), "no/such/file.json: cannot read"),
-    (lambda c: c.check("no/such/file.json"), "cannot read no/such/file.json"),
+    (lambda c: c.load("no/such/file.json"), "no/such/file.json: no such file"),
+    (lambda c: c.check("no/such/file.json"), "no/such/file.json: no such file"),
     (lambda c: c.solve("tictactoe").position("X4,X0"), "move X0 is not legal"),
     (lambda c: c.solve("tictactoe").position("Q"), "move 'Q'"),
     (lambda c: c.solve("tictactoe").strategy(3), "player 3: must be 1 or 2"),
     (lambda c: c.solve("tictactoe").position().play("X9"), "move X9 is not legal"),
-    (lambda c: c.audit_claims("no/such.toml"), "no/such.toml: cannot read"),
+    (lambda c: c.audit_claims("no/such.toml"), "no/such.toml: no such file"),
     (lambda c: c.solve("tictactoe").save("no/such/folder/x.json"), "cannot write: no such folder"),
 ])
 def test_every_bad_input_to_the_api_is_one_certify_error(call, words):
@@ -579,7 +579,7 @@ def test_bench_plot_draws_the_uttt_figures(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["bench", "--suite", "startup", "--plot", "x.svg"], "error: --plot draws the uttt suite's figures: give --suite uttt"),
+    (["bench", "--suite", "startup", "--plot", "x.svg"], "error: --plot applies to --suite uttt only, not --suite startup"),
     (["bench", "--suite", "uttt", "--plot", "x.pdf"], "error: --plot x.pdf: a plot is written as .svg or .png"),
     (["bench", "--suite", "uttt", "--plot", "no/such/folder/x.svg"], "error: no/such/folder/x.svg: cannot write: no such folder"),
 ])
@@ -640,3 +640,8 @@ def test_ctrl_c_saves_a_checkpoint_that_resumes(tmp_path):
     resumed = prove(game, Claim(2, "no-loss"), plain=True, resume=checkpoint)
     straight = prove(game, Claim(2, "no-loss"), plain=True)
     assert resumed.outcome.status == "proved" and resumed.text == straight.text
+
+
+def test_pairings_are_refused_for_a_game_without_pairing_closures():
+    result = run("prove", "uttt", "--claim", "no-loss", "--player", "1", "--pairings")
+    assert result.exit_code == 2 and result.stderr.startswith("error: --pairings: uttt has no pairing closures"), result.stderr

@@ -11,4 +11,4 @@ Print Assumptions play_goes_on.
 Print Assumptions labels_sound.
 
 Extraction Language OCaml.
-Extraction "core.ml" closed labels_closed value_of result children to_move key_of board_eqb M.empty M.add M.find.
+Extraction "core.ml" closed labels_closed value_of result children to_move key_of M.empty M.add.

@@ -1,7 +1,9 @@
 (* The table kind. Trusted: reading the claim, and the calls of Core.labels_closed and Core.closed
    that decide VALID (Table.labels_sound, Checker.closed_wins / closed_no_loss). Untrusted: the scan
-   that pairs the labels with the reachable states, and the checks of distances and margins, which
-   the theorem does not cover -- written as checker/table.py words them. *)
+   that pairs the labels with the reachable states, the lookup that hands them to labels_closed
+   (of which only its being a function is trusted: it reads [reach] and [label_at], which nothing
+   writes after the scans), and the checks of distances and margins, which the theorem does not
+   cover -- written as checker/table.py words them. *)
 
 open Load
 open Positional
@@ -16,6 +18,14 @@ let board_of_code cells code : Core.board =
   let rec go i c = if i = cells then [] else
       (match c mod 3 with 0 -> Core.Empty | 1 -> Core.Cross | _ -> Core.Nought) :: go (i + 1) (c / 3) in
   go 0 code
+
+(* The code of a board of at most [max_cells] cells (Table.value_of only asks about boards of the
+   table's size): the inverse of [board_of_code]. *)
+let code_of_board powers (board : Core.board) =
+  let rec go i = function
+    | [] -> 0
+    | m :: rest -> (match m with Core.Empty -> 0 | Core.Cross -> powers.(i) | Core.Nought -> 2 * powers.(i)) + go (i + 1) rest in
+  go 0 board
 
 let state r code = Printf.sprintf "state %d (%s)" code (draw_board r (board_of_code (r.rows * r.cols) code))
 
@@ -98,7 +108,7 @@ let check limits r doc : string =
   let reach = Bytes.make size '\000' and label_at = Bytes.make size '\000' in
   let margin_at = Array.make (if most_lines then size else 0) 0 in
   Bytes.set reach 0 '\001';
-  let rank = ref 0 and edges = ref 0 and codes = ref [] in
+  let rank = ref 0 and edges = ref 0 in
   let mover_of code = if List.length (List.filter (( <> ) Core.Empty) (board_of_code cells code)) mod 2 = 0 then 1 else 2 in
   for code = 0 to size - 1 do
     if Bytes.get reach code <> '\000' then begin
@@ -130,7 +140,6 @@ let check limits r doc : string =
              invalid "terminal %s: margin expected %d, found %d" (state r code) margin (signed (Char.code margins.[!rank]));
            margin_at.(code) <- margin
          end);
-      codes := code :: !codes;
       incr rank;
       if !rank mod 1_000_000 = 0 then progress "states" !rank
     end
@@ -138,9 +147,9 @@ let check limits r doc : string =
   if !rank <> states then invalid "table.states is %d, but %d states are reachable" states !rank;
   (* labels: descending codes, each non-terminal label the minimax of its children's *)
   let rank = ref states in
-  List.iter (fun code ->
-      decr rank;
-      if Bytes.get reach code = '\001' then begin
+  for code = size - 1 downto 0 do
+    if Bytes.get reach code <> '\000' then decr rank;
+    if Bytes.get reach code = '\001' then begin
         let kids = List.map (fun c -> Char.code (Bytes.get label_at c)) (child_codes r powers code (mover_of code)) in
         let values = List.map (fun l -> l / 64 - 1) kids in
         let best = List.fold_left (fun a v -> max a (- v)) (-1) values in
@@ -162,13 +171,20 @@ let check limits r doc : string =
             invalid "non-terminal %s: margin expected %d, found %d" (state r code) margin (signed (Char.code margins.[!rank]));
           margin_at.(code) <- margin
         end
-      end) !codes;
+      end
+  done;
   (* the verified check: every label's value is the minimax of its children's (Table.labels_sound) *)
   let value_of_label l = match l / 64 with 0 -> Core.Loss | 1 -> Core.Draw | _ -> Core.Win in
-  let map = List.fold_left (fun m code ->
-      let board = board_of_code cells code in
-      Core.M.add (Core.key_of board) (board, value_of_label (Char.code (Bytes.get label_at code))) m)
-      Core.M.empty !codes in
+  (* Table.label_map's lookup: a board's label by its state code, none if unreachable. labels_closed
+     asks it about every board of the size (3^cells) and every child, hence the progress. *)
+  let looked_up = ref 0 in
+  let lookup board =
+    incr looked_up;
+    if !looked_up land 0xfffff = 0 then progress "boards looked up" !looked_up;
+    let code = code_of_board powers board in
+    if Bytes.get reach code = '\000' then None
+    else Some (value_of_label (Char.code (Bytes.get label_at code))) in
+  let map = { Core.cells = nat_of_int cells; Core.lookup = lookup } in
   if not (Core.labels_closed game map) then invalid "the verified minimax check refuses the labels";
   let proved code = match Core.value_of map (board_of_code cells code) with
     | Some Core.Win -> 1 | Some Core.Draw -> 0 | Some Core.Loss -> -1

@@ -88,7 +88,7 @@ class AtlasNodes(ClaimBase):
         states = {int(c) for c in solution.codes}
         missing = [c for c in self.codes if c not in states]
         out = [
-            f"{len(self.codes) - len(missing)} of the {len(self.codes)} codes the source prints as Atlas situations are reachable states"
+            f"{len(self.codes) - len(missing):,} of the {len(self.codes):,} codes the source prints as Atlas situations are reachable states"
             + (f"; not reachable: {', '.join(map(str, missing))}" if missing else "")
         ]
         pair = _symmetric_pair(game, sorted(set(self.codes) & states))

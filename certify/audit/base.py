@@ -86,7 +86,7 @@ def _matching(readings: list[Reading], start: str, field: str) -> int:
     found = [i for i, r in enumerate(readings) if r.name == start] or [i for i, r in enumerate(readings) if r.name.startswith(start)]
     if len(found) != 1:
         names = "; ".join(f"'{r.name}'" for r in readings)
-        how = "matches no reading" if not found else f"matches {len(found)} readings"
+        how = "matches no reading" if not found else f"matches {len(found):,} readings"
         raise ClaimError(f"{field} '{start}' {how} (the readings: {names})", field.split(".")[0])
     return found[0]
 

@@ -22,6 +22,7 @@ import checker
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import Reading
+from certify.render.text import plural
 from certify.proving.single import prove
 from solver.games.families import resolve_game
 from solver.search.pns import Claim
@@ -62,7 +63,7 @@ class StrategyBound(ClaimBase):
 
     def says(self) -> str:
         verb = "wins" if self.result == "win" else "is not beaten"
-        bounds = [f"{r.within} plies" for r in self.readings if r.within is not None]
+        bounds = [plural(r.within, "ply", "plies") for r in self.readings if r.within is not None]
         return f"player {self.player} {verb}" + (f" within {' / '.join(bounds)} (by reading)" if bounds else "")
 
     def evaluate(self, facts: Any, bench: Bench) -> list[Reading]:  # noqa: ARG002 (no table to solve)
@@ -85,9 +86,9 @@ class StrategyBound(ClaimBase):
 
     def read(self, reading: BoundReading, published: tuple[str, int] | None) -> Reading:
         """One reading: from the published certificate where it settles it, else by search."""
-        bound = "no bound" if reading.within is None else f"within {reading.within} plies"
+        bound = "no bound" if reading.within is None else f"within {plural(reading.within, 'ply', 'plies')}"
         if published is not None and self.result == "win" and (reading.within is None or published[1] <= reading.within):
-            return Reading(reading.name, f"{bound}: the checked certificate's longest play is {published[1]} plies",
+            return Reading(reading.name, f"{bound}: the checked certificate's longest play is {plural(published[1], 'ply', 'plies')}",
                            True, published[0])
         game = resolve_game(self.game)
         claim = Claim(self.player, self.result, reading.within)

@@ -13,6 +13,7 @@ from typing import Annotated, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from certify.files import FileProblem, read_text
 from certify.audit.atlas import AtlasNodes
 from certify.audit.boards import SequenceFormula, WinTest
 from certify.audit.bounds import KINDS as BOUND_KINDS
@@ -70,9 +71,9 @@ def load_claims(path: Path) -> ClaimsFile:
     """Read and validate a claims file; raises ClaimsFileError with file, line and field."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ClaimsFileError(f"{path}: cannot read: {getattr(err, 'strerror', None) or err}") from None
+        text = read_text(path, "claims file")
+    except FileProblem as err:
+        raise ClaimsFileError(str(err)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, field_validator
 
 import checker
+from certify.render.text import plural
 from certify.audit.base import ClaimBase
 from certify.audit.facts import Bench
 from certify.audit.result import ClaimError, Reading
@@ -173,11 +174,11 @@ class CriticalSquares(UtttClaim):
                 tally.settle(decide(after, player, "no-loss", self.max_nodes), s, move)
         escaped = tally.examined - tally.immediate
         measured = (
-            f"{len(sample)} positions from {games} seeded random games (seed {self.seed}), {tally.examined} moves on "
-            f"critical cells: {tally.immediate} let the opponent win at once; {escaped} do not "
-            f"({inside} of them are played inside the threatened board, closing or blocking it): "
-            f"{len(tally.counter)} proved not to lose, {tally.deeper} proved to lose later, "
-            f"{tally.undecided} undecided within {self.budget()}"
+            f"{plural(len(sample), 'position')} from {plural(games, 'seeded random game')} (seed {self.seed}), "
+            f"{plural(tally.examined, 'move')} on critical cells: {tally.immediate:,} let the opponent win at once; "
+            f"{escaped:,} do not ({inside:,} of them are played inside the threatened board, closing or blocking it): "
+            f"{len(tally.counter):,} proved not to lose, {tally.deeper:,} proved to lose later, "
+            f"{tally.undecided:,} undecided within {self.budget()}"
         )
         counter = tally.counter[0] if tally.counter else None
         static = Reading(
@@ -188,7 +189,7 @@ class CriticalSquares(UtttClaim):
         )
         per_move = Reading(
             "per move: a move after which the opponent can win at once loses",
-            f"{tally.immediate} of the {tally.examined} moves are such moves, each answered by the opponent's "
+            f"{tally.immediate:,} of the {plural(tally.examined, 'move')} are such moves, each answered by the opponent's "
             "immediate win (replayed); the others fall outside this reading",
             True,
         )
@@ -231,10 +232,11 @@ class ForcedBoard(UtttClaim):
             else:
                 tally.settle(decide(s, player, "no-loss", self.max_nodes), s, None)
         measured = (
-            f"{len(sample)} positions from {games} seeded random games (seed {self.seed}) where the player to move "
-            f"is sent to such a board: {len(wins_at_once)} can win at once inside it; {tally.immediate} lose "
-            f"because every move there lets the opponent win at once; of the rest, {len(tally.counter)} proved "
-            f"not to lose, {tally.deeper} proved to lose later, {tally.undecided} undecided within {self.budget()}"
+            f"{plural(len(sample), 'position')} from {plural(games, 'seeded random game')} (seed {self.seed}) where "
+            f"the player to move is sent to such a board: {len(wins_at_once):,} can win at once inside it; "
+            f"{tally.immediate:,} lose because every move there lets the opponent win at once; of the rest, "
+            f"{len(tally.counter):,} proved not to lose, {tally.deeper:,} proved to lose later, "
+            f"{tally.undecided:,} undecided within {self.budget()}"
         )
         literal_counter = wins_at_once[0] if wins_at_once else tally.counter[0][0] if tally.counter else None
         literal = Reading(
@@ -246,7 +248,7 @@ class ForcedBoard(UtttClaim):
         deeper_counter = tally.counter[0][0] if tally.counter else None
         excepted = Reading(
             "with the exception the text leaves out: unless the player sent there wins at once inside it",
-            f"{len(tally.counter)} positions without an immediate win escape anyway "
+            f"{plural(len(tally.counter), 'position')} without an immediate win escape anyway "
             f"(a move there closes or blocks the threat)" if tally.counter else "no position without an immediate win escapes",
             False if deeper_counter else (True if not tally.undecided else None),
             witness(deeper_counter, None, mover(deeper_counter), "no-loss", self.max_nodes) if deeper_counter else "",
@@ -289,7 +291,7 @@ class WorkedPosition(UtttClaim):
         found = sorted({c for mask in masks for c in range(9) if mask >> c & 1})
         same = Reading(
             "the losing set, for every board X may be sent to",
-            f"cells {found} under all {len(choices)} choices of the board X is sent to "
+            f"cells {found} under all {plural(len(choices), 'choice')} of the board X is sent to "
             f"(the drawing does not say which)" if len(masks) == 1 else f"differs between choices: {sorted(masks)}",
             masks == {stated},
         )

@@ -12,6 +12,7 @@ from certify.audit.facts import Bench, GameFacts
 from certify.audit.result import ClaimError, Exhibit, Reading, single, some
 from certify.audit.symmetry import edge_orbits
 from certify.record.format import VALUE_WORDS, ValueWord
+from certify.render.text import plural
 from solver.search.analysis import first_move_values
 from solver.search.retrograde import Solution
 
@@ -112,7 +113,7 @@ class FirstMoves(ClaimBase):
             readings.append(
                 Reading(
                     f"first moves {name}",
-                    f"{head}; {len(wanted)} class(es) {name}",
+                    f"{head}; {plural(len(wanted), 'class')} {name}",
                     listed_ok and count_ok and len(wanted) == self.classes,
                     witness,
                 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from certify.bench.timing import Timing, time_runs
 from certify.record.pairing_certificate import search_pairing
+from certify.render.text import plural
 from solver.games.positional.rules import resolve
 
 import checker
@@ -25,7 +26,7 @@ def pairing_benchmarks(repeat: int) -> list[Timing]:
         if found.text is None:
             raise RuntimeError(f"{game}: no pairing for player {player} ({found.cover.reason})")
         data = found.text.encode()
-        shape = f"{rules.cells} cells, {len(rules.lines)} lines, {len(found.cover.pairing.pairs)} pairs"  # type: ignore[union-attr]
+        shape = f"{plural(rules.cells, 'cell')}, {plural(len(rules.lines), 'line')}, {plural(len(found.cover.pairing.pairs), 'pair')}"  # type: ignore[union-attr]
         timings.append(time_runs(f"pairing search {game} --player {player} ({shape})",
                                  lambda: search_pairing(rules, player, None, 120.0, "bench"), max(1, repeat // 5)))
         timings.append(time_runs(f"checker: pairing certificate {game} p{player} ({len(data):,} bytes)",

@@ -20,6 +20,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from certify.render.text import plural
 from solver.workers import EngineSpec, RayMissing, import_ray
 from solver.games.families import resolve_game
 from solver.search.parallel import prove_parallel
@@ -78,11 +79,11 @@ def bench_positions(ply: int, count: int) -> tuple[str, list[BenchPosition]]:
     """
     try:
         game_text, game = "uttt", resolve_game("uttt")
-        note = f"Ultimate tic-tac-toe, {count} positions after {ply} seeded random plies"
+        note = f"Ultimate tic-tac-toe, {plural(count, 'position')} after {plural(ply, 'seeded random ply', 'seeded random plies')}"
     except RulesError:
         game_text, ply = "mnk:4,5,4", min(ply, 6)
         game = resolve_game(game_text)
-        note = f"uttt family not available: {game_text}, {count} positions after {ply} seeded random plies"
+        note = f"uttt family not available: {game_text}, {plural(count, 'position')} after {plural(ply, 'seeded random ply', 'seeded random plies')}"
     positions = []
     for seed in range(count):
         state = seeded_position(game, ply, seed)

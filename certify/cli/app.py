@@ -49,6 +49,20 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
+def option_fail(option: str, problem: Exception | str) -> typer.Exit:
+    """`fail` for a bad option value, the option named first in every family and command:
+    `--position: position 'zz': expected 3 rows ...`, `--pairs: pair 'zz': expected two cells like 1-2`.
+    A file's problem is named by the file, as everywhere (`x.json: is empty`)."""
+    from certify.files import FileProblem
+
+    return fail(str(problem) if isinstance(problem, FileProblem) else f"{option}: {problem}")
+
+
+def choice_words(values: Sequence[str]) -> str:
+    """A closed set of values as the errors list them: `win, no-loss or draw`."""
+    return ", ".join(values[:-1]) + f" or {values[-1]}" if len(values) > 1 else "".join(values)
+
+
 def warn(message: str) -> None:
     """One warning line on stderr (the command goes on)."""
     errors.print(f"[yellow]warning:[/] {escape(message)}", soft_wrap=True)
@@ -67,23 +81,49 @@ def user_errors() -> Iterator[None]:
         raise fail(str(err)) from None
 
 
-def load_game(game: str) -> Rules:
-    """Resolve a positional GAME argument or exit 2 with the reason (another family is named as such)."""
-    from solver.games.families import FAMILIES
-    from solver.games.positional.rules import resolve
+def not_a_certificate(game: str, certificates_too: bool = False) -> None:
+    """Exit 2 if a GAME argument names a certificate file, which only --cert (or CERT) takes."""
+    from certify.files import certificate_kind
 
+    if not certificates_too and certificate_kind(game) is not None:
+        raise fail(f"{game}: a certify certificate, not a GAME (a built-in name, mnk:R,C,K or a spec file; see `certify games`)")
+
+
+def load_game(game: str, certificates_too: bool = False) -> Rules:
+    """Resolve a positional GAME argument or exit 2 with the reason (another family is named as such).
+
+    `certificates_too`: the command takes a certificate file in GAME's place (tree, explore, z3), so
+    a JSON file that is not a game spec is named as neither a game spec nor a certificate."""
+    from solver.games.families import FAMILIES
+    from solver.games.positional.rules import RulesError, resolve
+
+    not_a_certificate(game, certificates_too)
     family = game.split(":", 1)[0]
     if family in FAMILIES:
         raise fail(f"{game}: this command takes positional games (m,n,k boards and spec files); {family} works with `certify show` and `certify prove`")
-    with user_errors():
+    try:
         return resolve(game)
+    except RulesError as err:
+        said = str(err)
+        if certificates_too:
+            said = said.replace(f"{game}: not a game spec:", f"{game}: neither a game spec nor a certify certificate:", 1)
+        raise fail(said) from None
 
 
-def load_table_game(game: str) -> Rules:
+def load_any_game(game: str) -> Any:
+    """Resolve GAME in any family (positional, uttt, ...) or exit 2 with the reason."""
+    from solver.games.families import resolve_game
+
+    not_a_certificate(game)
+    with user_errors():
+        return resolve_game(game)
+
+
+def load_table_game(game: str, certificates_too: bool = False) -> Rules:
     """Resolve a GAME argument the table solver can take (at most 4x4), or exit 2 saying why."""
     from solver.games.positional.rules import require_table_size
 
-    rules = load_game(game)
+    rules = load_game(game, certificates_too)
     with user_errors():
         require_table_size(rules)
     return rules
@@ -157,8 +197,7 @@ def plain_value_error(message: str) -> str:
     if match := _CHOICE.match(message):
         option, value, choices = match.groups()
         names = re.findall(r"'([^']*)'", choices)
-        listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else choices
-        return f"{option} {value}: must be {listed}"
+        return f"{option} {value}: must be {choice_words(names) if names else choices}"
     if match := _RANGE.match(message):
         option, value, bounds = match.groups()
         low = re.search(r"^(-?[\d.]+)<=?x", bounds)

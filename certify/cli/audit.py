@@ -24,7 +24,7 @@ from certify.audit.report import VERDICT_STYLE, audit_markdown, audit_table, evi
 from certify.audit.run import FileAudit, audit_file
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, TimeoutOpt
-from certify.files import AUDIT_MARK, certificate_mark, check_output, readable_file, write_atomic
+from certify.files import AUDIT_MARK, certificate_mark, check_output, existing_folder, readable_file, write_atomic
 from certify.record.publish import audit_command, generate, publish as write_published, stale
 from certify.render.text import plural
 from certify.verify import STEP_TITLES, STEPS, Step, Verification, verify as run_verify
@@ -177,8 +177,11 @@ def verify_command(
     from certify.pipeline import default_filename
 
     rules = load_game(game)
-    if claims_dir is not None and not claims_dir.is_dir():
-        raise fail(f"--claims {claims_dir}: {'is not a folder' if claims_dir.exists() else 'no such folder'} (a folder of claims files, docs/claims-format.md)")
+    with user_errors():
+        if claims_dir is not None:
+            existing_folder(claims_dir, "--claims", "a folder of claims files, docs/claims-format.md")
+        if output is None:
+            existing_folder(out_dir, "--out-dir", "the certificate goes there", writing=True)
     if claims_dir is not None and not any(claims_dir.glob("*.toml")):
         raise fail(f"--claims {claims_dir}: holds no claims files (*.toml, docs/claims-format.md)")
     path = output or out_dir / default_filename(rules)

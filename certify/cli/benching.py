@@ -13,15 +13,37 @@ from rich.markup import escape
 from rich.table import Table
 
 from certify.bench.timing import Timing, machine, missing_peer_module, solver_benchmarks, z3_benchmarks
-from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
-from certify.files import check_output
+from certify.cli.app import EXIT_FAILED, app, choice_words, console, errors, fail, user_errors
+from certify.files import check_output, readable_file
 from certify.bench.players import policy_benchmark
 from certify.render.text import plural
 
 PEER, OURS = "solve tic_tac_toe (OpenSpiel value_iteration)", "solve tictactoe (certify, numpy retrograde)"
 
+SUITE_OPTIONS: dict[str, tuple[str, ...]] = {  # an option given to another suite is refused, never ignored
+    "repeat": ("solver", "z3", "pairing", "all", "startup"),
+    "games": ("players", "all"),
+    "board": ("scale",),
+    "peer_source": ("scale", "uttt"),
+    **{name: ("uttt",) for name in ("plies", "positions", "seconds", "extend", "plot", "plain")},
+}
+
+
+def misplaced_option(ctx: typer.Context, suite: str) -> str | None:
+    """The first option typed on the command line that `suite` does not use, said in one line, or None."""
+    from typer._click.core import ParameterSource
+
+    for param in ctx.command.params:
+        suites = SUITE_OPTIONS.get(param.name or "")
+        if suites and suite not in suites and ctx.get_parameter_source(param.name or "") == ParameterSource.COMMANDLINE:
+            listed = choice_words(list(suites))
+            return f"{param.opts[0]} applies to --suite {listed} only, not --suite {suite}"
+    return None
+
+
 @app.command()
 def bench(
+    ctx: typer.Context,
     suite: Annotated[Literal["solver", "z3", "players", "prove", "pairing", "all", "startup", "scale", "parallel", "uttt"], typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), prove (proof search and strategy certificates), pairing (pairing search and pairing certificates checked), all of those, startup (whole-process times of small commands), scale (the 4x4 boards beside the C peer mnk.c), parallel (1 vs 2 workers, process pool and Ray; docs/scaling.md), or uttt (how far checked Ultimate tic-tac-toe proofs reach, with and without critical squares; docs/benchmarks.md).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
@@ -54,8 +76,11 @@ def bench(
 
     Example: certify bench --suite startup --repeat 20
     """
-    if plot is not None and suite != "uttt":
-        raise fail("--plot draws the uttt suite's figures: give --suite uttt")
+    if problem := misplaced_option(ctx, suite):
+        raise fail(problem)
+    if peer_source is not None:
+        with user_errors():
+            readable_file(peer_source, "C source")
     if suite == "startup":
         startup(repeat, json_out)
         return
@@ -119,7 +144,7 @@ def bench(
         else:
             console.print(f"certify solves tic-tac-toe [bold]{ratio:.0f}×[/] faster than OpenSpiel's value_iteration (medians, same run)")
     if players:
-        table = Table("player", "setup", "TPM_1", "TPM_2", "TPM_3", "TPG", title=f"self-play, {games} games each (ns)")
+        table = Table("player", "setup", "TPM_1", "TPM_2", "TPM_3", "TPG", title=f"self-play, {plural(games, 'game')} each (ns)")
         for row in players:
             tpm = [f"{t:.3g}" for t in row["tpm_ns"][:3]]
             table.add_row(row["policy"], f"{row['setup_s'] * 1000:.1f} ms", *tpm, f"{row['tpg_ns']:.3g}")
@@ -299,9 +324,9 @@ def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, pl
     try:
         plies = [int(p) for p in plies_text.split(",")]
     except ValueError:
-        raise typer.BadParameter(f"'{plies_text}' is not a comma-separated list of plies", param_hint="--plies") from None
+        raise fail(f"--plies {plies_text}: must be whole numbers separated by commas, like 40,35") from None
     if any(not 0 <= p <= 80 for p in plies):
-        raise typer.BadParameter("plies must be within 0..80", param_hint="--plies")
+        raise fail(f"--plies {plies_text}: each must be in 0..80")
     source = peer_source or default_peer_source("pns.c")
     if source is None:
         errors.print("shared/bench/pns.c not found beside the repository (pass --peer-source PATH): no peer rows this run.")

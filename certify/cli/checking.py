@@ -14,7 +14,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 import checker
 from certify.record.certificate import fitting_limits, read_any_certificate
-from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, user_errors
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, load_any_game, user_errors
 from certify.cli.options import GAME_HELP
 from certify.files import readable_file
 from solver.games.positional.rules import Rules
@@ -66,10 +66,7 @@ def check(
         readable_file(certificate, "certificate")
     expected = None
     if game is not None:
-        from solver.games.families import resolve_game
-
-        with user_errors():
-            expected = resolve_game(game).rules
+        expected = load_any_game(game).rules
     limits = checker.Limits(max_bytes=max_bytes, max_states=max_states, max_work=max_work)
     if certificate.stat().st_size <= max_bytes:
         with user_errors():

@@ -10,26 +10,12 @@ import typer
 
 from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, app, console, errors, fail, load_table_game, user_errors
 from certify.cli.options import ForceOpt, JsonOpt
-from certify.files import PAGE_MARK, check_output, is_stdout, write_atomic
+from certify.files import PAGE_MARK, certificate_kind, check_output, is_stdout, write_atomic
 
 if TYPE_CHECKING:
     from solver.games.positional.rules import Rules
 
 EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
-
-
-def certificate_kind(argument: str) -> str | None:
-    """`table` or `strategy` if `argument` names a JSON file that says it is a certificate, else None (a GAME)."""
-    path = Path(argument)
-    if path.suffix != ".json" or not path.is_file():
-        return None
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return None  # the spec reader names what is wrong with it
-    if not (isinstance(document, dict) and "format" in document):
-        return None
-    return "strategy" if document.get("kind") == "strategy" else "table"
 
 
 @app.command()
@@ -54,6 +40,8 @@ def explore(
     from certify.record.positions import CertifiedGame
 
     kind = certificate_kind(source)
+    if kind not in (None, "table", "strategy"):
+        raise fail(f"{source}: a certificate of kind {kind}; explore shows a table (certify solve) or a proof (certify prove)")
     if kind == "strategy":
         from certify.explorer.proof import build_proof_page
         from certify.proving.single import ProofFileError, read_proof
@@ -70,7 +58,7 @@ def explore(
             with user_errors():
                 certificate = read_certificate(Path(source))
         else:
-            rules = load_table_game(source)  # another family (uttt) is refused here, in one line
+            rules = load_table_game(source, certificates_too=True)  # another family (uttt) is refused here, in one line
             from certify.cli.solving import solving_progress
 
             with user_errors():  # refuse before the solve, not after

@@ -22,7 +22,8 @@ def parse_move(game: Game, state: int, token: str) -> Move:
     text = token.strip().upper()
     match = _TOKEN.match(text)
     if not match:
-        raise MoveError(f"'{token.strip()}' is not a move: type a mark and a cell, like X4 (or just 4 where the mark is implied)")
+        said = "the move is empty" if not text else f"'{token.strip()}' is not a move"
+        raise MoveError(f"{said}: type a mark and a cell, like X4 (or just 4 where the mark is implied)")
     cell = int(match.group(2))
     if game.is_terminal(state):
         raise MoveError(f"{text}: the game is already over ({board_line(game.board(state), game.rules.cols)})")

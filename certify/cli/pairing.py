@@ -14,11 +14,11 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_game, user_errors
+from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_game, option_fail, user_errors
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, OutputOpt, Player, TimeoutOpt
 from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout, write_atomic
 from certify.limits import TimedOut, run_bounded
-from certify.record.pairing_certificate import PairingSearch, search_pairing
+from certify.record.pairing_certificate import PairingSearch, root_position, search_pairing
 from certify.render.text import plural
 from certify.smt.pairing import Pairing
 from solver.games.positional.rules import Rules
@@ -87,6 +87,10 @@ def search_command(
     """
     rules = load_game(game)
     target = int(player)
+    try:
+        root_position(rules, target, position)
+    except ValueError as err:
+        raise option_fail("--position", err) from None
     path = output or default_output(rules.name, target)
     with user_errors():
         check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after

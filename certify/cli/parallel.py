@@ -131,11 +131,13 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
     from solver.workers import EngineError
 
     from certify.cli.app import user_errors
-    from certify.files import readable_file
+    from certify.files import existing_folder, read_text
 
-    with user_errors():
-        readable_file(batch_file, "batch file")
     folder = folder or batch_file.with_suffix(".proofs")
+    with user_errors():  # the file's or folder's problem in the words every reader uses
+        read_text(batch_file, "batch file")
+        if folder.exists() or not folder.parent.is_dir():  # else the batch creates it
+            existing_folder(folder, "-o", "with --batch, -o names the folder the certificates go to", writing=True)
     try:
         batch = load_batch(batch_file, folder)
         batch.validate()
@@ -160,7 +162,7 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
         shown = ", ".join(f.name for f in r.files) or "—"
         table.add_row(str(r.item.line), escape(r.item.words()), f"[{style}]{r.status}[/]{note}", f"{r.nodes:,}", f"{r.seconds:.2f} s", escape(shown))
     console.print(table)
-    console.print(", ".join(f"{n} {status}" for status, n in counts.items() if n) + f"; certificates in {escape(str(folder))}"
+    console.print(", ".join(f"{n:,} {status}" for status, n in counts.items() if n) + f"; certificates in {escape(str(folder))}"
                   + (f" (check them: certify check {escape(str(folder))})" if any(r.files for r in results) else ""))
     raise typer.Exit(exit_code)
 
@@ -196,15 +198,13 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     `limits` each, about `game` if given; exits 0 if all are VALID, 1 if any is INVALID, else 2."""
     import checker
     from certify.record.certificate import CertificateError, read_any_certificate
-    from certify.cli.app import user_errors
     from certify.files import FileProblem, readable_file
 
     sha = None
     if game is not None:
-        from solver.games.families import resolve_game
+        from certify.cli.app import load_any_game
 
-        with user_errors():
-            sha = resolve_game(game).rules.sha256()
+        sha = load_any_game(game).rules.sha256()
     files = sorted(folder.glob("*.json"))
     if not files:
         raise fail(f"{folder}: no .json files to check")
@@ -230,7 +230,8 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     else:
         for path, code, message in results:
             mark = "[bold green]✓[/]" if code == EXIT_OK else "[bold red]✗[/]"
-            console.print(f"{mark} {escape(path.name)}: {escape(message)}", soft_wrap=True)
+            said = message if message.startswith(f"{path}: ") else f"{path.name}: {message}"  # a file's problem names it already
+            console.print(f"{mark} {escape(said)}", soft_wrap=True)
         valid = sum(code == EXIT_OK for _, code, _ in results)
         console.print(f"{valid:,} of {plural(len(results), 'file')} VALID")
     raise typer.Exit(exit_code)

@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from certify.cli.app import EXIT_FAILED, app, console, fail, load_game
+from certify.cli.app import EXIT_FAILED, app, console, fail, load_game, option_fail
 from certify.cli.labels import certified_labels
 from certify.cli.moves import MoveError, parse_move
 from certify.cli.options import CertOpt, GameArg, Player, PlayerOrBoth
@@ -107,7 +107,7 @@ def audit(
     try:
         player_policy = load_policy(policy, rules)
     except PolicySpecError as err:
-        raise fail(str(err)) from None
+        raise option_fail("--policy", err) from None
     players = [1, 2] if side == "both" else [int(side)]
     with solving_progress(not json_out) as hook:
         solution = solve(rules, hook)
@@ -163,13 +163,13 @@ def game_boards(game: Game, moves: tuple[Move, ...]) -> Columns:
 
 def flaw_summary(what: str, flaws: tuple) -> Group:
     """A count and the first few flaws (all of them in --json)."""
-    lines: list[object] = [Text.assemble((f"{what}: ", "bold"), str(len(flaws)))]
+    lines: list[object] = [Text.assemble((f"{what}: ", "bold"), f"{len(flaws):,}")]
     for flaw in flaws[:LISTED_FLAWS]:
         chosen = " ".join(str(m) for m in flaw.chosen)
         optimal = " ".join(str(m) for m in flaw.optimal)
         lines.append(f"  state {flaw.code} ({flaw.board}): may play {chosen}; best {optimal}")
     if len(flaws) > LISTED_FLAWS:
-        lines.append(f"  … and {len(flaws) - LISTED_FLAWS} more (--json lists them all)")
+        lines.append(f"  … and {len(flaws) - LISTED_FLAWS:,} more (--json lists them all)")
     return Group(*lines)
 
 

@@ -15,14 +15,13 @@ from rich.markup import escape
 from rich.progress import Progress as Bar
 from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from certify.cli.app import EXIT_FAILED, app, console, errors, fail, user_errors
+from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_any_game, option_fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
-from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, file_stem, is_stdout, readable_file
+from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, existing_folder, file_stem, is_stdout, readable_file
 from certify.proving.single import Attempt, CoreUnavailable, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
-from solver.games.families import resolve_game
 from solver.search.pns import INF, Claim, Progress
 from solver.search.policy import PolicyMoveError
 
@@ -147,8 +146,7 @@ def prove(
     missing = [name for name, value in (("argument GAME", game), ("--claim", claim), ("--player", player)) if value is None]
     if missing:
         raise fail(f"certify prove: missing {' and '.join(missing)}, or give --batch FILE (see 'certify prove --help')")
-    with user_errors():
-        game_obj = resolve_game(game)
+    game_obj = load_any_game(game)
     target = Claim(int(player), claim, within)
     options = []  # recorded in provenance after the claim: the command that regenerates the file
     if within is not None:
@@ -159,7 +157,7 @@ def prove(
         try:
             position = game_obj.format_position(game_obj.parse_position(position))  # canonical, as written in the file
         except ValueError as err:
-            raise fail(f"--position: {err}") from None
+            raise option_fail("--position", err) from None
         options.append(f"--position '{position}'")
     if plain:
         if parallel:
@@ -168,6 +166,8 @@ def prove(
     if pairings:
         if parallel:
             raise fail("--pairings is for the serial search (leave out --workers, --ray and --batch)")
+        if not hasattr(game_obj.search_hooks(), "closure"):
+            raise fail(f"--pairings: {game_obj.rules.name} has no pairing closures (positional games with own marks have them)")
         options.append("--pairings")
     plan = None
     if policy is not None:
@@ -178,7 +178,7 @@ def prove(
         try:
             plan = imported_policy(policy)
         except PolicySpecError as err:
-            raise fail(str(err)) from None
+            raise option_fail("--policy", err) from None
         options.append(f"--policy {policy}")
     path = output or default_output(game_obj.rules.name, target)
     mark = certificate_mark("strategy", game_obj.rules.sha256())  # a table or another game's proof is never replaced silently
@@ -254,17 +254,16 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
     """`certify prove GAME --value`: settle the value, write its certificates, one report line; exits."""
     from certify.proving.single import settle_value
 
-    with user_errors():
-        game_obj = resolve_game(game)
+    game_obj = load_any_game(game)
     try:
         start = game_obj.initial() if position is None else game_obj.parse_position(position)
     except ValueError as err:
-        raise fail(f"--position: {err}") from None
+        raise option_fail("--position", err) from None
     if game_obj.is_terminal(start):
         raise fail(f"--position: the game is already over at {game_obj.format_position(start)}")
     folder = folder or Path(".")
-    if is_stdout(folder) or not folder.is_dir():
-        raise fail(f"{folder}: with --value, -o names the folder the certificates go to, and there is no such folder")
+    with user_errors():
+        existing_folder(folder, "-o", "with --value, -o names the folder the certificates go to", writing=True)
     name = game_obj.rules.name
     paths = {c: folder / default_output(name, c).name for c in (Claim(p, r) for p in (1, 2) for r in ("win", "no-loss"))}
     with user_errors():

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Table
 from rich.text import Text
 
-from certify.cli.app import app, console, errors, fail, load_game, load_table_game, user_errors
+from certify.cli.app import app, console, errors, fail, load_game, load_table_game, option_fail, user_errors
 from certify.cli.moves import MoveError, play_moves
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, ForceOpt, GameArg, JsonOpt, OutputOpt
@@ -204,7 +204,7 @@ def parse_state(game: Game, code: int | None, moves: str | None, position: str |
         try:
             return game.parse_position(position)
         except ValueError as err:
-            raise fail(f"--position: {err}") from None
+            raise option_fail("--position", err) from None
     if moves is None:
         last = 3**game.cells - 1
         if code is not None and not 0 <= code <= last:
@@ -213,7 +213,7 @@ def parse_state(game: Game, code: int | None, moves: str | None, position: str |
     try:
         return play_moves(game, moves)
     except MoveError as err:
-        raise fail(f"--moves: {err}") from None
+        raise option_fail("--moves", err) from None
 
 
 @app.command()
@@ -239,6 +239,8 @@ def show(
     if game.split(":", 1)[0] == "uttt":
         if code is not None:
             raise fail("uttt positions are given by --position or --moves, not --code")
+        if cert is not None:
+            raise fail(f"--cert {cert}: {game} has no table certificate to read labels from; leave --cert out (--solve NODES values the moves)")
         from certify.cli.uttt_show import show_uttt  # only for uttt: its engine is not needed otherwise
 
         show_uttt(game, position, moves, solve_nodes, json_out, picture_format == "svg")
@@ -247,6 +249,8 @@ def show(
     game_obj = Game(rules)
     state = parse_state(game_obj, code, moves, position)
     if rules.cells > TABLE_MAX_CELLS:  # parse_state has checked the range
+        if cert is not None:
+            raise fail(f"--cert {cert}: {rules.name} is past the tables (more than {TABLE_MAX_CELLS} cells), so no certificate holds its labels; leave --cert out (--solve NODES values the moves)")
         if picture_format == "svg":
             from certify.render.svg import board_svg
 

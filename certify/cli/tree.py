@@ -14,6 +14,7 @@ from certify.cli.app import app, console, fail, load_table_game
 from certify.cli.labels import Labelled, labelled_game
 from certify.cli.options import CertOpt, GameArg, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
+from certify.files import certificate_kind
 from certify.record.format import VALUE_WORDS
 from certify.proving.single import ProofFileError, read_proof, strategy_moves
 from certify.render.text import board_line, plural, value_text
@@ -92,10 +93,13 @@ def tree(
     """
     if json_out and picture_format != "text":
         raise fail("give --json or --format dot|svg, not both")
-    if game.endswith(".json") and Path(game).is_file() and is_strategy_file(Path(game)):
+    kind = certificate_kind(game)
+    if kind == "strategy":
         draw_proof(Path(game), depth, json_out, picture_format)
         return
-    rules = load_table_game(game)
+    if kind is not None:
+        raise fail(f"{game}: a certificate of kind {kind}; tree draws a proof (kind strategy) given as GAME, or a table's strategy with GAME --cert FILE")
+    rules = load_table_game(game, certificates_too=True)
     with solving_progress(not json_out) as hook:
         labelled = labelled_game(rules, cert, hook)
     root_value = labelled.label(0)[0]
@@ -120,15 +124,6 @@ def tree(
     draw(root, data, rules.cols, labelled.game, chosen)
     console.print(root)
     console.print(Text(f"#N: the state's code (certify show {game} --code N)", style="dim"))
-
-
-def is_strategy_file(path: Path) -> bool:
-    """Whether the file is a JSON object of kind `strategy` (anything else is a GAME)."""
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return False
-    return isinstance(document, dict) and document.get("kind") == "strategy"
 
 
 def brief(game: Any, state: Any) -> str:

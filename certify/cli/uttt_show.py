@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from certify.cli.app import console, fail
+from certify.cli.app import console, fail, option_fail
 from certify.render.text import searched_values
 from certify.render.uttt import draw_grid, status_words
 from solver.games.positional.rules import RulesError
@@ -29,7 +29,7 @@ def read_position(game: Uttt, position: str | None, moves: str | None) -> Positi
             return game.parse_position(position)
         return game.play_moves(moves or "")
     except (PositionError, IllegalMove) as err:
-        raise fail(f"{option}: {err}") from None
+        raise option_fail(option, err) from None
 
 
 def position_view(game: Uttt, s: Position) -> dict:

@@ -22,10 +22,9 @@ from rich.text import Text
 
 from certify.record.certificate import certificate_rules as certified_rules
 from certify.record.certificate import read_certificate, read_certificate_about
-from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, fail, load_game, user_errors, warn
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, choice_words, console, fail, load_game, option_fail, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, GAME_HELP, GameArg, JsonOpt, PlayerOrBoth, TimeoutOpt
-from certify.files import readable_file
-from certify.record.format import FORMAT
+from certify.files import certificate_kind, readable_file
 from certify.limits import TimedOut, memory_shortfall, run_bounded
 from certify.render.text import board_table, plural
 from certify.record.schema import Certificate
@@ -74,25 +73,13 @@ def certificate_about(rules: Rules, path: Path) -> Certificate:
 
 def game_or_certificate(target: str, cert: Path | None) -> tuple[Rules, Certificate | None]:
     """GAME|CERT and --cert FILE: the rules, and the certificate if one was given (about GAME)."""
-    if is_certificate(target):
+    if certificate_kind(target) is not None:
         if cert is not None:
             raise fail(f"{target} is a certificate already: give GAME with --cert FILE, or the certificate alone")
         certificate = load_certificate(Path(target))
         return certificate_rules(certificate), certificate
-    rules = load_game(target)
+    rules = load_game(target, certificates_too=True)
     return rules, None if cert is None else certificate_about(rules, cert)
-
-
-def is_certificate(argument: str) -> bool:
-    """Whether a GAME|CERT argument names a certificate file (a JSON object with our format)."""
-    path = Path(argument)
-    if path.suffix != ".json" or not path.is_file():
-        return False
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return False
-    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 def cell_option(text: str | None, rules: Rules, one_based: bool, name: str) -> int | None:
@@ -102,7 +89,7 @@ def cell_option(text: str | None, rules: Rules, one_based: bool, name: str) -> i
     try:
         return parse_cell(text, rules.cells, one_based)
     except ValueError as err:
-        raise fail(f"{name}: {err}") from None
+        raise option_fail(name, err) from None
 
 
 # ---- output ------------------------------------------------------------------------------------
@@ -236,7 +223,7 @@ def strategy_command(
     Example: certify z3 strategy w3t --player 1
     """
     if claim is not None and claim not in PROPERTY_TEXT:
-        raise fail(f"--claim {claim}: must be {', '.join(PROPERTY_TEXT)}")
+        raise fail(f"--claim {claim}: must be {choice_words(list(PROPERTY_TEXT))}")
     rules, certificate = game_or_certificate(target, cert)
     source = cert or target
     if certificate is None:
@@ -303,7 +290,11 @@ def pairing_command(
     if tactics and (rules.marks != "own" or rules.goal == "first-line-loses"):
         raise fail("--opponent-tactics needs own marks and a goal where completing a line is good")
     try:
-        strategy = PairingStrategy(int(player), parse_pairing(pairs, rules.cells, one_based), first, answer, one_based, tactics)
+        pairing = parse_pairing(pairs, rules.cells, one_based)
+    except ValueError as err:
+        raise option_fail("--pairs", err) from None
+    try:
+        strategy = PairingStrategy(int(player), pairing, first, answer, one_based, tactics)
     except ValueError as err:
         raise fail(str(err)) from None
     report = replayed(lambda: check_pairing(rules, strategy, timeout), timeout, f"{rules.name}: pairing {pairs}")

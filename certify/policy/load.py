@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import json
 from pathlib import Path
 from types import ModuleType
 
-from certify.files import FileProblem, readable_file
+from certify.files import FileProblem, read_json
 from certify.policy import Policy
 from certify.policy import PolicySpecError
 from certify.policy.registry import builtin_policy
@@ -31,6 +30,8 @@ def load_policy(spec: str, rules: Rules) -> Policy:
         return table_policy(read_table(Path(spec), rules))
     if ":" in spec:
         return imported_policy(spec)
+    if Path(spec).is_dir():
+        raise PolicyFileError(f"{spec}: is a directory, not a policy table")
     return builtin_policy(spec, rules)
 
 
@@ -64,24 +65,24 @@ def _import(name: str) -> ModuleType:
         raise PolicySpecError(f"policy module '{name}' cannot be imported: {type(err).__name__}: {err}") from None
 
 
+class PolicyFileError(PolicySpecError, FileProblem):
+    """A policy table file that cannot be used; the message names the file, as every file problem does."""
+
+
 def read_table(path: Path, rules: Rules) -> dict[int, tuple[Move, ...]]:
     """A move table `{"code": [[cell, mark], ...], ...}` from `path`, its shape checked."""
     try:
-        data = json.loads(readable_file(path, "policy table").read_text(encoding="utf-8"))
+        data = read_json(path, "policy table")
     except FileProblem as err:
-        raise PolicySpecError(str(err)) from None
-    except OSError as err:
-        raise PolicySpecError(f"{path}: cannot read: {err.strerror or err}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise PolicySpecError(f"{path}: not valid JSON: {err}") from None
+        raise PolicyFileError(str(err)) from None
     if not isinstance(data, dict):
-        raise PolicySpecError(f"{path}: a policy table must be an object {{code: [[cell, mark], ...]}}")
+        raise PolicyFileError(f"{path}: not a policy table: it must be an object {{code: [[cell, mark], ...]}}")
     table = {}
     for key, moves in data.items():
         if not key.isdigit() or int(key) >= 3**rules.cells:
-            raise PolicySpecError(f"{path}: key '{key[:40]}' is not a state code of {rules.name} (0..{3**rules.cells - 1})")
+            raise PolicyFileError(f"{path}: not a policy table: key '{key[:40]}' is not a state code of {rules.name} (0..{3**rules.cells - 1:,})")
         if not isinstance(moves, list) or not all(_is_move(m, rules) for m in moves):
-            raise PolicySpecError(
+            raise PolicyFileError(
                 f"{path}: state {key}: expected a list of [cell, mark] pairs with cell 0..{rules.cells - 1} and mark 1 or 2"
             )
         table[int(key)] = tuple(Move(cell, mark) for cell, mark in moves)

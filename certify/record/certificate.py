@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from certify import __version__
-from certify.files import write_atomic
+from certify.files import FileProblem, parse_json, read_text, write_atomic
 from certify.record.format import FORMAT, VALUE_WORDS, VERSION, pack, unpack
 from solver.search.analysis import first_move_values
 from solver.games.positional.engine import Game, IllegalMove, Move
@@ -125,22 +125,15 @@ def read_any_certificate(path: Path) -> Certificate | StrategyCertificate | Pair
     A file that is not JSON, or JSON that is not a certify certificate, is named so in the words
     every reader uses (docs/cli.md) before the schema names a bad field.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise CertificateError(f"{path}: not UTF-8 text (bad byte at offset {err.start})") from None
-    except OSError as err:
-        raise CertificateError(f"{path}: cannot read: {err.strerror or err}") from None
     from checker.load import MAX_CONTAINERS
 
-    if text.count("{") + text.count("[") > MAX_CONTAINERS:  # parsed, they would cost gigabytes
-        raise CertificateError(f"{path}: not a certificate: more than {MAX_CONTAINERS:,} JSON objects and arrays")
     try:
-        head = json.loads(text)
-    except RecursionError:
-        raise CertificateError(f"{path}: not valid JSON: nested too deeply") from None
-    except ValueError as err:
-        raise CertificateError(f"{path}: not valid JSON: {err}") from None
+        text = read_text(path, "certificate")
+        if text.count("{") + text.count("[") > MAX_CONTAINERS:  # parsed, they would cost gigabytes
+            raise CertificateError(f"{path}: not a certificate: more than {MAX_CONTAINERS:,} JSON objects and arrays")
+        head = parse_json(path, text)
+    except FileProblem as err:
+        raise CertificateError(str(err)) from None
     if not isinstance(head, dict) or head.get("format") != "certify-certificate":
         raise CertificateError(f'{path}: not a certify certificate (it has no "format": "certify-certificate")')
     version, kind = head.get("version"), head.get("kind")
@@ -225,7 +218,7 @@ def label_table(certificate: Certificate) -> LabelTable:
         raise CertificateError(f"table: {err}") from None
     codes = reachable_codes(certificate_rules(certificate))
     if len(codes) != table.states:
-        raise CertificateError(f"table: {table.states} labels for {len(codes)} reachable states")
+        raise CertificateError(f"table: {table.states:,} labels for {len(codes):,} reachable states")
     return LabelTable(codes=codes, values=(labels // 64).astype(np.int8) - 1,
                       distances=(labels % 64).astype(np.uint8), margins=margins)
 

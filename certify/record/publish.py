@@ -51,15 +51,18 @@ KEPT_PROOFS = (
     ("mnk:5,5,4", 1, "no-loss"),
     ("mnk:5,6,4", 1, "win"),
     ("mnk:6,5,4", 1, "win"),
+    ("mnk:4,6,4", 1, "no-loss"),
 )
 # Kept proofs whose check takes minutes (past PROOF_LIMITS): like the 4×4 tables
-# (certify/record/scale_record.py), their index entries are carried over, and `certify publish
-# --scale` checks them again; tests/test_scale_slow.py checks each in a fresh process.
+# (certify/record/scale_record.py), their index entries are carried over while the file is the one
+# they describe (its sha256), checked anew when it is not or by `certify publish --scale`;
+# tests/test_scale_slow.py checks each in a fresh process.
 LARGE_PROOFS = (
     ("mnk:5,5,4", 2, "no-loss"),
+    ("mnk:4,6,4", 2, "no-loss"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
-# (mnk:4,5,4 player 2: 1,410,472 positions, work 248,243,072; the command line's --max-states and
+# (mnk:4,5,4 player 2: 1,135,790 positions, work 199,899,040; the command line's --max-states and
 # --max-work)
 PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # Kept likewise, closed by pairings (certificates/proofs/closed/). Index key `pairing_proofs`, apart
@@ -155,12 +158,15 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
     carried = {entry["file"]: entry for entry in scale_record.carried_over(root, "proofs")}
     for game, player, result in LARGE_PROOFS:
         path = proof_path(game, player, result)
-        if scale and (root / path).is_file():
+        if not (root / path).is_file():
+            continue
+        text = (root / path).read_text(encoding="utf-8")
+        entry = carried.get(path.as_posix())
+        if scale or entry is None or entry.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
             if progress:
                 progress(f"proof (kept, large): {path.as_posix()}")
-            proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None, large_limits(root / path)))
-        elif path.as_posix() in carried:
-            proofs.append(carried[path.as_posix()])
+            entry = proof_entry(game, player, result, path, text, None, large_limits(root / path))
+        proofs.append(entry)
     pairings, pairing_files = pairing_record.generate(root, progress)
     files.update(pairing_files)
     audits: list[FileAudit] = []

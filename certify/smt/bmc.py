@@ -25,6 +25,7 @@ from certify.record.certificate import certificate_rules, strategy_moves
 from certify.record.schema import Certificate
 from certify.smt.graph import complete_lines
 from certify.smt.result import Deadline, PlayedMove, SmtResult
+from certify.render.text import plural
 from solver.games.positional.engine import Game, Move
 from solver.games.positional.rules import Rules
 
@@ -182,7 +183,7 @@ class TableStrategy:
     moves: dict[tuple[int, ...], Move]  # board -> move
 
     def describe(self) -> str:
-        return f"player {self.player}'s strategy table ({len(self.moves)} entries)"
+        return f"player {self.player}'s strategy table ({plural(len(self.moves), 'entry')})"
 
     def constraints(self, play: PlayEncoding) -> list[z3.BoolRef]:
         return [
@@ -321,7 +322,7 @@ def replay(rules: Rules, rule: SideRule, claim: Property, moves: Sequence[Move])
             raise ReplayDisagreement(f"ply {ply + 1}: {err}") from None
         played.append(PlayedMove(PlayEncoding.mover(ply), move.cell, move.mark, step.role))
     if not game.is_terminal(state):
-        raise ReplayDisagreement(f"the play stops after {len(moves)} plies but the game has not ended")
+        raise ReplayDisagreement(f"the play stops after {len(moves):,} plies but the game has not ended")
     result = game.returns(state)[rule.player - 1]
     x_lines, o_lines = complete_lines(rules, game.board(state))
     verdict = f"player {rule.player} {RESULT_WORDS[result]}"

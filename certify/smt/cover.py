@@ -26,6 +26,7 @@ from typing import Literal
 import z3
 
 from certify.smt.pairing import Pairing
+from certify.render.text import plural
 from solver.games.positional.rules import Rules
 
 MAX_CELLS = 64
@@ -87,8 +88,8 @@ def counting_bound(lines: Sequence[tuple[int, ...]], free: Sequence[int], first_
     capacity = most * (len(free) // 2)
     if len(lines) <= capacity:
         return None
-    words = (f"{len(lines)} open lines, but a pair lies in at most {most} of them and {len(free)} free cells "
-             f"make at most {len(free) // 2} pairs: {capacity} lines at most")
+    words = (f"{plural(len(lines), 'open line')}, but a pair lies in at most {most:,} of them and "
+             f"{plural(len(free), 'free cell')} make at most {plural(len(free) // 2, 'pair')}: {capacity:,} lines at most")
     if not first_move_allowed:
         return words
     through = Counter(cell for line in lines for cell in free_set.intersection(line))
@@ -96,8 +97,8 @@ def counting_bound(lines: Sequence[tuple[int, ...]], free: Sequence[int], first_
     after = most * ((len(free) - 1) // 2)
     if len(lines) - widest <= after:
         return None
-    return (f"{words}; a first move blocks at most {widest} lines, leaving {len(lines) - widest} for "
-            f"{(len(free) - 1) // 2} pairs: {after} at most")
+    return (f"{words}; a first move blocks at most {widest:,} lines, leaving {len(lines) - widest:,} for "
+            f"{plural((len(free) - 1) // 2, 'pair')}: {after:,} at most")
 
 
 def search(rules: Rules, position: Position, timeout: float = 120.0) -> Cover:
@@ -132,7 +133,7 @@ def search(rules: Rules, position: Position, timeout: float = 120.0) -> Cover:
             how = "with a first move" if with_first else "without a first move"
             return outcome("found", pairing, first, f"Z3: sat {how}")
     tried = "with or without a first move" if first_allowed else "(the opponent is to move: no first move)"
-    return outcome("none", None, None, f"Z3: unsat {tried}: no set of disjoint pairs blocks all {len(lines)} open lines")
+    return outcome("none", None, None, f"Z3: unsat {tried}: no set of disjoint pairs blocks all {plural(len(lines), 'open line')}")
 
 
 def solve(lines: Sequence[tuple[int, ...]], free: Sequence[int], with_first: bool,

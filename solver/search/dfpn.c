@@ -9,7 +9,7 @@
 
    Transposition table: open addressing, a key within PROBES slots of its home; an entry (48
    bytes) stores the whole key, pn, dn and the most nodes one visit spent below it. The table
-   starts small and doubles when it would be more than 75% full, or 45% full and a new key finds
+   starts small and doubles when it would be more than 75% full, or 2/3 full and a new key finds
    its window full, as long as the doubled size fits its byte cap; otherwise a new key whose
    window is full evicts the least worked entry there (rare below the cap: long clusters are). Eviction only costs work
    (and node counts then drift from solver/search/pns.py's): a verdict is never read from another
@@ -168,7 +168,7 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
         int full;
         if (4 * (s->used + 1) > 3 * s->slots) grow(s);
         slot = free_slot(s->table, s->slots, hash, &full);
-        if (full && 20 * s->used > 9 * s->slots && grow(s)) slot = free_slot(s->table, s->slots, hash, &full);
+        if (full && 3 * s->used > 2 * s->slots && grow(s)) slot = free_slot(s->table, s->slots, hash, &full);
         if (full) s->evictions++;
         else s->used++;
         slot->key = *key;

@@ -228,7 +228,10 @@ def parse_mnk(text: str) -> Rules:
         raise RulesError(f"'{text}': unknown option '{unknown[0]}' (use wild, misere)")
     marks = "either" if "wild" in flags else "own"
     goal = "first-line-loses" if "misere" in flags else "first-line-wins"
-    return make_rules(text, rows, cols, marks, goal, k=k)
+    try:
+        return make_rules(text, rows, cols, marks, goal, k=k)
+    except RulesError as err:  # named by the game, as a spec file's problem is named by the file
+        raise RulesError(f"{text}: {err}") from None
 
 
 def load_spec_file(path: Path) -> Rules:
@@ -252,14 +255,14 @@ def load_spec_file(path: Path) -> Rules:
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise RulesError(f"{path}: not valid {path.suffix.lstrip('.').upper()}: {err}") from None
     if not isinstance(data, dict):
-        raise RulesError(f"{path}: a spec must be a table/object")
+        raise RulesError(f"{path}: not a game spec: it must be a table/object")
     allowed = {"name", "rows", "cols", "k", "lines", "marks", "goal"}
     extra = sorted(set(data) - allowed)
     if extra:
-        raise RulesError(f"{path}: unknown field '{extra[0]}' (allowed: {', '.join(sorted(allowed))})")
+        raise RulesError(f"{path}: not a game spec: unknown field '{extra[0]}' (allowed: {', '.join(sorted(allowed))})")
     for field in ("rows", "cols", "marks", "goal"):
         if field not in data:
-            raise RulesError(f"{path}: missing field '{field}'")
+            raise RulesError(f"{path}: not a game spec: missing field '{field}'")
     for field in ("rows", "cols", "k"):
         if field in data and (type(data[field]) is not int):
             raise RulesError(f"{path}: field '{field}' must be an integer")
