@@ -19,6 +19,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import checker
 import checker.positional
@@ -217,4 +218,33 @@ def frontier_benchmarks(suite: list[tuple[str, int, str, float]] = FRONTIER_SUIT
                 game=game, player=player, claim=result, prove_seconds=round(seconds, 2), prove_peak_mb=round(peak),
                 prove_target_s=target_s, positions=positions, certificate_bytes=size, check_seconds=round(check_seconds, 2),
                 check_peak_mb=round(check_peak), verdict=verdict, target_met=met)))
+    return rows
+
+
+POLICY_NODES = 300_000  # per search: enough for a steady node rate, a few seconds each
+
+
+def none_named(game: Any, state: Any) -> tuple[()]:
+    """A policy that names no move: what calling a policy back costs, the search unchanged."""
+    return ()
+
+
+def policy_cost_benchmarks(nodes: int = POLICY_NODES) -> list[dict]:
+    """The compiled df-pn on `uttt:open`, player 1 wins, from the empty board, one node budget each,
+    in turn: the kernel's candidates, a policy naming nothing (the callback's cost alone, the same
+    nodes), and certify.papers.bertholon:open_rules_plan (docs/proof-search.md, Policies)."""
+    from certify.papers.bertholon import open_rules_plan
+    from solver.search.native import NativeProofSearch
+    from solver.search.policy import PolicyHooks
+
+    game = resolve_game("uttt:open")
+    modes = [("kernel candidates", None), ("a policy naming nothing", none_named),
+             ("bertholon:open_rules_plan", open_rules_plan)]
+    rows: list[dict] = []
+    for mode, policy in modes:
+        hooks = game.search_hooks() if policy is None else PolicyHooks(game, policy, game.search_hooks())
+        outcome = NativeProofSearch(game, Claim(1, "win"), hooks).search(game.initial(), max_nodes=nodes)
+        rate = outcome.nodes / outcome.seconds if outcome.seconds else 0.0
+        rows.append({"mode": mode, "nodes": outcome.nodes, "seconds": round(outcome.seconds, 3), "nodes_per_second": round(rate),
+                     "slowdown": round(rows[0]["nodes_per_second"] / rate, 2) if rows and rate else 1.0})
     return rows

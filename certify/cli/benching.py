@@ -193,12 +193,12 @@ def report_frontier(rows: list[dict]) -> None:
 
 def native_rows() -> dict:
     """The compiled df-pn beside the C peer pns.c (built for the run), or why there is no peer."""
-    from certify.bench.prove import TARGET_RATIO, native_benchmarks, native_load_seconds
+    from certify.bench.prove import TARGET_RATIO, native_benchmarks, native_load_seconds, policy_cost_benchmarks
     from certify.bench.scale import PeerError, default_peer_source
     from solver.search.native import ENTRY_BYTES
 
     data: dict = {"load_seconds": round(native_load_seconds(), 4), "entry_bytes": ENTRY_BYTES, "target_ratio": TARGET_RATIO,
-                  "rows": [], "peer_missing": None}
+                  "rows": [], "peer_missing": None, "policy": policy_cost_benchmarks()}
     source = default_peer_source("pns.c")
     try:
         if source is None:
@@ -222,6 +222,12 @@ def report_native(native: dict) -> None:
                           f"{row['entries']:,}", f"{row['table_mb']:.0f} MB", f"{row['peer_nodes']:,}",
                           f"{row['peer_nodes_per_second']:,}", f"{row['peer_over_native']:.2f}×")
         console.print(table)
+    table = Table("search", "nodes", "search", "nodes/s", "slowdown",
+                  title="compiled df-pn with a policy called back at the prover's positions (uttt:open p1 win, empty board), in turn")
+    for row in native["policy"]:
+        table.add_row(row["mode"], f"{row['nodes']:,}", f"{row['seconds']:.2f} s", f"{row['nodes_per_second']:,}",
+                      f"{row['slowdown']:.2f}×")
+    console.print(table)
     console.print(f"extension load (first import, fresh interpreter): {native['load_seconds'] * 1000:.1f} ms; "
                   f"table entry {native['entry_bytes']} bytes; target pns.c/native ≤ {native['target_ratio']:.0f}×")
 

@@ -20,9 +20,10 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, existing_folder, file_stem, is_stdout, readable_file
-from certify.proving.single import Attempt, CoreUnavailable, PolicyMoveError, prove as run_proof, prove_command, write_proof
+from certify.proving.single import Attempt, CoreUnavailable, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
+from solver.search.policy import PolicyMoveError
 
 EXIT_INTERRUPTED = 130
 
@@ -93,7 +94,7 @@ def prove(
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
-    core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled, positional boards), python (solver/search/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
+    core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled: positional boards, uttt, uttt:open), python (solver/search/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
     checkpoint: Annotated[Optional[Path], typer.Option("--checkpoint", metavar="FILE", show_default=False, help="Save the search's table to FILE every --checkpoint-minutes and when it stops unsettled (a budget, Ctrl-C); resume with --resume FILE.")] = None,
     checkpoint_minutes: Annotated[float, typer.Option("--checkpoint-minutes", metavar="MINUTES", min=0.01, help="How often --checkpoint saves.")] = 10.0,
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="FILE", show_default=False, help="Start from the table a --checkpoint FILE of the same search saved (same game, claim, position).")] = None,

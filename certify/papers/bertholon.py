@@ -13,6 +13,11 @@ those; where it names none (the end game) the search chooses.
    board t until it is full; the search picks t at X's first choice. X then holds cells 4 and t
    of the boards, and threatens the third cell 8 - t of each.
 Then the end game: the search chooses X's moves (the family's hooks find the wins at once).
+
+`centre_plan` fixes the first phase alone and leaves the rest to the search: measured after the
+centre phase and O's free move (docs/uttt.md), df-pn with the trap fixed reaches proof numbers
+100-300 times larger than without it in the same nodes, since every fixed X move passes on
+the sum over O's replies below it where a free choice would pass on the least.
 """
 
 from __future__ import annotations
@@ -20,15 +25,17 @@ from __future__ import annotations
 from solver.games.uttt.engine import Position, Uttt
 
 CENTRE = 4
+OUTER_CELLS = (0, 1, 2, 3, 5, 6, 7, 8)
+CELL_OF_EVERY_BOARD = tuple(sum(1 << 9 * board + cell for board in range(9)) for cell in range(9))  # 81-bit masks
+CENTRES = CELL_OF_EVERY_BOARD[CENTRE]
 
 
 def open_rules_plan(game: Uttt, s: Position) -> tuple[int, ...]:
     """The moves the plan allows X in `s` (X to move), or () where the search is free to choose."""
     full = s.closed  # under the open rules, closed means full
     trap = trap_cell(s)
-    if trap is None and s.x.bit_count() < 9:  # the centre phase
-        board = CENTRE if s.sent < 0 else s.sent
-        return (9 * board + CENTRE,) if not (s.x | s.o) >> 9 * board + CENTRE & 1 else ()
+    if trap is None and s.x.bit_count() < 9:
+        return centre_move(s)
     boards = range(9) if s.sent < 0 else (s.sent,)
     empty = ~(s.x | s.o)
     if trap is None:  # X's first move after the centre phase: the search picks the trap
@@ -38,9 +45,25 @@ def open_rules_plan(game: Uttt, s: Position) -> tuple[int, ...]:
     return tuple(9 * b + trap for b in boards if empty >> 9 * b + trap & 1)
 
 
+def centre_plan(game: Uttt, s: Position) -> tuple[int, ...]:
+    """The centre phase alone: X's centre move while X holds nothing but centres and fewer than
+    nine, else () (the search chooses)."""
+    return centre_move(s) if not s.x & ~CENTRES and s.x.bit_count() < 9 else ()
+
+
+def centre_move(s: Position) -> tuple[int, ...]:
+    """In the centre phase: the centre of the board X is sent to (the centre board at the start),
+    or () if that centre is taken."""
+    board = CENTRE if s.sent < 0 else s.sent
+    return (9 * board + CENTRE,) if not (s.x | s.o) >> 9 * board + CENTRE & 1 else ()
+
+
 def trap_cell(s: Position) -> int | None:
-    """The cell X has played most often outside the centres (the trap t), or None if none yet."""
-    counts = [sum(s.x >> 9 * b + cell & 1 for b in range(9)) for cell in range(9)]
-    counts[CENTRE] = 0
-    best = max(counts)
-    return counts.index(best) if best else None
+    """The cell X has played most often outside the centres (the trap t; the lowest of a tie), or
+    None if none yet."""
+    best, trap = 0, None
+    for cell in OUTER_CELLS:  # a plain loop: the compiled search asks at every position where X moves
+        count = (s.x & CELL_OF_EVERY_BOARD[cell]).bit_count()
+        if count > best:
+            best, trap = count, cell
+    return trap

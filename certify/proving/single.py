@@ -12,7 +12,7 @@ import base64
 import json
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -29,45 +29,13 @@ from solver.games.game import Game, NoHooks
 from solver.search.pns import Claim, Outcome, ProofSearch, Progress
 from solver.search.prooftree import ProofTree, canonical_strategy
 from solver.games.positional.rules import RulesError
+from solver.search.policy import PlanPolicy, PolicyHooks
 
 Core = Literal["auto", "python", "native"]  # which df-pn searches: the compiled one where it can (auto)
 STRATEGY_VERSION = 2
 ZLIB_LEVEL = 9  # a proof is written once and read many times
 NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
 TRAVERSAL_BUDGET = 50_000  # steps of solver/games/positional/blocking.py per position when writing a proof with pairings
-
-
-PlanPolicy = Callable[[Any, Any], Sequence[Any]]  # (game, state) → the moves the plan allows, () for any
-
-
-class PolicyHooks:
-    """The family's search hooks with the prover's moves fixed by a policy wherever it names any.
-
-    A proof found with them is the policy's strategy, checked against every reply; a disproof is
-    only a disproof of the policy (its moves were the only ones tried), not of the claim.
-    """
-
-    def __init__(self, game: Game[Any, Any], policy: PlanPolicy, inner: Any) -> None:
-        self.game, self.policy, self.inner = game, policy, inner
-        if hasattr(inner, "table_key"):
-            self.table_key = inner.table_key
-
-    def candidates(self, state: Any, moves: Sequence[Any], prover_moves: bool, prover: int) -> list[Any]:
-        """The policy's moves at the prover's turns where it names any; else the family's choice."""
-        if prover_moves:
-            named = list(self.policy(self.game, state))
-            if named:
-                legal = set(moves)
-                illegal = [m for m in named if m not in legal]
-                if illegal:
-                    raise PolicyMoveError(f"the policy names {self.game.format_move(illegal[0])}, not legal in "
-                                          f"{self.game.format_position(state)}")
-                return named
-        return self.inner.candidates(state, moves, prover_moves, prover)
-
-
-class PolicyMoveError(ValueError):
-    """The policy named an illegal move; the message is one line."""
 
 
 class CoreUnavailable(ValueError):
@@ -147,12 +115,11 @@ def prove(
     With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks).
     `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
     game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel;
-    checkpoints, pairing closures and bounded claims (`within`) are the Python search's alone, so
-    with them `auto` is `python`.
+    pairing closures are the Python search's alone, so with them `auto` is `python`.
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    python_only = [name for name, used in (("--pairings", pairings), ("--within", claim.within is not None)) if used]
+    python_only = [name for name, used in (("--pairings", pairings),) if used]
     if python_only and core == "native":
         raise CoreUnavailable(f"--core native: {python_only[0]}: only the Python search does that; leave out --core")
     hooks = NoHooks() if plain else game.search_hooks()
@@ -174,7 +141,7 @@ def prove(
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
         lambda position: closure(position, claim.player, claim.result, TRAVERSAL_BUDGET))
     walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself
-    tree = (walk(state) if walk is not None and close is None and claim.within is None
+    tree = (walk(state) if walk is not None and close is None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
@@ -193,7 +160,7 @@ def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Calla
             if kernel_for(game, hooks) is not None:
                 return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb)), "native"
             if core == "native":
-                raise CoreUnavailable(f"--core native: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells, Ultimate tic-tac-toe with its own hooks or none)")
+                raise CoreUnavailable(f"--core native: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells, Ultimate tic-tac-toe under either rules with its own hooks or none, and a --policy over them)")
     return ProofSearch(game, claim, hooks, progress, pairings=pairings), "python"
 
 

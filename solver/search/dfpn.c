@@ -15,7 +15,17 @@
    (and node counts then drift from solver/search/pns.py's): a verdict is never read from another
    position's entry.
 
-   Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes). */
+   A policy (optional) is a Python callable consulted at every position where the prover moves:
+   given the position in its Python form (the kernel's `export`), it returns the move codes the
+   prover may play there, in order, or None to leave the choice to the kernel's candidates. The
+   core knows nothing of what it decides (solver/search/native.py builds it from the Python
+   search's PolicyHooks), and the node counts stay those of solver/search/pns.py with them.
+
+   A bounded claim (`within` N, as solver/search/pns.py's Claim.within): a position at ply N from
+   the root of the search call is an end that satisfies a no-loss claim and fails a win claim.
+
+   Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes, policy=None,
+   within=-1). */
 #include "dfpn.h"
 
 #include <setjmp.h>
@@ -47,9 +57,12 @@ typedef struct {
     const DfpnFamily *family;
     void *kernel;
     int prover, no_loss;
+    int within; /* a bounded claim: a position at this ply from the search's root is an end (-1: none) */
     Entry *table;
     u64 slots, used, evictions, table_cap; /* table_cap: the most bytes the table may take */
     DfpnChild *children;                     /* max_moves per depth, for the path being searched */
+    PyObject *policy;                        /* NULL, or the callable naming the prover's moves */
+    DfpnChild *legal;                        /* max_moves: the legal children a policy chooses from */
     int max_plies, max_moves;
     u64 nodes;
     /* one search call's budgets and clock */
@@ -172,11 +185,15 @@ static void halt(Search *s, Stop status) {
     longjmp(s->stop, 1);
 }
 
-static void child_numbers(const Search *s, const DfpnChild *c, u64 *pn, u64 *dn) {
+/* The numbers of child `c` at `ply` from the search's root. */
+static void child_numbers(const Search *s, const DfpnChild *c, int ply, u64 *pn, u64 *dn) {
     if (c->result != DFPN_OPEN) { /* the terminal's value for the claim */
         int holds = c->result == s->prover || (c->result == 0 && s->no_loss);
         *pn = holds ? 0 : INF;
         *dn = holds ? INF : 0;
+    } else if (s->within >= 0 && ply >= s->within) { /* the bound: an end that is not a loss */
+        *pn = s->no_loss ? 0 : INF;
+        *dn = s->no_loss ? INF : 0;
     } else if (!lookup(s, c->hash, &c->key, pn, dn)) {
         *pn = *dn = 1;
     }
@@ -213,8 +230,40 @@ static void tick(Search *s) {
     }
 }
 
+/* The children of a prover's position that the policy names, in its order; -1 where it names
+   none. A policy that raises, or names a move that is not legal, fails the search. */
+static int policy_children(Search *s, const void *state, DfpnChild *out) {
+    PyObject *position = s->family->export(s->kernel, state);
+    PyObject *named = position ? PyObject_CallOneArg(s->policy, position) : NULL;
+    Py_XDECREF(position);
+    PyObject *codes = named && named != Py_None ? PySequence_Fast(named, "a policy returns move codes or None") : NULL;
+    Py_XDECREF(named);
+    if (!codes) {
+        if (PyErr_Occurred()) halt(s, interruption(s));
+        return -1; /* None */
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(codes);
+    int count = n ? s->family->legal(s->kernel, state, s->legal) : 0, taken = 0;
+    for (Py_ssize_t i = 0; i < n && taken >= 0; i++) {
+        long code = PyLong_AsLong(PySequence_Fast_GET_ITEM(codes, i));
+        int at = 0;
+        while (at < count && s->legal[at].move != code) at++;
+        if (at == count) taken = -1;
+        else out[taken++] = s->legal[at];
+    }
+    Py_DECREF(codes);
+    if (taken < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the policy names a move that is not legal");
+        halt(s, FAILED);
+    }
+    for (int i = 0; i < taken; i++) s->family->key(s->kernel, out[i].state, &out[i].key);
+    return n ? taken : -1;
+}
+
 static int expand(Search *s, const void *state, DfpnChild *out) {
-    int count = s->family->expand(s->kernel, state, s->prover, out);
+    int count = -1;
+    if (s->policy && s->family->mover(s->kernel, state) == s->prover) count = policy_children(s, state, out);
+    if (count < 0) count = s->family->expand(s->kernel, state, s->prover, out);
     for (int i = 0; i < count; i++) out[i].hash = key_hash(&out[i].key);
     return count;
 }
@@ -238,7 +287,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         u64 best = INF + 1, second = INF + 1, total = 0, pn, dn;
         int chosen = 0;
         for (int i = 0; i < count; i++) {
-            child_numbers(s, &children[i], &pn, &dn);
+            child_numbers(s, &children[i], depth + 1, &pn, &dn);
             u64 near = or_node ? pn : dn, far = or_node ? dn : pn; /* minimised, summed */
             total = min_u64(INF, total + far);
             if (near < best) {
@@ -254,7 +303,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         store(s, hash, key, *node_pn, *node_dn, s->nodes - first + 1);
         if (*node_pn >= pn_limit || *node_dn >= dn_limit || best == 0 || best >= INF) return;
         DfpnChild *c = &children[chosen];
-        child_numbers(s, c, &pn, &dn);
+        child_numbers(s, c, depth + 1, &pn, &dn);
         u64 widened = second + 1 + second / 4; /* the 1+epsilon trick: fewer returns to the parent */
         if (or_node)
             mid(s, c->state, c->hash, &c->key, min_u64(pn_limit, widened), min_u64(INF, dn_limit - total + dn), depth + 1, &pn, &dn);
@@ -272,7 +321,7 @@ static void numbers(const Search *s, const void *state, u64 *pn, u64 *dn) {
         s->family->key(s->kernel, state, &c.key);
         c.hash = key_hash(&c.key);
     }
-    child_numbers(s, &c, pn, dn);
+    child_numbers(s, &c, 0, pn, dn);
 }
 
 /* ---------------------------------------------------------------- the proof's canonical traversal */
@@ -332,11 +381,11 @@ typedef struct {
 } Pending;
 
 /* The move code of the first candidate of `state` whose child is proved, or -1. */
-static int proved_code(Search *s, const void *state, DfpnChild *buffer) {
+static int proved_code(Search *s, const void *state, int ply, DfpnChild *buffer) {
     int count = expand(s, state, buffer);
     for (int i = 0; i < count; i++) {
         u64 pn, dn;
-        child_numbers(s, &buffer[i], &pn, &dn);
+        child_numbers(s, &buffer[i], ply + 1, &pn, &dn);
         if (pn == 0) return buffer[i].move;
     }
     return -1;
@@ -344,14 +393,14 @@ static int proved_code(Search *s, const void *state, DfpnChild *buffer) {
 
 /* The prover's move at `state`, as an index into its legal moves `legal[0..count)`: the move
    proved_move gives, the position searched again when eviction lost its proved child. */
-static int chosen_index(Search *s, const void *state, const DfpnChild *legal, int count, DfpnChild *buffer) {
-    int code = proved_code(s, state, buffer);
+static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *legal, int count, DfpnChild *buffer) {
+    int code = proved_code(s, state, ply, buffer);
     if (code < 0) {
         DfpnKey key;
         u64 pn, dn;
         s->family->key(s->kernel, state, &key);
-        mid(s, state, key_hash(&key), &key, INF, INF, 0, &pn, &dn);
-        code = proved_code(s, state, buffer);
+        mid(s, state, key_hash(&key), &key, INF, INF, ply, &pn, &dn);
+        code = proved_code(s, state, ply, buffer);
     }
     for (int i = 0; i < count && code >= 0; i++)
         if (legal[i].move == code) return i;
@@ -395,10 +444,11 @@ static PyObject *Search_strategy(Search *self, PyObject *position) {
             terminals++;
             continue;
         }
+        if (at.ply == self->within) continue; /* a bounded claim's leaf */
         int count = self->family->legal(self->kernel, at.state, legal);
         int pick = -1, push = count;
         if (self->family->mover(self->kernel, at.state) == self->prover) {
-            pick = chosen_index(self, at.state, legal, count, buffer);
+            pick = chosen_index(self, at.state, at.ply, legal, count, buffer);
             if (pick < 0) {
                 PyErr_SetString(PyExc_ValueError, "a position of the strategy is not proved");
                 goto done;
@@ -441,17 +491,20 @@ done:
 static void Search_dealloc(Search *self) {
     free(self->table);
     free(self->children);
+    free(self->legal);
+    Py_CLEAR(self->policy);
     if (self->kernel) self->family->destroy(self->kernel);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"family", "config", "prover", "no_loss", "table_bytes", NULL};
+    static char *names[] = {"family", "config", "prover", "no_loss", "table_bytes", "policy", "within", NULL};
     const char *name;
-    PyObject *config;
-    int prover, no_loss;
+    PyObject *config, *policy = Py_None;
+    int prover, no_loss, within = -1;
     unsigned long long table_bytes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOipK", names, &name, &config, &prover, &no_loss, &table_bytes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOipK|Oi", names, &name, &config, &prover, &no_loss, &table_bytes,
+                                     &policy, &within))
         return -1;
     if (self->kernel) {
         PyErr_SetString(PyExc_RuntimeError, "Search is already initialised");
@@ -464,6 +517,10 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
         PyErr_Format(PyExc_ValueError, "no compiled kernel for family '%s'", name);
         return -1;
     }
+    if (policy != Py_None && (!PyCallable_Check(policy) || !family->export)) {
+        PyErr_Format(PyExc_ValueError, "family '%s' takes no policy, or the policy is not callable", name);
+        return -1;
+    }
     if (prover != 1 && prover != 2) {
         PyErr_SetString(PyExc_ValueError, "prover must be 1 or 2");
         return -1;
@@ -474,13 +531,19 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
     if (!self->kernel) return -1;
     self->prover = prover;
     self->no_loss = no_loss;
+    self->within = within < 0 ? -1 : within;
     self->max_plies = family->max_plies(self->kernel);
     self->max_moves = family->max_moves(self->kernel);
     self->table_cap = table_bytes;
     self->slots = MIN_SLOTS;
     self->table = calloc(self->slots, sizeof(Entry));
     self->children = malloc((size_t)(self->max_plies + 1) * self->max_moves * sizeof(DfpnChild));
-    if (!self->table || !self->children) {
+    self->legal = malloc((size_t)self->max_moves * sizeof(DfpnChild));
+    if (policy != Py_None) {
+        self->policy = policy;
+        Py_INCREF(policy);
+    }
+    if (!self->table || !self->children || !self->legal) {
         PyErr_NoMemory();
         return -1;
     }
@@ -548,14 +611,24 @@ static PyObject *Search_numbers(Search *self, PyObject *position) {
 }
 
 /* The move code of the first candidate of `state` whose child is proved, or None. */
-static PyObject *Search_proved_move(Search *self, PyObject *position) {
+static PyObject *Search_proved_move(Search *self, PyObject *args) {
+    PyObject *position;
+    int ply = 0;
+    if (!PyArg_ParseTuple(args, "O|i", &position, &ply)) return NULL;
     if (!ready(self)) return NULL;
     _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
     if (self->family->parse(self->kernel, position, state) < 0) return NULL;
     if (self->family->result(self->kernel, state) != DFPN_OPEN) Py_RETURN_NONE;
     DfpnChild *children = malloc((size_t)self->max_moves * sizeof(DfpnChild));
     if (!children) return PyErr_NoMemory();
-    int move = proved_code(self, state, children);
+    self->status = RUNNING;
+    volatile int move = -1;
+    if (setjmp(self->stop)) { /* the policy raised, or Ctrl-C inside it */
+        free(children);
+        if (self->status == INTERRUPTED) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    }
+    move = proved_code(self, state, ply, children);
     free(children);
     if (move < 0) Py_RETURN_NONE;
     return PyLong_FromLong(move);
@@ -663,8 +736,9 @@ static PyMethodDef Search_methods[] = {
      "search(position, max_nodes=-1, max_memory_mb=-1, max_seconds=-1, progress=None, progress_seconds=0.5)"
      " -> (status, pn, dn, seconds, peak_rss_mb); a negative budget is none."},
     {"numbers", (PyCFunction)Search_numbers, METH_O, "numbers(position) -> (pn, dn) as far as the table knows."},
-    {"proved_move", (PyCFunction)Search_proved_move, METH_O,
-     "proved_move(position) -> the move code of the first candidate with a proved child, or None."},
+    {"proved_move", (PyCFunction)Search_proved_move, METH_VARARGS,
+     "proved_move(position, ply=0) -> the move code of the first candidate with a proved child (`ply` from the"
+     " search's root, for a bounded claim), or None."},
     {"checksum", (PyCFunction)Search_checksum, METH_NOARGS, "checksum() -> the checksum of the used entries `dump` writes."},
     {"dump", (PyCFunction)Search_dump, METH_O, "dump(fd) -> the number of used entries written, raw, to the file descriptor."},
     {"load", (PyCFunction)Search_load, METH_VARARGS,
@@ -680,7 +754,9 @@ static PyTypeObject SearchType = {
     .tp_name = "solver.search._dfpn.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(family, config, prover, no_loss, table_bytes): df-pn for one claim over one family's kernel.",
+    .tp_doc = "Search(family, config, prover, no_loss, table_bytes, policy=None, within=-1): df-pn for one claim over one"
+              " family's kernel; policy(position) -> the prover's move codes there, or None for the kernel's candidates;"
+              " within: a bounded claim's ply (-1 none).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,

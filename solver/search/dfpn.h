@@ -55,6 +55,11 @@ typedef struct {
     /* The exact identity of a position, as its Python engine's `key` tells positions apart (never
        a symmetric image): what the proof's canonical traversal merges transpositions by. */
     void (*identity)(const void *kernel, const void *state, DfpnKey *key);
+    /* Optional (NULL: the family takes no policy): the position as a Python value its wrapper
+       reads back into the engine's state (the kernel wrapper's `state`), a new reference, or NULL
+       with a Python exception set. A search with a policy hands it to the policy at the prover's
+       positions. */
+    PyObject *(*export)(const void *kernel, const void *state);
 } DfpnFamily;
 
 /* The families compiled into the extension (solver/games/kernels.c), NULL-terminated. */

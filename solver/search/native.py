@@ -6,7 +6,10 @@ and moves translate (or None when the kernel cannot search with those hooks). `N
 child choice and thresholds; the same node counts while the table evicts nothing), with a
 fixed-size table of 48-byte entries sized from a memory cap, and answers `numbers` and
 `proved_move`, and walks a proved strategy in C (`strategy`): the same traversal, so the same
-certificate, as solver/search/prooftree.py's with `proved_move`.
+certificate, as solver/search/prooftree.py's with `proved_move`. With PolicyHooks
+(solver/search/policy.py) the core calls the policy back at the prover's positions, given the
+position as the kernel exports it; a kernel wrapper that reads that back into the engine's state
+(`state`) and gives a move's code (`code`) takes a policy.
 
 Importing this module loads the extension; import it only where a search runs.
 """
@@ -22,6 +25,7 @@ from typing import Any, Protocol
 from solver.search import _dfpn
 from solver.games.game import Game, NoHooks, SearchHooks
 from solver.search.pns import Claim, Outcome, Progress, Status, rss_mb
+from solver.search.policy import PolicyHooks
 from solver.search.prooftree import ProofTree
 
 ENTRY_BYTES: int = _dfpn.ENTRY_BYTES
@@ -54,7 +58,11 @@ KERNELS: dict[str, str] = {
 
 
 def kernel_for(game: Game[Any, Any], hooks: SearchHooks[Any, Any]) -> Kernel | None:
-    """The compiled kernel that searches `game` with exactly these hooks, or None."""
+    """The compiled kernel that searches `game` with exactly these hooks, or None. PolicyHooks:
+    the kernel of their inner hooks, if it takes a policy."""
+    if isinstance(hooks, PolicyHooks):
+        kernel = kernel_for(game, hooks.inner)
+        return kernel if hasattr(kernel, "state") and hasattr(kernel, "code") else None
     target = KERNELS.get(game.rules.canonical().get("family", ""))
     if target is None:
         return None
@@ -88,7 +96,9 @@ class NativeProofSearch:
             raise ValueError(f"{game.rules.name}: no compiled kernel searches this game with these hooks")
         self.game, self.claim, self.hooks, self.kernel = game, claim, hooks, kernel
         self.progress, self.progress_seconds = progress, progress_seconds
-        self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss", int(table_mb * 2**20))
+        policy = self._policy_codes if isinstance(hooks, PolicyHooks) else None
+        self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss",
+                                  int(table_mb * 2**20), policy, -1 if claim.within is None else claim.within)
 
     @property
     def nodes(self) -> int:
@@ -127,16 +137,26 @@ class NativeProofSearch:
         assert self.progress is not None
         self.progress(Progress(nodes, pn, dn, entries, seconds, mb))
 
+    def _policy_codes(self, exported: Any) -> list[int] | None:
+        """The core's policy callback: the move codes the policy names at this prover's position
+        (as the kernel exports it), or None."""
+        assert isinstance(self.hooks, PolicyHooks)
+        kernel: Any = self.kernel
+        state = kernel.state(exported)
+        named = self.hooks.named(state)
+        return [kernel.code(move) for move in named] or None
+
     def numbers(self, state: Any) -> tuple[int, int]:
         """(pn, dn) of `state` as far as the table knows: exact at terminals, 1/1 if unseen."""
         pn, dn = self._core.numbers(self.kernel.position(state))
         return int(pn), int(dn)
 
-    def proved_move(self, state: Any) -> Any:
-        """A move of the prover from proved `state` to a proved child (re-searching if needed)."""
+    def proved_move(self, state: Any, ply: int = 0) -> Any:
+        """A move of the prover from proved `state` to a proved child (re-searching if needed).
+        `ply`: the state's ply from the search's root, where a bounded claim's bound counts from."""
         position = self.kernel.position(state)
-        code = self._core.proved_move(position)
-        if code is None:  # the table lost it: expand it again (its own entry may still say proved)
+        code = self._core.proved_move(position, ply)
+        if code is None and (self.claim.within is None or ply == 0):  # the table lost it: expand it again
             self._core.search(position, again=True)
             code = self._core.proved_move(position)
         if code is None:

@@ -3,16 +3,18 @@
    A position is nine local boards of 9-bit chunks per player (bit c = cell c of that board, as
    the engine's 81-bit marks hold them), the won and closed boards as 9-bit masks, the board sent
    to (-1: any open board) and the marks placed. Every rule question is a lookup on a chunk, as
-   in the engine. The table key is the exact position (the marks and the board sent to; the rest
-   follows from them), never a symmetric image.
+   in the engine. The table key is the exact position (the marks, who won each board and the
+   board sent to; under the rules `uttt` the winners follow from the marks, under the open rules
+   they are history: the first line in a board wins it), never a symmetric image.
 
    The configuration comes from the Python wrapper (solver/games/uttt/kernel.py):
-     (critical,)
+     (critical, open)
    critical: 1 to order and prune as the family's SearchHooks, CriticalSquares (seed 003's
-   critical squares), 0 for plain search (every legal move, ascending). A position from Python is
-   (x low, x high, o low, o high, sent): the engine's 81-bit marks split at bit 64, and the board
-   sent to; a move code is the global cell
-   9 * board + cell. */
+   critical squares), 0 for plain search (every legal move, ascending). open: 1 for the open
+   rules (`uttt:open`: a won board stays playable, only a full board is closed), 0 for `uttt`.
+   A position from Python is (x low, x high, o low, o high, sent, x won, o won): the engine's
+   81-bit marks split at bit 64, the board sent to, and the boards each player won (checked
+   against the marks); a move code is the global cell 9 * board + cell. */
 #include "../../search/dfpn.h"
 
 #include <stdlib.h>
@@ -33,6 +35,7 @@ typedef struct {
 
 typedef struct {
     int critical;
+    int open; /* the open rules: won boards stay playable, only full boards close */
 } Kernel;
 
 /* WON[m]: the 9-bit set m holds a line. COMPLETERS[m]: cells that would complete a line of m. */
@@ -54,11 +57,12 @@ static void init_tables(void) {
 }
 
 static void *create(PyObject *config) {
-    int critical;
-    if (!PyArg_ParseTuple(config, "p", &critical)) return NULL;
+    int critical, open;
+    if (!PyArg_ParseTuple(config, "pp", &critical, &open)) return NULL;
     Kernel *k = calloc(1, sizeof *k);
     if (!k) return PyErr_NoMemory();
     k->critical = critical;
+    k->open = open;
     if (!WON[7]) init_tables(); /* cells 0, 1, 2 are a line: the tables are built once */
     return k;
 }
@@ -80,13 +84,17 @@ static int result(const void *kernel, const void *state) {
 
 static int empty(const Position *p, int board) { return FULL9 & ~(p->mark[0][board] | p->mark[1][board]); }
 
-/* The position after `move` by the player to move, unchecked (engine.py `play`). */
-static void play(const Position *p, int move, Position *after) {
-    int board = move / 9, cell = move % 9, me = p->filled & 1;
+/* The position after `move` by the player to move, unchecked (engine.py `play`): the first line
+   in a board wins it; under the open rules the board stays playable until it is full. */
+static void play(const Kernel *k, const Position *p, int move, Position *after) {
+    int board = move / 9, cell = move % 9, me = p->filled & 1, bit = 1 << board;
     *after = *p;
     after->mark[me][board] |= (uint16_t)(1 << cell);
-    if (WON[after->mark[me][board]]) after->won[me] |= (uint16_t)(1 << board), after->closed |= (uint16_t)(1 << board);
-    if (!empty(after, board)) after->closed |= (uint16_t)(1 << board);
+    if (!((p->won[0] | p->won[1]) & bit) && WON[after->mark[me][board]]) {
+        after->won[me] |= (uint16_t)bit;
+        if (!k->open) after->closed |= (uint16_t)bit;
+    }
+    if (!empty(after, board)) after->closed |= (uint16_t)bit;
     after->filled++;
     after->sent = (int8_t)(after->closed >> cell & 1 ? -1 : cell);
 }
@@ -105,11 +113,24 @@ static int chunks_of(u64 lo, u64 hi, uint16_t chunks[9]) {
     return 0;
 }
 
+/* The boards won by X and by O do not fit the marks: a board is won by one player at most, by
+   a player with a line in it, and a board with a line is won; only the open rules let a board
+   hold lines of both marks (then either may have come first). */
+static int winners_problem(const Kernel *k, const Position *p, int x_won, int o_won) {
+    if ((x_won | o_won) & ~FULL9 || x_won & o_won) return 1;
+    for (int b = 0; b < 9; b++) {
+        int x_line = WON[p->mark[0][b]], o_line = WON[p->mark[1][b]], xw = x_won >> b & 1, ow = o_won >> b & 1;
+        if ((xw && !x_line) || (ow && !o_line) || ((x_line || o_line) && !xw && !ow) || (x_line && o_line && !k->open)) return 1;
+    }
+    return 0;
+}
+
 static int parse(const void *kernel, PyObject *position, void *state) {
+    const Kernel *k = kernel;
     Position *p = state;
     unsigned long long x_low, x_high, o_low, o_high;
-    int sent;
-    if (!PyArg_ParseTuple(position, "KKKKi", &x_low, &x_high, &o_low, &o_high, &sent)) return -1;
+    int sent, x_won, o_won;
+    if (!PyArg_ParseTuple(position, "KKKKiii", &x_low, &x_high, &o_low, &o_high, &sent, &x_won, &o_won)) return -1;
     memset(p, 0, sizeof *p);
     if (chunks_of(x_low, x_high, p->mark[0]) < 0 || chunks_of(o_low, o_high, p->mark[1]) < 0) return -1;
     int nx = 0, no = 0;
@@ -119,11 +140,14 @@ static int parse(const void *kernel, PyObject *position, void *state) {
             return -1;
         }
         nx += __builtin_popcount(p->mark[0][b]), no += __builtin_popcount(p->mark[1][b]);
-        if (WON[p->mark[0][b]]) p->won[0] |= (uint16_t)(1 << b);
-        if (WON[p->mark[1][b]]) p->won[1] |= (uint16_t)(1 << b);
         if (!empty(p, b)) p->closed |= (uint16_t)(1 << b);
     }
-    p->closed |= p->won[0] | p->won[1];
+    if (winners_problem(k, p, x_won, o_won)) {
+        PyErr_SetString(PyExc_ValueError, "uttt kernel: the boards won do not fit the marks");
+        return -1;
+    }
+    p->won[0] = (uint16_t)x_won, p->won[1] = (uint16_t)o_won;
+    if (!k->open) p->closed |= p->won[0] | p->won[1];
     if ((nx != no && nx != no + 1) || sent < -1 || sent > 8) {
         PyErr_SetString(PyExc_ValueError, "uttt kernel: not a position of the rules");
         return -1;
@@ -133,27 +157,52 @@ static int parse(const void *kernel, PyObject *position, void *state) {
     return 0;
 }
 
-/* The marks and the board sent to, packed: 81 + 81 bits and 4. */
-static void key(const void *kernel, const void *state, DfpnKey *key) {
-    const Position *p = state;
-    u64 w[2][2] = {{0, 0}, {0, 0}};
+/* Each player's 81-bit marks as their low 64 bits and the rest: words[player - 1][0 or 1]. */
+static void marks_of(const Position *p, u64 words[2][2]) {
+    words[0][0] = words[0][1] = words[1][0] = words[1][1] = 0;
     for (int who = 0; who < 2; who++)
         for (int b = 0; b < 9; b++) {
             u64 bits = p->mark[who][b];
             int at = 9 * b;
-            if (at < 64) w[who][0] |= bits << at;
-            if (at + 9 > 64) w[who][1] |= at < 64 ? bits >> (64 - at) : bits << (at - 64);
+            if (at < 64) words[who][0] |= bits << at;
+            if (at + 9 > 64) words[who][1] |= at < 64 ? bits >> (64 - at) : bits << (at - 64);
         }
+}
+
+/* 81-bit marks as a Python int, from their low 64 bits and the rest. */
+static PyObject *marks_int(u64 low, u64 high) {
+    unsigned char bytes[16];
+    for (int i = 0; i < 8; i++) bytes[i] = (unsigned char)(low >> 8 * i), bytes[8 + i] = (unsigned char)(high >> 8 * i);
+    return _PyLong_FromByteArray(bytes, sizeof bytes, 1, 0);
+}
+
+/* The engine's Position fields (x, o, xw, ow, closed, sent), for a policy. */
+static PyObject *export(const void *kernel, const void *state) {
+    const Position *p = state;
+    u64 words[2][2];
+    marks_of(p, words);
+    PyObject *x = marks_int(words[0][0], words[0][1]), *o = x ? marks_int(words[1][0], words[1][1]) : NULL;
+    PyObject *out = o ? Py_BuildValue("OOiiii", x, o, p->won[0], p->won[1], p->closed, p->sent) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(o);
+    return out;
+}
+
+/* The marks, the board sent to and the boards won, packed: 81 + 81 bits, 4, 9 + 9. */
+static void key(const void *kernel, const void *state, DfpnKey *key) {
+    const Position *p = state;
+    u64 w[2][2];
+    marks_of(p, w);
     key->w[0] = w[0][0];
     key->w[1] = w[1][0];
-    key->w[2] = w[0][1] | w[1][1] << 17 | (u64)(p->sent + 1) << 34;
+    key->w[2] = w[0][1] | w[1][1] << 17 | (u64)(p->sent + 1) << 34 | (u64)p->won[0] << 38 | (u64)p->won[1] << 47;
 }
 
 /* ---- critical squares: engine.py's functions of the same names, move for move ------------------ */
 
-/* Open boards where `player`, if allowed to play there, wins the whole game at once. */
+/* Open boards not yet won where `player`, if allowed to play there, wins the whole game at once. */
 static int threat_boards(const Position *p, int player) {
-    int meta = COMPLETERS[p->won[player - 1]] & ~p->closed & FULL9, out = 0;
+    int meta = COMPLETERS[p->won[player - 1]] & ~(p->closed | p->won[0] | p->won[1]) & FULL9, out = 0;
     for (int b = 0; b < 9; b++)
         if (meta >> b & 1 && COMPLETERS[p->mark[player - 1][b]] & empty(p, b)) out |= 1 << b;
     return out;
@@ -174,12 +223,13 @@ static int immediate_wins(const Position *p, int *out) {
 
 /* After `move` (not ending the game) the opponent, whose threat boards before it are `threats`,
    has a move that wins at once. */
-static int hands_over_win(const Position *p, int move, int threats) {
+static int hands_over_win(const Kernel *k, const Position *p, int move, int threats) {
     if (!threats) return 0;
     int board = move / 9, cell = move % 9, opponent = 2 - (p->filled & 1);
     Position after;
-    play(p, move, &after);
-    if (after.closed >> board & 1 || !(COMPLETERS[p->mark[opponent - 1][board]] & empty(&after, board)))
+    play(k, p, move, &after);
+    if ((after.closed | after.won[0] | after.won[1]) >> board & 1
+        || !(COMPLETERS[p->mark[opponent - 1][board]] & empty(&after, board)))
         threats &= ~(1 << board);
     if (after.closed >> cell & 1) return threats != 0;
     return threats >> cell & 1;
@@ -208,7 +258,7 @@ static int legal_moves(const Position *p, int *out) {
 }
 
 /* CriticalSquares.candidates: the moves to search, best first; how many. */
-static int critical_candidates(const Position *p, const int *moves, int count, int prover_moves, int *out) {
+static int critical_candidates(const Kernel *k, const Position *p, const int *moves, int count, int prover_moves, int *out) {
     int wins[81], nwins = immediate_wins(p, wins), n = 0;
     if (nwins) {
         if (prover_moves) {
@@ -228,7 +278,7 @@ static int critical_candidates(const Position *p, const int *moves, int count, i
     int rest[81], losing[81], nrest = 0, nlosing = 0;
     for (int i = 0; i < count; i++) {
         int move = moves[i];
-        if (hands_over_win(p, move, threats)) losing[nlosing++] = move;
+        if (hands_over_win(k, p, move, threats)) losing[nlosing++] = move;
         else if (poisoned >> (move % 9) & 1 && move % 9 != move / 9) out[n++] = move;
         else rest[nrest++] = move;
     }
@@ -246,7 +296,7 @@ static void children(const Kernel *k, const Position *p, const int *moves, int c
     for (int i = 0; i < count; i++) {
         DfpnChild *c = &out[i];
         Position *after = (Position *)c->state;
-        play(p, moves[i], after);
+        play(k, p, moves[i], after);
         c->result = result(k, after);
         c->move = moves[i];
     }
@@ -258,7 +308,7 @@ static int expand(const void *kernel, const void *state, int prover, DfpnChild *
     int moves[81], order[81], count = legal_moves(p, moves);
     const int *chosen = moves;
     if (k->critical) {
-        count = critical_candidates(p, moves, count, mover(k, p) == prover, order);
+        count = critical_candidates(k, p, moves, count, mover(k, p) == prover, order);
         chosen = order;
     }
     children(k, p, chosen, count, out);
@@ -286,6 +336,7 @@ const DfpnFamily dfpn_uttt = {
     .expand = expand,
     .legal = legal,
     .identity = key, /* the table key is already the exact position */
+    .export = export,
 };
 
 _Static_assert(sizeof(Position) <= DFPN_STATE_BYTES, "a position fits a child's state");
