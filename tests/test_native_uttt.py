@@ -249,3 +249,17 @@ def test_the_policy_cost_benchmark_measures_the_same_search() -> None:
     rows = policy_cost_benchmarks(5000)
     assert [row["mode"] for row in rows] == ["kernel candidates", "a policy naming nothing", "bertholon:open_rules_plan"]
     assert all(row["nodes"] == 5000 and row["nodes_per_second"] > 0 for row in rows) and rows[0]["slowdown"] == 1.0
+
+
+def test_a_proofs_checker_budget_fits_its_size() -> None:
+    """The bench checks each proof with the budget its positions need (a ply-30 proof of 100,000
+    positions is past the checker's default work budget), never below the defaults."""
+    import checker
+    from certify.record.budget import proof_limits
+
+    rules = Uttt().rules.canonical()
+    big = proof_limits({"rules": rules, "proof": {"positions": 100_000}})
+    assert big.max_states == 100_000 and big.max_work == 100_000 * checker.uttt.position_work(checker.uttt.parse_rules(rules))
+    assert big.max_work > checker.Limits().max_work
+    small = proof_limits({"rules": rules, "proof": {"positions": 10}})
+    assert (small.max_states, small.max_work) == (checker.Limits().max_states, checker.Limits().max_work)

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import checker
-import checker.positional
 from certify.bench.scale import PeerError, build_peer
+from certify.record.budget import proof_limits
 from certify.proving.single import prove
 from solver.games.families import resolve_game
 from solver.search.pns import Claim
@@ -208,9 +208,10 @@ def frontier_benchmarks(suite: list[tuple[str, int, str, float]] = FRONTIER_SUIT
             if code == 0:
                 document = json.loads(path.read_text(encoding="utf-8"))
                 positions, size = document["proof"]["positions"], path.stat().st_size
-                work = positions * checker.positional.position_work(checker.positional.parse_rules(document["rules"]))
+                limits = proof_limits(document)
                 _, out, check_seconds, check_peak = timed_process(
-                    [sys.executable, "-S", "-m", "checker", str(path), "--max-states", str(positions), "--max-work", str(work)])
+                    [sys.executable, "-S", "-m", "checker", str(path), "--max-states", str(limits.max_states),
+                     "--max-work", str(limits.max_work)])
                 verdict = out.split()[0] if out.split() else "no verdict"
             met = (verdict == "VALID" and seconds <= target_s and peak <= FRONTIER_PROVE_MB
                    and check_seconds <= FRONTIER_CHECK_SECONDS and check_peak <= FRONTIER_CHECK_MB)

@@ -12,6 +12,7 @@ in one run, so the modes compare.
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import tempfile
@@ -23,6 +24,7 @@ from pathlib import Path
 import checker
 from certify.bench.prove import run_pns
 from certify.bench.scale import build_peer
+from certify.record.budget import proof_limits
 from certify.proving.single import settle_value, value_by_claims
 from solver.search.pns import Claim
 from solver.games.uttt.engine import Position, Uttt, play
@@ -95,7 +97,7 @@ def attempt(game: Uttt, ply: int, s: Position, seconds: float, plain: bool) -> A
         data = (proof.text or "").encode()
         size += len(data)
         started = time.perf_counter()
-        verdict = checker.check_bytes(data)
+        verdict = checker.check_bytes(data, proof_limits(json.loads(data)))  # the budget its size needs
         check_seconds += time.perf_counter() - started
         checked = checked and verdict.exit_code == 0
     return Attempt(ply, game.format_position(s), value, elapsed, nodes, size, check_seconds, checked)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import checker
-from checker import positional
 from certify.audit.facts import Bench
 from certify.record import pairing_record, scale_record
+from certify.record.budget import proof_limits
 from certify.audit.report import audit_markdown, verdict_counts
 from certify.audit.run import FileAudit, audit_file
 from certify.files import file_stem, write_atomic
@@ -229,10 +229,7 @@ def closed_proof_path(game: str, player: int) -> Path:
 
 def large_limits(path: Path) -> checker.Limits:
     """The checker's budget raised to fit this proof exactly: its positions, and their work."""
-    document = json.loads(path.read_text(encoding="utf-8"))
-    positions = document["proof"]["positions"]
-    work = positions * positional.position_work(positional.parse_rules(document["rules"]))
-    return checker.Limits(max_states=max(positions, PROOF_LIMITS.max_states), max_work=max(work, PROOF_LIMITS.max_work))
+    return proof_limits(json.loads(path.read_text(encoding="utf-8")), PROOF_LIMITS)
 
 
 def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None,
