@@ -11,7 +11,6 @@ load time in a fresh interpreter. Last, the k = 4 frontier against issue 21's ta
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -181,27 +180,41 @@ class FrontierRun:
     target_met: bool
 
 
-def timed_process(command: list[str]) -> tuple[int, str, float, float]:
-    """(exit code, stdout, wall seconds, peak RSS in MB) of one process run to its end."""
-    with tempfile.TemporaryFile("w+") as out:
+# Runs a module as `python -m` would, then writes its own peak RSS (VmHWM, kB) to argv[1]: the
+# process's own figure after exec, which rusage of a child is not (it counts the parent's pages
+# that the child held between fork and exec).
+_PEAK_LAUNCHER = """import atexit, runpy, sys
+out, module = sys.argv[1], sys.argv[2]
+def peak():
+    with open('/proc/self/status') as status, open(out, 'w') as f:
+        f.write(next(line for line in status if line.startswith('VmHWM')).split()[1])
+atexit.register(peak)
+sys.argv = [module] + sys.argv[3:]
+runpy.run_module(module, run_name='__main__', alter_sys=True)
+"""
+
+
+def timed_process(module: str, arguments: list[str]) -> tuple[int, str, float, float]:
+    """(exit code, stdout, wall seconds, peak RSS in MB) of `python -m module arguments` run to its end."""
+    with tempfile.TemporaryDirectory() as scratch:
+        peak_file = Path(scratch) / "peak"
         start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, text=True)
-        _, status, usage = os.wait4(child.pid, 0)
+        done = subprocess.run([sys.executable, "-c", _PEAK_LAUNCHER, str(peak_file), module, *arguments],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        return child.returncode, out.read(), seconds, usage.ru_maxrss / 1024
+        peak = int(peak_file.read_text()) / 1024 if peak_file.is_file() else 0.0
+        return done.returncode, done.stdout, seconds, peak
 
 
 def frontier_benchmarks(suite: list[tuple[str, int, str, float]] = FRONTIER_SUITE) -> list[dict]:
     """Each claim proved by a whole `certify prove` (the compiled df-pn, as a user runs it) and its
-    certificate checked by `python -S -m checker` with the budget raised to fit, against the targets."""
+    certificate checked by `python -m checker` with the budget raised to fit, against the targets."""
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         for game, player, result, target_s in suite:
             path = Path(scratch) / "proof.json"
-            code, _, seconds, peak = timed_process([sys.executable, "-m", "certify", "prove", game, "--claim", result,
-                                                    "--player", str(player), "-o", str(path), "--force"])
+            code, _, seconds, peak = timed_process("certify", ["prove", game, "--claim", result, "--player", str(player),
+                                                               "-o", str(path), "--force"])
             positions = size = 0
             check_seconds = check_peak = 0.0
             verdict = f"not proved (exit {code})"
@@ -210,8 +223,7 @@ def frontier_benchmarks(suite: list[tuple[str, int, str, float]] = FRONTIER_SUIT
                 positions, size = document["proof"]["positions"], path.stat().st_size
                 limits = proof_limits(document)
                 _, out, check_seconds, check_peak = timed_process(
-                    [sys.executable, "-S", "-m", "checker", str(path), "--max-states", str(limits.max_states),
-                     "--max-work", str(limits.max_work)])
+                    "checker", [str(path), "--max-states", str(limits.max_states), "--max-work", str(limits.max_work)])
                 verdict = out.split()[0] if out.split() else "no verdict"
             met = (verdict == "VALID" and seconds <= target_s and peak <= FRONTIER_PROVE_MB
                    and check_seconds <= FRONTIER_CHECK_SECONDS and check_peak <= FRONTIER_CHECK_MB)
