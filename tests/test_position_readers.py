@@ -38,7 +38,7 @@ def reachable(rules: Rules) -> frozenset[tuple[int, ...]]:
     while frontier:
         frontier = list({child for board in frontier for _, child in checker.positional.moves(game, board)} - seen)
         seen.update(frontier)
-    return frozenset(seen)
+    return frozenset(tuple(board) for board in seen)  # the checker's boards are bytes
 
 
 @cache
