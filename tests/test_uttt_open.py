@@ -264,6 +264,24 @@ def test_strategy_bound_claims_read_the_checked_longest_play_and_search_the_rest
     assert six.holds is False and "player 2 does not lose within 6 plies" in six.measured
 
 
+def test_a_checked_win_refutes_holding_out_past_its_longest_play(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A no-loss bound of player 2 at or past the longest play of a checked player-1 win is refuted
+    by that certificate; a shorter bound is left to the search."""
+    from certify.audit.bounds import StrategyBound
+    from certify.audit.facts import Bench
+    from certify.proving.single import prove, write_proof
+    from solver.search.pns import Claim
+
+    path = tmp_path / "p1-win.json"
+    write_proof(prove(resolve_game("mnk:3,4,3"), Claim(1, "win")).certificate, path)
+    claim = StrategyBound(id="t.2", where="test", statement="player 2 holds on", game="mnk:3,4,3",
+                          kind="strategy_bound", player=2, result="no-loss", opponent_certificate=str(path),
+                          max_nodes=50_000, readings=[{"name": "7 plies", "within": 7}, {"name": "6 plies", "within": 6}])
+    seven, six = claim.evaluate(None, Bench(published_dir=None))
+    assert seven.holds is False and "refuted" in seven.measured and "by ply 7" in seven.measured
+    assert six.holds is True and "refuted" not in six.measured
+
+
 def test_prove_takes_within_and_policy_and_refuses_bad_ones(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from typer.testing import CliRunner
 

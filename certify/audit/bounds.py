@@ -4,9 +4,11 @@ optionally within a number of plies, each reading settled by a checked strategy 
 A reading names a bound in plies (a paper's "moves" may be plies or rounds: each is a reading).
 It holds when a strategy certificate of exactly that claim passes the independent checker, or
 when it is a bounded win and the checked certificate of the unbounded win allows no play longer
-than the bound (the checker states the longest play). Otherwise proof search tries it within the
-claim's budget: proved, it holds (the certificate found is checked); disproved, it is refuted;
-out of budget, the reading is not evaluated and says what the search reached.
+than the bound (the checker states the longest play). A claim that a player is not beaten within
+a bound is refuted by a checked certificate that the other player wins whose longest play is
+within it. Otherwise proof search tries it within the claim's budget: proved, it holds (the
+certificate found is checked); disproved, it is refuted; out of budget, the reading is not
+evaluated and says what the search reached.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class StrategyBound(ClaimBase):
     result: Literal["win", "no-loss"]
     readings: list[BoundReading] = Field(min_length=1)
     certificate: str = Field("", description="a published certificate of the unbounded claim, from the repository root")
+    opponent_certificate: str = Field("", description="no-loss claims: a published certificate that the other player wins")
     max_nodes: int = Field(20_000, ge=1, description="proof-search budget per reading without a certificate")
 
     @field_validator("game")
@@ -67,13 +70,13 @@ class StrategyBound(ClaimBase):
         return f"player {self.player} {verb}" + (f" within {' / '.join(bounds)} (by reading)" if bounds else "")
 
     def evaluate(self, facts: Any, bench: Bench) -> list[Reading]:  # noqa: ARG002 (no table to solve)
-        published = self.published()
-        return [self.read(reading, published) for reading in self.readings]
+        published, against = self.published(self.certificate), self.published(self.opponent_certificate)
+        return [self.read(reading, published, against) for reading in self.readings]
 
-    def published(self) -> tuple[str, int] | None:
-        """The checker's verdict on the published certificate and its longest play, if it is VALID."""
-        path = Path(self.certificate)
-        if not self.certificate or not path.is_file():
+    def published(self, certificate: str) -> tuple[str, int] | None:
+        """The checker's verdict on a published certificate and its longest play, if it is VALID."""
+        path = Path(certificate)
+        if not certificate or not path.is_file():
             return None
         game = resolve_game(self.game)
         verdict = checker.check_file(str(path), checker.Limits(max_states=10**9), game.rules.sha256()).message
@@ -84,12 +87,16 @@ class StrategyBound(ClaimBase):
         return (f"{path.as_posix()} (sha256 {hashlib.sha256(data).hexdigest()[:16]}, {len(data):,} bytes): "
                 f"{verdict.split(': ', 1)[1]}"), int(found.group(1).replace(",", ""))
 
-    def read(self, reading: BoundReading, published: tuple[str, int] | None) -> Reading:
-        """One reading: from the published certificate where it settles it, else by search."""
+    def read(self, reading: BoundReading, published: tuple[str, int] | None,
+             against: tuple[str, int] | None = None) -> Reading:
+        """One reading: from a published certificate where one settles it, else by search."""
         bound = "no bound" if reading.within is None else f"within {plural(reading.within, 'ply', 'plies')}"
         if published is not None and self.result == "win" and (reading.within is None or published[1] <= reading.within):
             return Reading(reading.name, f"{bound}: the checked certificate's longest play is {plural(published[1], 'ply', 'plies')}",
                            True, published[0])
+        if against is not None and self.result == "no-loss" and (reading.within is None or against[1] <= reading.within):
+            return Reading(reading.name, f"{bound}: refuted: the checked certificate that player {3 - self.player} wins "
+                           f"ends every play by ply {against[1]:,}", False, against[0])
         game = resolve_game(self.game)
         claim = Claim(self.player, self.result, reading.within)
         attempt = prove(game, claim, max_nodes=self.max_nodes)
