@@ -29,7 +29,10 @@ from test_proof_certificates import PROOFS, document, losing_replacement, moves_
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "verified"
 THEORIES = sorted(SOURCES.glob("*.v"))
-PUBLISHED = json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
+# the published proofs of the positional family: the verified checker reads no other (uttt's are
+# checked by the stdlib checker, docs/verified-checker.md)
+PUBLISHED = [entry for entry in json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
+             if not entry["game"].startswith("uttt")]
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
 TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()
 SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game
