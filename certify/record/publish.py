@@ -53,6 +53,9 @@ KEPT_PROOFS = (
     ("mnk:6,5,4", 1, "win"),
     ("mnk:4,6,4", 1, "no-loss"),
     ("mnk:4,7,4", 1, "no-loss"),
+    # X wins Ultimate tic-tac-toe under the open rules (issue 22): the pin plan of
+    # certify/papers/bertholon.py, 178 M nodes, 14 minutes (docs/uttt.md)
+    ("uttt:open", 1, "win"),
 )
 # Kept proofs whose check takes minutes (past PROOF_LIMITS): like the 4×4 tables
 # (certify/record/scale_record.py), their index entries are carried over while the file is the one
