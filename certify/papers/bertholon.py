@@ -1,10 +1,11 @@
 """The first player's plan under the open rules of Ultimate tic-tac-toe, as a policy for `certify prove`.
 
-Bertholon et al. 2020 (arXiv:2006.02353) and Breitner (2013) win for X by sending O back into
-one board until it is full. This module states such a plan so that proof search checks it
-against every reply of O (`certify prove uttt:open --claim win --player 1 --policy
-certify.papers.bertholon:open_rules_plan`). Where the plan names a move the prover plays only
-that one; where it names none the search chooses.
+Bertholon et al. 2020 (arXiv:2006.02353) prove by hand that X wins within 43 moves; their text was
+not available here, so this plan is certify's own, built on the known opening (X sends O back
+into the centre board until it is full). Proof search checks it against every reply of O
+(`certify prove uttt:open --claim win --player 1 --policy certify.papers.bertholon:open_rules_plan`,
+docs/uttt.md): where the plan names a move the prover plays only that one; where it names none
+the search chooses.
 
 1. The centre: X plays the centre of the centre board, then the centre of every board O sends it
    to, so O is sent back to the centre board each time and fills it (O wins it).
