@@ -248,16 +248,23 @@ def test_bounded_claims_pin_the_exact_length_and_the_checker_states_the_longest_
     assert checker.check_document(tighter).exit_code == 1
 
 
-def test_strategy_bound_claims_read_the_checked_longest_play_and_search_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from certify.audit.bounds import StrategyBound
-    from certify.audit.facts import Bench
+def p1_win_certificate(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    """A checked file: player 1 wins mnk:3,4,3 (longest play 7 plies)."""
     from certify.proving.single import prove, write_proof
     from solver.search.pns import Claim
 
     path = tmp_path / "p1-win.json"
     write_proof(prove(resolve_game("mnk:3,4,3"), Claim(1, "win")).certificate, path)
+    return str(path)
+
+
+def test_strategy_bound_claims_read_the_checked_longest_play_and_search_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from certify.audit.bounds import StrategyBound
+    from certify.audit.facts import Bench
+
+    path = p1_win_certificate(tmp_path)
     claim = StrategyBound(id="t.1", where="test", statement="player 1 wins within 7 moves", game="mnk:3,4,3",
-                          kind="strategy_bound", player=1, result="win", certificate=str(path), max_nodes=50_000,
+                          kind="strategy_bound", player=1, result="win", certificate=path, max_nodes=50_000,
                           readings=[{"name": "7 plies", "within": 7}, {"name": "6 plies", "within": 6}])
     seven, six = claim.evaluate(None, Bench(published_dir=None))
     assert seven.holds is True and "longest play is 7 plies" in seven.measured
@@ -269,13 +276,10 @@ def test_a_checked_win_refutes_holding_out_past_its_longest_play(tmp_path) -> No
     by that certificate; a shorter bound is left to the search."""
     from certify.audit.bounds import StrategyBound
     from certify.audit.facts import Bench
-    from certify.proving.single import prove, write_proof
-    from solver.search.pns import Claim
 
-    path = tmp_path / "p1-win.json"
-    write_proof(prove(resolve_game("mnk:3,4,3"), Claim(1, "win")).certificate, path)
+    path = p1_win_certificate(tmp_path)
     claim = StrategyBound(id="t.2", where="test", statement="player 2 holds on", game="mnk:3,4,3",
-                          kind="strategy_bound", player=2, result="no-loss", opponent_certificate=str(path),
+                          kind="strategy_bound", player=2, result="no-loss", opponent_certificate=path,
                           max_nodes=50_000, readings=[{"name": "7 plies", "within": 7}, {"name": "6 plies", "within": 6}])
     seven, six = claim.evaluate(None, Bench(published_dir=None))
     assert seven.holds is False and "refuted" in seven.measured and "by ply 7" in seven.measured
