@@ -1,12 +1,13 @@
 """certify: settle claims about small finite games with machine-checkable proof.
 
 The notebook API (docs/api.md), loaded on first use so `import certify` stays instant:
-`game`, `solve`, `prove`, `load`, `check`, `audit_claims` and the `Certified`, `Position`, `Proof`,
-`Verdict` types. Every bad input it is given raises `CertifyError`, with one line saying what is wrong.
+`game`, `start`, `solve`, `prove`, `load`, `check`, `audit_claims` and the `Position` (a game loop for
+every family), `Certified`, `Proof`, `Verdict` and `Audit` types. Every bad input it is given raises `CertifyError`, with one line saying what is wrong.
 """
 
 __version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
-_API = ("Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve")
+_API = ("Audit", "Certified", "Position", "Proof", "Value", "ValuedMove", "Verdict", "audit_claims", "check", "game", "load", "prove",
+        "solve", "start")
 __all__ = ["__version__", "CertifyError", *_API]
 
 

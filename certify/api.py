@@ -21,12 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from certify import CertifyError
-from certify.record.positions import CertifiedGame, Label, MoveValue
+from certify.position import Position, Value, ValuedMove, _require_player as require_player, _shown
+from certify.record.positions import CertifiedGame
 from certify.record.schema import Certificate
-from solver.games.positional.engine import Move, parse_moves
-from solver.games.positional.rules import Rules, resolve
+from solver.games.game import GameRules
+from solver.games.positional.engine import Move
+from solver.games.positional.rules import Rules
 
-__all__ = ["CertifyError", "Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve"]
+__all__ = ["Audit", "CertifyError", "Certified", "Position", "Proof", "Value", "ValuedMove", "Verdict", "audit_claims",
+           "check", "game", "load", "prove", "solve", "start"]
 
 
 @contextmanager
@@ -41,20 +44,48 @@ def bad_input() -> Iterator[None]:
         raise CertifyError(str(err).splitlines()[0] if str(err) else type(err).__name__) from err
 
 
-def require_player(player: object) -> int:
-    """`player` if it is 1 or 2; else CertifyError."""
-    if player not in (1, 2) or isinstance(player, bool):
-        raise CertifyError(f"player {player!r}: must be 1 or 2")
-    return int(player)  # type: ignore[call-overload]
+def require_text(what: str, value: object, example: str) -> str:
+    """`value` if it is a non-empty string; else CertifyError naming `what` and an example."""
+    if not isinstance(value, str) or not value.strip():
+        raise CertifyError(f"{what} {_shown(value)}: expected {example}")
+    return value
 
 
-def game(text: str | Rules) -> Rules:
-    """The rules named by `text`: a built-in name, `mnk:R,C,K[,wild][,misere]` or a spec file.
+def require_path(what: str, value: object) -> Path:
+    """`value` as a Path if it is a non-empty string or a path; else CertifyError."""
+    if isinstance(value, Path):
+        return value
+    return Path(require_text(what, value, "a file name"))
+
+
+def require_budget(what: str, value: object, whole: bool) -> None:
+    """A budget is None (none) or a positive number (a whole one if `whole`), as the CLI's `--max-*` options."""
+    kinds = (int,) if whole else (int, float)
+    if value is not None and (type(value) not in kinds or not value > 0):
+        raise CertifyError(f"{what} {_shown(value)}: expected a {'whole ' if whole else ''}number above 0, or None for no limit")
+
+
+GAME_EXAMPLE = "a game name like 'tictactoe', 'mnk:4,4,3', 'uttt' or a spec file's name"
+
+
+def family_game(text: str | GameRules) -> Any:
+    """The game (solver/games/game.py) named by `text` or stated by rules; CertifyError if none."""
+    from solver.games.families import game_from_rules, resolve_game
+
+    if isinstance(text, GameRules) and not isinstance(text, str):
+        with bad_input():
+            return game_from_rules(text.canonical())
+    with bad_input():
+        return resolve_game(require_text("game", text, GAME_EXAMPLE))
+
+
+def game(text: str | GameRules) -> Any:  # Rules for positional games, UtttRules for Ultimate tic-tac-toe
+    """The rules named by `text`: a built-in name, `mnk:R,C,K[,wild][,misere]`, a spec file, `uttt`
+    or `uttt:open`.
 
     Raises CertifyError with one line when `text` names no game.
     """
-    with bad_input():
-        return text if isinstance(text, Rules) else resolve(text)
+    return family_game(text).rules
 
 
 def solve(text: str | Rules) -> Certified:
@@ -63,6 +94,8 @@ def solve(text: str | Rules) -> Certified:
     from solver.games.positional.rules import require_table_size
 
     rules = game(text)
+    if not isinstance(rules, Rules):
+        raise CertifyError(f"{rules.name}: the table solver solves positional games; prove() searches any family")
     with bad_input():
         require_table_size(rules)
     name = text if isinstance(text, str) else rules.name
@@ -70,7 +103,7 @@ def solve(text: str | Rules) -> Certified:
 
 
 def prove(
-    text: str,
+    text: str | GameRules,
     player: int,
     claim: str = "win",
     position: str | None = None,
@@ -81,20 +114,22 @@ def prove(
 
     Works for every family (`"uttt"` too) and boards past the table solver's 4×4; `position` is a
     position in the family's notation, as `certify show` prints it (None: the start). The search
-    stops after `max_nodes` nodes or at `max_memory` MB of resident memory. As `certify prove`
-    does, a disproved claim has its opposite searched with the same budget: `Proof.opposite`.
+    stops after `max_nodes` nodes or at `max_memory` MB of resident memory (each None: no limit).
+    As `certify prove` does, a disproved claim has its opposite searched with the same budget:
+    `Proof.opposite`.
     """
     from certify.proving.single import prove as search
-    from solver.games.families import resolve_game
     from solver.search.pns import Claim
 
+    family = family_game(text)
     if claim not in ("win", "no-loss"):
-        raise CertifyError(f"claim {claim!r}: must be 'win' or 'no-loss'")
+        raise CertifyError(f"claim {_shown(claim)}: must be 'win' or 'no-loss'")
     target = Claim(require_player(player), claim)  # type: ignore[arg-type]
-    with bad_input():
-        family = resolve_game(text)
-        if position is not None:
-            family.parse_position(position)
+    require_budget("max_nodes", max_nodes, whole=True)
+    require_budget("max_memory", max_memory, whole=False)
+    if position is not None:
+        with bad_input():
+            family.parse_position(require_text("position", position, "a position in the family's notation, as certify show prints it"))
     attempt = search(family, target, position, max_nodes=max_nodes, max_memory_mb=max_memory)
     opposite = None
     if attempt.outcome.status == "disproved":
@@ -102,12 +137,61 @@ def prove(
     return Proof(attempt, family, opposite)
 
 
+def start(game: str | GameRules, moves: str | list[Any] = "", certificate: Certified | Proof | str | Path | None = None) -> Position:
+    """The position after `moves` from the start of any family's game, to play through with
+    `play` and `undo`.
+
+    With `certificate` (a `Certified` game, a `Proof`, or a certificate file of kind table or
+    strategy about the same rules), moves carry its certified values; elsewhere `move_values`
+    searches. Raises CertifyError with one line at a game, move or certificate that is wrong.
+    """
+    family = family_game(game)
+    knowledge = None if certificate is None else knowledge_of(certificate, family)
+    return Position(family, family.initial(), knowledge).play(require_moves(moves))
+
+
+def require_moves(moves: object) -> Any:
+    """`moves` if it is a string or a list or tuple of moves; else CertifyError."""
+    if not isinstance(moves, (str, list, tuple)):
+        raise CertifyError(f"moves {_shown(moves)}: expected a string of moves like 'X4,O1' or a list of them")
+    return moves
+
+
+def knowledge_of(certificate: object, family: Any) -> Any:
+    """What `certificate` (Certified, Proof or a certificate file) knows of `family`'s positions; CertifyError
+    if it is about other rules or says nothing of values."""
+    from certify.position import StrategyKnowledge, TableKnowledge
+
+    if isinstance(certificate, Proof):
+        found = certificate.certificate or (certificate.opposite.certificate if certificate.opposite else None)
+        if found is None:
+            raise CertifyError(f"the proof holds no certificate: the search ended {certificate.status}")
+        made: Any = StrategyKnowledge(found, family)
+    elif isinstance(certificate, Certified):
+        made = TableKnowledge(certificate._labels)
+    else:
+        from certify.record.certificate import read_any_certificate
+
+        path = require_path("certificate", certificate)
+        with bad_input():
+            read = read_any_certificate(path)
+        if read.kind == "table":
+            made = TableKnowledge(CertifiedGame(read))  # type: ignore[arg-type]
+        elif read.kind == "strategy":
+            made = StrategyKnowledge(read, family)
+        else:
+            raise CertifyError(f"{path}: a certificate of kind {read.kind!r}: only table and strategy certificates value moves")
+    if made.rules_sha256 != family.rules.sha256():
+        raise CertifyError(f"the certificate is for {made.rules_name!r}, not for {family.rules.name!r} (rules differ)")
+    return made
+
+
 def load(path: str | Path) -> Certified:
-    """Read a certificate file (schema-validated; `check` runs the independent checker)."""
+    """Read a table certificate file (schema-validated; `check` runs the independent checker)."""
     from certify.record.certificate import read_certificate
 
     with bad_input():
-        return Certified(read_certificate(Path(path)))
+        return Certified(read_certificate(require_path("path", path)))
 
 
 @dataclass(frozen=True)
@@ -138,13 +222,13 @@ def check(certificate: Certified | Proof | str | Path) -> Verdict:
                 " (its opposite is: check proof.opposite)" if isinstance(certificate, Proof) and certificate.opposite else ""))
         result = checker.check_bytes(certificate.text.encode())
     else:
-        result = checker.check_file(str(certificate))
+        result = checker.check_file(str(require_path("certificate", certificate)))
     if result.exit_code not in (0, 1):
         raise CertifyError(result.message.removeprefix("ERROR: "))
     return Verdict(result.exit_code == 0, result.message)
 
 
-def audit_claims(claims: str | Path, published: str | Path = "certificates"):  # -> certify.audit.run.FileAudit
+def audit_claims(claims: str | Path, published: str | Path = "certificates") -> Audit:
     """Evaluate a claims file (docs/claims-format.md); each result has `.id`, `.verdict` (its primary
     reading's, or ambiguous), `.primary` and `.readings` (the primary first).
 
@@ -154,8 +238,35 @@ def audit_claims(claims: str | Path, published: str | Path = "certificates"):  #
     from certify.audit.facts import Bench
     from certify.audit.run import audit_file
 
+    where, folder = require_path("claims", claims), require_path("published", published)
     with bad_input():
-        return audit_file(Path(claims), Bench(published_dir=Path(published)))
+        return Audit(audit_file(where, Bench(published_dir=folder)))
+
+
+class Audit:
+    """The audit of one claims file: `.results` (each claim's verdict and evidence), `.path`,
+    `.claims` (the file as read), `.as_dict()` (its JSON form, as `certify audit --json` prints it)."""
+
+    def __init__(self, audit: Any) -> None:  # certify.audit.run.FileAudit
+        self._audit = audit
+        self.path: Path = audit.path
+        self.claims = audit.claims
+        self.results: list[Any] = audit.results  # certify.audit.result.ClaimResult
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready form."""
+        return self._audit.as_dict()
+
+    def __repr__(self) -> str:
+        counts: dict[str, int] = {}
+        for result in self.results:
+            counts[result.verdict] = counts.get(result.verdict, 0) + 1
+        tally = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
+        return f"<Audit {self.path.as_posix()}: {len(self.results)} claims: {tally}>"
+
+    def __str__(self) -> str:
+        """One line a claim: its id, game and verdict."""
+        return "\n".join(f"{r.id}  {r.game}  {r.verdict}" for r in self.results)
 
 
 class Certified:
@@ -202,17 +313,18 @@ class Certified:
         from certify.files import write_atomic
 
         with bad_input():
-            write_atomic(Path(path), self.text)
+            write_atomic(require_path("path", path), self.text)
         return Path(path)
 
-    def position(self, moves: str | list[Move] = "") -> Position:
-        """The position after `moves` from the empty board, e.g. `"X4,O0"`.
+    def position(self, moves: str | list[Any] = "") -> Position:
+        """The position after `moves` from the empty board (e.g. `"X4,O0"` or `["X4", "O0"]`), every
+        move valued by the certificate.
 
-        Raises CertifyError at the first illegal move.
+        Raises CertifyError at the first move that does not parse or is illegal.
         """
-        with bad_input():
-            played = parse_moves(moves) if isinstance(moves, str) else list(moves)
-            return Position(self, self._labels.game.play(played), tuple(played))
+        from certify.position import TableKnowledge
+
+        return Position(self._labels.game, self._labels.game.initial(), TableKnowledge(self._labels)).play(require_moves(moves))
 
     def strategy(self, player: int) -> dict[int, Move]:
         """The certified strategy of `player`: state code → the move it plays there (empty if the
@@ -229,82 +341,6 @@ class Certified:
             f"first player's certified result: <b>{self.value}</b>; {self.states:,} reachable states; "
             f"rules sha256 <code>{self.certificate.rules_sha256[:16]}…</code></div>{root._repr_svg_()}"
         )
-
-
-class Position:
-    """One position of a certified game, with its certified label and every move's value."""
-
-    def __init__(self, certified: Certified, code: int, moves: tuple[Move, ...] = ()) -> None:
-        self.certified = certified
-        self.code = code
-        self.moves_played = moves
-
-    @property
-    def _game(self) -> CertifiedGame:
-        return self.certified._labels
-
-    @property
-    def board(self) -> tuple[int, ...]:
-        """The mark on every cell: 0 empty, 1 X, 2 O (cells numbered row by row from 0)."""
-        return self._game.game.board(self.code)
-
-    @property
-    def to_move(self) -> int:
-        """The player to move, 1 or 2."""
-        return self._game.game.to_move(self.code)
-
-    @property
-    def label(self) -> Label:
-        """The certified value for the side to move and the plies to the end with best play."""
-        return self._game.label(self.code)
-
-    @property
-    def value(self) -> str:
-        """The certified result for the side to move: 'win', 'draw' or 'loss'."""
-        return self.label.value
-
-    @property
-    def is_terminal(self) -> bool:
-        """Whether the game is over here."""
-        return self.label.distance == 0
-
-    @property
-    def moves(self) -> list[MoveValue]:
-        """Every legal move with its certified value for the mover."""
-        return self._game.moves(self.code)
-
-    @property
-    def best_moves(self) -> list[MoveValue]:
-        """The best moves: the best value, then the fastest win or slowest loss."""
-        return [m for m in self.moves if m.best]
-
-    def strategy_move(self, player: int | None = None) -> Move | None:
-        """The move the certified strategy of `player` (default: the side to move) plays here."""
-        chosen = self.to_move if player is None else require_player(player)
-        return self._game.strategies.get(chosen, {}).get(self.code)
-
-    def play(self, moves: str | Move) -> Position:
-        """The position after `moves` (e.g. `"X4"` or `"X4,O0"`); CertifyError at an illegal one."""
-        with bad_input():
-            more = parse_moves(moves) if isinstance(moves, str) else [moves]
-            return Position(self.certified, self._game.game.play(more, self.code), self.moves_played + tuple(more))
-
-    def __str__(self) -> str:
-        rows, cols = self.certified.rules.rows, self.certified.rules.cols
-        marks = [".XO"[m] for m in self.board]
-        return "\n".join(" ".join(marks[r * cols : (r + 1) * cols]) for r in range(rows))
-
-    def __repr__(self) -> str:
-        played = ",".join(str(m) for m in self.moves_played) or "start"
-        return f"<Position {self.certified.name} {played} (code {self.code}): {self.value} for player {self.to_move}>"
-
-    def _repr_svg_(self) -> str:
-        from certify.render.svg import board_svg
-
-        rules = self.certified.rules
-        board = self.board
-        done = [line for line in rules.lines if board[line[0]] and all(board[c] == board[line[0]] for c in line)]
-        return board_svg(board, rules.rows, rules.cols, self.moves, [c for line in done for c in line])
 
 
 class Proof:
@@ -348,7 +384,7 @@ class Proof:
         if self.text is None:
             raise CertifyError(f"nothing to save: the search ended {self.status}")
         with bad_input():
-            write_atomic(Path(path), self.text)
+            write_atomic(require_path("path", path), self.text)
         return Path(path)
 
     def __repr__(self) -> str:
@@ -360,11 +396,12 @@ class Proof:
     def _size(self) -> str:
         return f", {self.positions:,} positions" if self.positions is not None else ""
 
-    def _repr_svg_(self) -> str:
-        from certify.render.svg import board_svg
+    def position(self, moves: str | list[Any] = "") -> Position:
+        """The position after `moves` from the searched position, valued by the certificate where its
+        strategy reaches (this proof's, or the opposite claim's when that one was proved)."""
+        root = self.family.initial() if self.attempt.root is None else self.family.parse_position(self.attempt.root)
+        knowledge = knowledge_of(self, self.family) if self.proved or (self.opposite and self.opposite.proved) else None
+        return Position(self.family, root, knowledge).play(require_moves(moves))
 
-        root = self.attempt.root
-        text = self.family.format_position(self.family.initial()) if root is None else root
-        rows = text.split(" ")[0].split("/")
-        cells = [".XO".index(c) for row in rows for c in row]
-        return board_svg(cells, len(rows), len(rows[0]))
+    def _repr_svg_(self) -> str:
+        return self.position()._repr_svg_()

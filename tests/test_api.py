@@ -45,29 +45,67 @@ def test_position_values_agree_with_the_label_table():
     w3t = certify.load(ROOT / "certificates" / "w3t.json")
     table = label_table(w3t.certificate)
     position = w3t.position("X4,O0")
-    for move in position.moves:
-        row = table.lookup(move.child)
+    for move in position.move_values(0):
+        row = table.lookup(position.play(move.move).state)
+        assert move.source == "certificate"
         assert move.plies == int(table.distances[row]) + 1
         assert move.value == {1: "loss", 0: "draw", -1: "win"}[int(table.values[row])]
-    assert position.best_moves and all(m.value == position.value for m in position.best_moves)
+    best = position.best_moves(0)
+    assert best and all(m.value == position.value for m in best)
 
 
 def test_strategy_moves_reach_only_its_guarantee():
     w3t = certify.load(ROOT / "certificates" / "w3t.json")
-    strategy = w3t.strategy(1)
-    for code, move in strategy.items():
-        after = [m for m in certify.Position(w3t, code).moves if m.move == move]
-        assert after and after[0].value == "win"
+    start = w3t.position()
+    for code, move in w3t.strategy(1).items():
+        position = certify.Position(start.game, code, start.knowledge)
+        assert position.strategy_move(1) == str(move)
+        assert [m.value for m in position.move_values(0) if m.move == str(move)] == ["win"]
 
 
 def test_svg_board_is_well_formed_and_shows_every_move():
     import xml.etree.ElementTree as ET
 
+    from certify.record.positions import MoveValue
     from certify.render.svg import short_value
 
     start = certify.load(ROOT / "certificates" / "w3t.json").position()
     root = ET.fromstring(start._repr_svg_())
     texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    for move in start.moves:
-        assert f"{'XO'[move.move.mark - 1]} {short_value(move)}" in texts
-    assert sum("★" in t for t in texts) == len(start.best_moves) > 0
+    for move in start.move_values(0):
+        shown = MoveValue(start.game.parse_move(move.move), 0, move.value, move.plies, None, move.best)
+        assert f"{move.move[0]} {short_value(shown)}" in texts
+    assert sum("★" in t for t in texts) == len(start.best_moves(0)) > 0
+
+
+def test_searched_values_are_drawn_without_plies():
+    import xml.etree.ElementTree as ET
+
+    position = certify.start("tictactoe", "X4 O1")
+    assert "W" not in "".join(ET.fromstring(position._repr_svg_()).itertext())  # nothing known yet: no values drawn
+    position.move_values(2_000)
+    texts = ["".join(t.itertext()) for t in ET.fromstring(position._repr_svg_()).iter("{http://www.w3.org/2000/svg}text")]
+    assert "X W★" in texts and "X D" in texts  # X7 only draws; the others win, in plies a search does not count
+
+
+def test_an_audit_is_short_to_print():  # issue 32, item 8: its repr was 30 kB
+    from certify.api import Audit
+
+    class Result:
+        def __init__(self, id: str, verdict: str) -> None:
+            self.id, self.game, self.verdict = id, "w3t", verdict
+
+    class FileAudit:
+        path = Path("claims/000.toml")
+        claims = None
+        results = [Result("1", "holds"), Result("2", "refuted"), Result("3", "holds")]
+
+    audit = Audit(FileAudit())
+    assert repr(audit) == "<Audit claims/000.toml: 3 claims: 2 holds, 1 refuted>"
+    assert str(audit).splitlines() == ["1  w3t  holds", "2  w3t  refuted", "3  w3t  holds"]
+
+
+def test_the_drawing_in_api_md_is_what_a_position_draws():
+    ttt = certify.load(ROOT / "certificates" / "tictactoe.json")
+    drawn = certify.start("tictactoe", "X4 O1", certificate=ttt)._repr_svg_()
+    assert (ROOT / "docs" / "api-position.svg").read_text(encoding="utf-8") == drawn + "\n"

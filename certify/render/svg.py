@@ -57,8 +57,9 @@ def board_svg(
 
 
 def short_value(move: MoveValue) -> str:
-    """`W5`, `L4` or `D`, with a star for a best move."""
-    word = {"win": f"W{move.plies}", "loss": f"L{move.plies}", "draw": "D"}[move.value]
+    """`W5`, `L4` or `D` (`W`, `L` when the plies are not known), with a star for a best move."""
+    plies = "" if move.plies is None else move.plies  # a search's value comes without its length
+    word = {"win": f"W{plies}", "loss": f"L{plies}", "draw": "D"}[move.value]
     return word + ("★" if move.best else "")
 
 

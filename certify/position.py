@@ -1,0 +1,346 @@
+"""The notebook API's game loop: a position of any family as a value (`play`, `undo`, `result`),
+with the value of each move from what knows it — a certificate, the rules, or a bounded search.
+
+One model for every family: a `Position` holds a game (solver/games/game.py), a state and the
+moves that reached it, and asks only the game interface. What it knows of values comes from a
+`Knowledge` (a table certificate labels every reachable state; a strategy certificate proves its
+claim at the positions of its strategy); where none knows, `move_values(nodes)` runs the proof
+searches of `certify prove --value` within `nodes` nodes each, and says `unknown` when they stop.
+Every value says where it comes from: `certificate`, `rules` (the game is over after the move),
+`search` or `unknown`. Bad input raises CertifyError with one line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from certify import CertifyError
+from certify.record.format import ValueWord
+
+Source = Literal["certificate", "rules", "search", "unknown"]
+SEARCH_NODES = 2_000  # per search, the default of move_values: settles tic-tac-toe's moves in well under a second
+FLIP: dict[ValueWord | None, ValueWord | None] = {"win": "loss", "loss": "win", "draw": "draw", None: None}
+WORD = {1: "win", 0: "draw", -1: "loss"}
+
+
+@dataclass(frozen=True)
+class Value:
+    """What is known of a position's value for the player to move, and from where."""
+
+    value: ValueWord | None  # None: unknown
+    source: Source
+    plies: int | None = None  # plies to the end with best play, where the source says
+
+    def __str__(self) -> str:
+        if self.value is None:
+            return "unknown"
+        length = "" if self.plies is None or self.value == "draw" else f" in {self.plies}"
+        return f"{self.value}{length} ({self.source})"
+
+
+@dataclass(frozen=True)
+class ValuedMove:
+    """One legal move with its value for the player making it, and where that value comes from."""
+
+    move: str  # in the family's notation: `X4`, `4.0`
+    value: ValueWord | None  # None: unknown
+    source: Source
+    plies: int | None  # plies to the end with best play, this move included, where the source says
+    best: bool  # among the known values the best one, then the fastest win or slowest loss
+
+    def __str__(self) -> str:
+        if self.value is None:
+            return f"{self.move} unknown"
+        length = "" if self.plies is None or self.value == "draw" else f" in {self.plies}"
+        return f"{self.move} {self.value}{length} ({self.source})"
+
+
+class Knowledge(Protocol):
+    """A certificate read as values of positions (certify.api builds one per kind of certificate)."""
+
+    rules_sha256: str
+
+    def value(self, game: Any, state: Any) -> tuple[ValueWord, int | None] | None:
+        """The certified value for the player to move and the plies to the end (or None), or None if unknown."""
+        ...
+
+    def strategy_move(self, game: Any, state: Any, player: int) -> Any | None:
+        """The move a certified strategy of `player` plays in `state`, or None."""
+        ...
+
+
+class TableKnowledge:
+    """A table certificate's knowledge (certify/record/positions.py): every reachable state's value
+    and plies to the end, and the certified strategies' moves."""
+
+    def __init__(self, labels: Any) -> None:  # certify.record.positions.CertifiedGame
+        self.labels = labels
+        self.rules_sha256: str = labels.certificate.rules_sha256
+        self.rules_name: str = labels.rules.name
+
+    def value(self, game: Any, state: Any) -> tuple[ValueWord, int | None] | None:
+        try:
+            label = self.labels.label(state)
+        except KeyError:  # not reachable from the empty board
+            return None
+        return label.value, label.distance
+
+    def strategy_move(self, game: Any, state: Any, player: int) -> Any | None:
+        return self.labels.strategies.get(player, {}).get(state)
+
+
+class StrategyKnowledge:
+    """A strategy certificate's knowledge: its prover wins from every prover's position the strategy
+    reaches, and so loses from none of the opponent's positions whose every move leads there.
+
+    A no-loss proof only bounds values (a win or a draw), which the words win/draw/loss cannot say:
+    it gives the strategy's moves, not values.
+    """
+
+    def __init__(self, certificate: Any, game: Any) -> None:  # certify.record.schema.StrategyCertificate
+        from certify.proving.single import strategy_moves
+
+        try:
+            self.chosen = strategy_moves(certificate, game)  # the prover's position keys → its move
+        except ValueError as err:
+            raise CertifyError(str(err).splitlines()[0]) from None
+        self.prover: int = certificate.claim.player
+        self.wins = certificate.claim.result == "win"
+        self.rules_sha256: str = certificate.rules_sha256
+        self.rules_name: str = str(certificate.rules.get("name", "?"))
+
+    def value(self, game: Any, state: Any) -> tuple[ValueWord, int | None] | None:
+        if not self.wins or game.is_terminal(state):
+            return None
+        if game.to_move(state) == self.prover:
+            return ("win", None) if game.key(state) in self.chosen else None
+        for move in game.legal_moves(state):
+            child = game.apply(state, move)
+            if game.is_terminal(child) and game.returns(child)[self.prover - 1] != 1:
+                return None
+            if not game.is_terminal(child) and game.key(child) not in self.chosen:
+                return None
+        return "loss", None
+
+    def strategy_move(self, game: Any, state: Any, player: int) -> Any | None:
+        return self.chosen.get(game.key(state)) if player == self.prover else None
+
+
+class Position:
+    """A position of a game of any family, as a value: `play` and `undo` give other positions.
+
+    Made by `certify.start`, `Certified.position` and `Proof.position`. Equal positions are the same
+    state of the same game, however reached.
+    """
+
+    def __init__(self, game: Any, state: Any, knowledge: Knowledge | None = None,
+                 history: tuple[tuple[Any, Any], ...] = ()) -> None:
+        self.game = game  # the family's game (solver/games/game.py)
+        self.state = state  # the family's state value
+        self.knowledge = knowledge
+        self._history = history  # (state before, move played) for each move that reached this one
+        self._values: dict[int, list[ValuedMove]] = {}
+
+    # ---- the game ---------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Any:
+        """The rules of the game (its canonical form and sha256 identify it)."""
+        return self.game.rules
+
+    @property
+    def text(self) -> str:
+        """The position in the family's notation, as `certify show --position` takes it."""
+        return self.game.format_position(self.state)
+
+    @property
+    def to_move(self) -> int:
+        """The player to move, 1 or 2 (the one who would move, at the end)."""
+        return self.game.to_move(self.state)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.game.is_terminal(self.state)
+
+    @property
+    def result(self) -> ValueWord | None:
+        """The first player's result once the game is over ('win', 'draw', 'loss'); None before."""
+        return WORD[self.game.returns(self.state)[0]] if self.is_over else None
+
+    @property
+    def legal_moves(self) -> list[str]:
+        """Every legal move in the family's notation, in the game's order; empty at the end."""
+        return [self.game.format_move(move) for move in self.game.legal_moves(self.state)]
+
+    @property
+    def moves_played(self) -> tuple[str, ...]:
+        """The moves that reached this position from where it started."""
+        return tuple(self.game.format_move(move) for _, move in self._history)
+
+    def play(self, moves: str | Sequence[Any]) -> Position:
+        """The position after `moves`: one move (`"X4"`, `"4.0"`), several (`"X4,O1"`, `["X4", "O1"]`)
+        or the family's move values. CertifyError names the first move that does not parse or is illegal."""
+        if isinstance(moves, str):
+            tokens: Sequence[Any] = [t for t in re.split(r"[,\s]+", moves.strip()) if t]
+        elif isinstance(moves, Sequence):
+            tokens = moves
+        else:
+            raise CertifyError(f"moves {_shown(moves)}: expected a move like {self._example()}, a string of moves or a list of them")
+        state, history = self.state, self._history
+        for token in tokens:
+            move = self._move(token)
+            if move not in self.game.legal_moves(state):
+                raise CertifyError(f"move {self.game.format_move(move)} is not legal in {self.game.format_position(state)}"
+                                   + (" (the game is over)" if self.game.is_terminal(state) else ""))
+            history += ((state, move),)
+            state = self.game.apply(state, move)
+        return Position(self.game, state, self.knowledge, history)
+
+    def undo(self, plies: int = 1) -> Position:
+        """The position `plies` moves back; CertifyError past the position it started from."""
+        if type(plies) is not int or plies < 0:
+            raise CertifyError(f"plies {_shown(plies)}: expected a whole number, 0 or more")
+        if plies > len(self._history):
+            played = len(self._history)
+            raise CertifyError(f"cannot undo {plies} move{'s' * (plies != 1)}: {played or 'no'} move{'s' * (played != 1)} played")
+        if plies == 0:
+            return self
+        state = self._history[-plies][0]
+        return Position(self.game, state, self.knowledge, self._history[:-plies])
+
+    def _move(self, token: Any) -> Any:
+        """The family's move for `token` (its notation, or the move itself); CertifyError if neither."""
+        if isinstance(token, str):
+            try:
+                return self.game.parse_move(token)
+            except ValueError as err:
+                raise CertifyError(str(err).splitlines()[0]) from None
+        try:
+            parsed = self.game.parse_move(self.game.format_move(token))
+            if type(parsed) is type(token) and parsed == token:
+                return token
+        except (ValueError, TypeError, AttributeError, IndexError):
+            pass
+        raise CertifyError(f"move {_shown(token)}: expected a move like {self._example()}")
+
+    def _example(self) -> str:
+        return repr(self.game.format_move(self.game.legal_moves(self.game.initial())[0]))
+
+    # ---- values -----------------------------------------------------------------------------
+
+    @property
+    def value(self) -> ValueWord | None:
+        """The value for the player to move that a certificate or the rules know, else None
+        (`evaluate(nodes)` searches for it)."""
+        return self.evaluate(0).value
+
+    def evaluate(self, nodes: int = SEARCH_NODES) -> Value:
+        """The value for the player to move: from the certificate, the rules at the end, else by
+        proof search within `nodes` nodes per search (0: no search), else unknown."""
+        _require_nodes(nodes)
+        return self._value_of(self.state, nodes)
+
+    def move_values(self, nodes: int = SEARCH_NODES) -> list[ValuedMove]:
+        """Every legal move with its value for the player making it, each saying where it comes from
+        (a certificate, the rules, a search within `nodes` nodes per search, or unknown)."""
+        _require_nodes(nodes)
+        known = self._values.get(nodes)
+        if known is None:
+            found = []
+            for move in self.game.legal_moves(self.state):
+                after = self._value_of(self.game.apply(self.state, move), nodes)
+                found.append((move, FLIP[after.value], after.source, None if after.plies is None else after.plies + 1))
+            keys = [_goodness(value, plies) for _, value, _, plies in found]
+            top = max((k for k in keys if k is not None), default=None)
+            known = self._values[nodes] = [
+                ValuedMove(self.game.format_move(move), value, source, plies, key is not None and key == top)
+                for (move, value, source, plies), key in zip(found, keys)
+            ]
+        return known
+
+    def best_moves(self, nodes: int = SEARCH_NODES) -> list[ValuedMove]:
+        """The moves of the best known value, then the fastest win or slowest loss (move_values)."""
+        return [m for m in self.move_values(nodes) if m.best]
+
+    def strategy_move(self, player: int | None = None) -> str | None:
+        """The move a certified strategy of `player` (default: the player to move) plays here, or None."""
+        chosen = self.to_move if player is None else _require_player(player)
+        move = None if self.knowledge is None else self.knowledge.strategy_move(self.game, self.state, chosen)
+        return None if move is None else self.game.format_move(move)
+
+    def _value_of(self, state: Any, nodes: int) -> Value:
+        if self.knowledge is not None:
+            known = self.knowledge.value(self.game, state)
+            if known is not None:
+                return Value(known[0], "certificate", known[1])
+        if self.game.is_terminal(state):
+            return Value(WORD[self.game.returns(state)[self.game.to_move(state) - 1]], "rules", 0)
+        if nodes:
+            from certify.proving.single import settle_value
+
+            settled = settle_value(self.game, self.game.format_position(state), nodes=nodes)
+            if settled.value is not None:
+                return Value(settled.value, "search")
+        return Value(None, "unknown")
+
+    # ---- drawing ----------------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Position) and self.rules.sha256() == other.rules.sha256()
+                and self.game.key(self.state) == other.game.key(other.state))
+
+    def __hash__(self) -> int:
+        return hash((self.rules.sha256(), self.game.key(self.state)))
+
+    def __str__(self) -> str:
+        from certify.render.position import position_text
+
+        return position_text(self.game, self.state)
+
+    def __repr__(self) -> str:
+        played = self.moves_played
+        shown = " ".join(played) if len(played) <= 6 else f"{len(played)} moves, … {' '.join(played[-3:])}"
+        where = f"after {shown}" if played else "start" if self.state == self.game.initial() else self.text
+        if self.is_over:
+            now = {"win": "player 1 won", "loss": "player 2 won", "draw": "drawn"}[self.result or "draw"]
+        else:
+            now = f"player {self.to_move} to move" + ("" if self.value is None else f", a certified {self.value}")
+        return f"<Position {self.rules.name} {where}: {now}>"
+
+    def _repr_svg_(self) -> str:
+        """The board, with the values of moves known without a new search (a certificate, the rules,
+        or move_values already asked of this position)."""
+        from certify.render.position import position_svg
+
+        searched = max(self._values, default=0)
+        return position_svg(self.game, self.state, self._values.get(searched) or self.move_values(0))
+
+
+def _goodness(value: ValueWord | None, plies: int | None) -> tuple[int, int] | None:
+    """How good a move of `value` for its mover is: the value, then a fast win or a slow loss."""
+    if value is None:
+        return None
+    signed = {"win": 1, "draw": 0, "loss": -1}[value]
+    return (signed, 0 if plies is None or signed == 0 else -signed * plies)
+
+
+def _require_nodes(nodes: object) -> None:
+    if type(nodes) is not int or nodes < 0:
+        raise CertifyError(f"nodes {_shown(nodes)}: expected a whole number of nodes, 0 (no search) or more")
+
+
+def _require_player(player: object) -> int:
+    """`player` if it is 1 or 2; else CertifyError."""
+    if type(player) is not int or player not in (1, 2):
+        raise CertifyError(f"player {_shown(player)}: must be 1 or 2")
+    return player
+
+
+def _shown(value: object) -> str:
+    """A value as an error message quotes it: its repr, on one line, cut at 40 characters."""
+    text = repr(value).replace("\n", " ")
+    return text if len(text) <= 40 else text[:39] + "…"
