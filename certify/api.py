@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from certify import CertifyError
-from certify.position import Position, Value, ValuedMove, _require_player as require_player, _shown
+from certify.position import Position, Value, ValuedMove, quoted, require_player
 from certify.record.positions import CertifiedGame
 from certify.record.schema import Certificate
 from solver.games.game import GameRules
@@ -47,7 +47,7 @@ def bad_input() -> Iterator[None]:
 def require_text(what: str, value: object, example: str) -> str:
     """`value` if it is a non-empty string; else CertifyError naming `what` and an example."""
     if not isinstance(value, str) or not value.strip():
-        raise CertifyError(f"{what} {_shown(value)}: expected {example}")
+        raise CertifyError(f"{what} {quoted(value)}: expected {example}")
     return value
 
 
@@ -62,7 +62,7 @@ def require_budget(what: str, value: object, whole: bool) -> None:
     """A budget is None (none) or a positive number (a whole one if `whole`), as the CLI's `--max-*` options."""
     kinds = (int,) if whole else (int, float)
     if value is not None and (type(value) not in kinds or not value > 0):
-        raise CertifyError(f"{what} {_shown(value)}: expected a {'whole ' if whole else ''}number above 0, or None for no limit")
+        raise CertifyError(f"{what} {quoted(value)}: expected a {'whole ' if whole else ''}number above 0, or None for no limit")
 
 
 GAME_EXAMPLE = "a game name like 'tictactoe', 'mnk:4,4,3', 'uttt' or a spec file's name"
@@ -123,7 +123,7 @@ def prove(
 
     family = family_game(text)
     if claim not in ("win", "no-loss"):
-        raise CertifyError(f"claim {_shown(claim)}: must be 'win' or 'no-loss'")
+        raise CertifyError(f"claim {quoted(claim)}: must be 'win' or 'no-loss'")
     target = Claim(require_player(player), claim)  # type: ignore[arg-type]
     require_budget("max_nodes", max_nodes, whole=True)
     require_budget("max_memory", max_memory, whole=False)
@@ -153,7 +153,7 @@ def start(game: str | GameRules, moves: str | list[Any] = "", certificate: Certi
 def require_moves(moves: object) -> Any:
     """`moves` if it is a string or a list or tuple of moves; else CertifyError."""
     if not isinstance(moves, (str, list, tuple)):
-        raise CertifyError(f"moves {_shown(moves)}: expected a string of moves like 'X4,O1' or a list of them")
+        raise CertifyError(f"moves {quoted(moves)}: expected a string of moves like 'X4,O1' or a list of them")
     return moves
 
 

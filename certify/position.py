@@ -5,7 +5,7 @@ One model for every family: a `Position` holds a game (solver/games/game.py), a 
 moves that reached it, and asks only the game interface. What it knows of values comes from a
 `Knowledge` (a table certificate labels every reachable state; a strategy certificate proves its
 claim at the positions of its strategy); where none knows, `move_values(nodes)` runs the proof
-searches of `certify prove --value` within `nodes` nodes each, and says `unknown` when they stop.
+searches `certify show --solve NODES` runs, within `nodes` nodes each, and says `unknown` when they stop.
 Every value says where it comes from: `certificate`, `rules` (the game is over after the move),
 `search` or `unknown`. Bad input raises CertifyError with one line.
 """
@@ -189,7 +189,7 @@ class Position:
         elif isinstance(moves, Sequence):
             tokens = moves
         else:
-            raise CertifyError(f"moves {_shown(moves)}: expected a move like {self._example()}, a string of moves or a list of them")
+            raise CertifyError(f"moves {quoted(moves)}: expected a move like {self._example()}, a string of moves or a list of them")
         state, history = self.state, self._history
         for token in tokens:
             move = self._move(token)
@@ -203,7 +203,7 @@ class Position:
     def undo(self, plies: int = 1) -> Position:
         """The position `plies` moves back; CertifyError past the position it started from."""
         if type(plies) is not int or plies < 0:
-            raise CertifyError(f"plies {_shown(plies)}: expected a whole number, 0 or more")
+            raise CertifyError(f"plies {quoted(plies)}: expected a whole number, 0 or more")
         if plies > len(self._history):
             played = len(self._history)
             raise CertifyError(f"cannot undo {plies} move{'s' * (plies != 1)}: {played or 'no'} move{'s' * (played != 1)} played")
@@ -225,7 +225,7 @@ class Position:
                 return token
         except (ValueError, TypeError, AttributeError, IndexError):
             pass
-        raise CertifyError(f"move {_shown(token)}: expected a move like {self._example()}")
+        raise CertifyError(f"move {quoted(token)}: expected a move like {self._example()}")
 
     def _example(self) -> str:
         return repr(self.game.format_move(self.game.legal_moves(self.game.initial())[0]))
@@ -268,7 +268,7 @@ class Position:
 
     def strategy_move(self, player: int | None = None) -> str | None:
         """The move a certified strategy of `player` (default: the player to move) plays here, or None."""
-        chosen = self.to_move if player is None else _require_player(player)
+        chosen = self.to_move if player is None else require_player(player)
         move = None if self.knowledge is None else self.knowledge.strategy_move(self.game, self.state, chosen)
         return None if move is None else self.game.format_move(move)
 
@@ -330,17 +330,17 @@ def _goodness(value: ValueWord | None, plies: int | None) -> tuple[int, int] | N
 
 def _require_nodes(nodes: object) -> None:
     if type(nodes) is not int or nodes < 0:
-        raise CertifyError(f"nodes {_shown(nodes)}: expected a whole number of nodes, 0 (no search) or more")
+        raise CertifyError(f"nodes {quoted(nodes)}: expected a whole number of nodes, 0 (no search) or more")
 
 
-def _require_player(player: object) -> int:
+def require_player(player: object) -> int:
     """`player` if it is 1 or 2; else CertifyError."""
     if type(player) is not int or player not in (1, 2):
-        raise CertifyError(f"player {_shown(player)}: must be 1 or 2")
+        raise CertifyError(f"player {quoted(player)}: must be 1 or 2")
     return player
 
 
-def _shown(value: object) -> str:
+def quoted(value: object) -> str:
     """A value as an error message quotes it: its repr, on one line, cut at 40 characters."""
     text = repr(value).replace("\n", " ")
     return text if len(text) <= 40 else text[:39] + "…"

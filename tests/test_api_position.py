@@ -175,3 +175,8 @@ def test_the_published_uttt_open_proof_values_its_strategy():
     reply = start.play(first)
     assert reply.value == "loss" and {m.value for m in reply.move_values(0)} == {"loss"}
     assert reply.strategy_move() is None and reply.strategy_move(1) is None  # O to move: no X move here
+
+
+def test_rules_state_the_game_as_its_name_does():
+    for name in ("tictactoe", "mnk:3,4,3,wild,misere", "uttt", "uttt:open"):
+        assert certify.start(certify.game(name), certify.start(name).legal_moves[:1]) == certify.start(name).play(certify.start(name).legal_moves[0])
