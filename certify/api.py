@@ -247,7 +247,11 @@ class Audit:
     """The audit of one claims file: `.results` (each claim's verdict and evidence), `.path`,
     `.claims` (the file as read), `.as_dict()` (its JSON form, as `certify audit --json` prints it)."""
 
-    def __init__(self, audit: Any) -> None:  # certify.audit.run.FileAudit
+    def __init__(self, audit: Any) -> None:
+        from certify.audit.run import FileAudit
+
+        if not isinstance(audit, FileAudit):
+            raise CertifyError(f"audit {quoted(audit)}: expected a claims file's audit (certify.audit_claims makes one)")
         self._audit = audit
         self.path: Path = audit.path
         self.claims = audit.claims
@@ -273,8 +277,11 @@ class Certified:
     """A certified game: its certificate and the certified value of every position."""
 
     def __init__(self, certificate: Certificate) -> None:
+        if not isinstance(certificate, Certificate):
+            raise CertifyError(f"certificate {quoted(certificate)}: expected a table certificate (certify.load reads one)")
         self.certificate = certificate
-        self._labels = CertifiedGame(certificate)
+        with bad_input():
+            self._labels = CertifiedGame(certificate)
 
     @property
     def rules(self) -> Rules:
@@ -347,7 +354,14 @@ class Proof:
     """The outcome of a proof search; when proved, its strategy certificate. When disproved, the
     search for the opposite claim (`opposite`), whose certificate proves the disproof."""
 
-    def __init__(self, attempt: Any, family: Any, opposite: Proof | None = None) -> None:  # certify.proving.single.Attempt, a solver.games.game.Game
+    def __init__(self, attempt: Any, family: Any, opposite: Proof | None = None) -> None:
+        """A search's `Attempt` (certify/proving/single.py) on `family` (solver/games/game.py); certify.prove makes them."""
+        from certify.proving.single import Attempt
+        from solver.games.game import Game
+
+        for name, value, kind in (("attempt", attempt, Attempt), ("family", family, Game), ("opposite", opposite, (Proof, type(None)))):
+            if not isinstance(value, kind):
+                raise CertifyError(f"{name} {quoted(value)}: not what a Proof is made of (certify.prove makes one)")
         self.attempt = attempt
         self.family = family
         self.opposite = opposite

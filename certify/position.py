@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from certify import CertifyError
 from certify.record.format import ValueWord
@@ -58,6 +58,7 @@ class ValuedMove:
         return f"{self.move} {self.value}{length} ({self.source})"
 
 
+@runtime_checkable
 class Knowledge(Protocol):
     """A certificate read as values of positions (certify.api builds one per kind of certificate)."""
 
@@ -136,13 +137,33 @@ class Position:
     state of the same game, however reached.
     """
 
-    def __init__(self, game: Any, state: Any, knowledge: Knowledge | None = None,
-                 history: tuple[tuple[Any, Any], ...] = ()) -> None:
+    def __init__(self, game: Any, state: Any, knowledge: Knowledge | None = None) -> None:
+        """`state` of `game` (solver/games/game.py), valued by `knowledge`; CertifyError if they do not fit."""
+        from solver.games.game import Game
+
+        if not isinstance(game, Game):
+            raise CertifyError(f"game {quoted(game)}: expected a game (certify.start makes a position from a game's name)")
+        try:
+            fits = game.key(game.parse_position(game.format_position(state))) == game.key(state)
+        except (ValueError, TypeError, AttributeError, IndexError):
+            fits = False
+        if not fits:
+            raise CertifyError(f"state {quoted(state)}: not a position of {game.rules.name}")
+        if knowledge is not None and not isinstance(knowledge, Knowledge):
+            raise CertifyError(f"knowledge {quoted(knowledge)}: expected what a certificate knows (certify.start reads one)")
+        self._set(game, state, knowledge, ())
+
+    def _set(self, game: Any, state: Any, knowledge: Knowledge | None, history: tuple[tuple[Any, Any], ...]) -> Position:
         self.game = game  # the family's game (solver/games/game.py)
         self.state = state  # the family's state value
         self.knowledge = knowledge
         self._history = history  # (state before, move played) for each move that reached this one
         self._values: dict[int, list[ValuedMove]] = {}
+        return self
+
+    def _after(self, state: Any, history: tuple[tuple[Any, Any], ...]) -> Position:
+        """Another position of the same game and knowledge (reached by play or undo: no check needed)."""
+        return object.__new__(Position)._set(self.game, state, self.knowledge, history)
 
     # ---- the game ---------------------------------------------------------------------------
 
@@ -198,7 +219,7 @@ class Position:
                                    + (" (the game is over)" if self.game.is_terminal(state) else ""))
             history += ((state, move),)
             state = self.game.apply(state, move)
-        return Position(self.game, state, self.knowledge, history)
+        return self._after(state, history)
 
     def undo(self, plies: int = 1) -> Position:
         """The position `plies` moves back; CertifyError past the position it started from."""
@@ -210,7 +231,7 @@ class Position:
         if plies == 0:
             return self
         state = self._history[-plies][0]
-        return Position(self.game, state, self.knowledge, self._history[:-plies])
+        return self._after(state, self._history[:-plies])
 
     def _move(self, token: Any) -> Any:
         """The family's move for `token` (its notation, or the move itself); CertifyError if neither."""

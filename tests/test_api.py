@@ -90,17 +90,13 @@ def test_searched_values_are_drawn_without_plies():
 
 def test_an_audit_is_short_to_print():  # issue 32, item 8: its repr was 30 kB
     from certify.api import Audit
+    from certify.audit.run import FileAudit
 
-    class Result:
+    class Result:  # what the repr reads of a ClaimResult
         def __init__(self, id: str, verdict: str) -> None:
             self.id, self.game, self.verdict = id, "w3t", verdict
 
-    class FileAudit:
-        path = Path("claims/000.toml")
-        claims = None
-        results = [Result("1", "holds"), Result("2", "refuted"), Result("3", "holds")]
-
-    audit = Audit(FileAudit())
+    audit = Audit(FileAudit(Path("claims/000.toml"), None, [Result("1", "holds"), Result("2", "refuted"), Result("3", "holds")]))
     assert repr(audit) == "<Audit claims/000.toml: 3 claims: 2 holds, 1 refuted>"
     assert str(audit).splitlines() == ["1  w3t  holds", "2  w3t  refuted", "3  w3t  holds"]
 

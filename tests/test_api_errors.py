@@ -128,6 +128,28 @@ BAD: dict[str, list[tuple[str, Call]]] = {
         ("not TOML", lambda m: certify.audit_claims(m.claims)),
         ("published None", lambda m: certify.audit_claims(m.claims, None)),
     ],
+    "Certified": [
+        ("None", lambda m: certify.Certified(None)),
+        ("a file name", lambda m: certify.Certified(str(W3T))),
+    ],
+    "Proof": [
+        ("None", lambda m: certify.Proof(None, m.start.game)),
+        ("a game's name", lambda m: certify.Proof(m.unproved.attempt, "mnk:4,4,4")),
+        ("opposite not a proof", lambda m: certify.Proof(m.unproved.attempt, m.unproved.family, 42)),
+    ],
+    "Position": [
+        ("game None", lambda m: certify.Position(None, 0)),
+        ("game a name", lambda m: certify.Position("tictactoe", 0)),
+        ("state None", lambda m: certify.Position(m.start.game, None)),
+        ("state off the board", lambda m: certify.Position(m.start.game, 3**9)),
+        ("state unreachable", lambda m: certify.Position(m.start.game, m.start.game.code((1, 1, 1, 0, 0, 0, 0, 0, 0)))),
+        ("state of another family", lambda m: certify.Position(m.uttt.game, 0)),
+        ("knowledge a file name", lambda m: certify.Position(m.start.game, 0, str(W3T))),
+    ],
+    "Audit": [
+        ("None", lambda m: certify.Audit(None)),
+        ("a file name", lambda m: certify.Audit("certificates/claims/000.toml")),
+    ],
     "Certified.position": [
         ("None", lambda m: m.ttt.position(None)),
         ("a number", lambda m: m.ttt.position(42)),
@@ -193,14 +215,20 @@ BAD: dict[str, list[tuple[str, Call]]] = {
 }
 
 
+# Records the API returns, made of plain values: constructing one checks nothing, as a tuple would not.
+RECORDS = {"Value", "ValuedMove", "Verdict"}
+
+
 def public_callables() -> set[str]:
-    """Every public function of the API, and every public method of its types, that takes input."""
+    """Every public function of the API, and every constructor and public method of its types, that takes input."""
     found = set()
     for name in certify.api.__all__:
         item = getattr(certify.api, name)
         if inspect.isfunction(item):
             found.add(name)
         elif inspect.isclass(item) and not issubclass(item, Exception):
+            if name not in RECORDS:
+                found.add(name)
             for attribute, member in vars(item).items():
                 if attribute.startswith("_") or not inspect.isfunction(member):
                     continue
