@@ -62,7 +62,8 @@ class ValuedMove:
 class Knowledge(Protocol):
     """A certificate read as values of positions (certify.api builds one per kind of certificate)."""
 
-    rules_sha256: str
+    rules_sha256: str  # the rules it is about
+    rules_name: str
 
     def value(self, game: Any, state: Any) -> tuple[ValueWord, int | None] | None:
         """The certified value for the player to move and the plies to the end (or None), or None if unknown."""
@@ -104,14 +105,16 @@ class StrategyKnowledge:
     def __init__(self, certificate: Any, game: Any) -> None:  # certify.record.schema.StrategyCertificate
         from certify.proving.single import strategy_moves
 
+        self.rules_sha256: str = certificate.rules_sha256
+        self.rules_name: str = str(certificate.rules.get("name", "?"))
+        if self.rules_sha256 != game.rules.sha256():  # its moves mean nothing in another game: do not replay them
+            raise CertifyError(f"the certificate is for {self.rules_name!r}, not for {game.rules.name!r} (rules differ)")
         try:
             self.chosen = strategy_moves(certificate, game)  # the prover's position keys → its move
         except ValueError as err:
             raise CertifyError(str(err).splitlines()[0]) from None
         self.prover: int = certificate.claim.player
         self.wins = certificate.claim.result == "win"
-        self.rules_sha256: str = certificate.rules_sha256
-        self.rules_name: str = str(certificate.rules.get("name", "?"))
 
     def value(self, game: Any, state: Any) -> tuple[ValueWord, int | None] | None:
         if not self.wins or game.is_terminal(state):
@@ -151,6 +154,8 @@ class Position:
             raise CertifyError(f"state {quoted(state)}: not a position of {game.rules.name}")
         if knowledge is not None and not isinstance(knowledge, Knowledge):
             raise CertifyError(f"knowledge {quoted(knowledge)}: expected what a certificate knows (certify.start reads one)")
+        if knowledge is not None and knowledge.rules_sha256 != game.rules.sha256():
+            raise CertifyError(f"the certificate is for {knowledge.rules_name!r}, not for {game.rules.name!r} (rules differ)")
         self._set(game, state, knowledge, ())
 
     def _set(self, game: Any, state: Any, knowledge: Knowledge | None, history: tuple[tuple[Any, Any], ...]) -> Position:

@@ -101,7 +101,19 @@ def test_an_audit_is_short_to_print():  # issue 32, item 8: its repr was 30 kB
     assert str(audit).splitlines() == ["1  w3t  holds", "2  w3t  refuted", "3  w3t  holds"]
 
 
-def test_the_drawing_in_api_md_is_what_a_position_draws():
-    ttt = certify.load(ROOT / "certificates" / "tictactoe.json")
-    drawn = certify.start("tictactoe", "X4 O1", certificate=ttt)._repr_svg_()
-    assert (ROOT / "docs" / "api-position.svg").read_text(encoding="utf-8") == drawn + "\n"
+@pytest.mark.parametrize(("drawing", "game", "moves", "certificate"), [
+    ("api-position.svg", "tictactoe", "X4 O1", "tictactoe.json"),
+    ("api-uttt-open.svg", "uttt:open", "4.4", "proofs/uttt-open.p1-win.json"),
+])
+def test_the_drawings_in_api_md_are_what_positions_draw(drawing: str, game: str, moves: str, certificate: str):
+    drawn = certify.start(game, moves, certificate=ROOT / "certificates" / certificate)._repr_svg_()
+    assert (ROOT / "docs" / drawing).read_text(encoding="utf-8") == drawn + "\n"
+
+
+def test_uttt_cells_are_filled_by_their_values():
+    from certify.render.svg import VALUE_FILL
+
+    start = certify.start("uttt:open", certificate=ROOT / "certificates" / "proofs" / "uttt-open.p1-win.json")
+    assert start._repr_svg_().count(VALUE_FILL["win"]) == 1  # the strategy's first move
+    assert start.play("4.4")._repr_svg_().count(VALUE_FILL["loss"]) == 8  # every reply
+    assert VALUE_FILL["win"] not in certify.start("uttt:open")._repr_svg_()  # nothing known, nothing filled

@@ -145,6 +145,7 @@ BAD: dict[str, list[tuple[str, Call]]] = {
         ("state unreachable", lambda m: certify.Position(m.start.game, m.start.game.code((1, 1, 1, 0, 0, 0, 0, 0, 0)))),
         ("state of another family", lambda m: certify.Position(m.uttt.game, 0)),
         ("knowledge a file name", lambda m: certify.Position(m.start.game, 0, str(W3T))),
+        ("knowledge of another game", lambda m: certify.Position(m.start.game, 0, certify.load(W3T).position().knowledge)),
     ],
     "Audit": [
         ("None", lambda m: certify.Audit(None)),
@@ -264,3 +265,8 @@ def test_bad_input_writes_nothing(made: Made):
             with pytest.raises(certify.CertifyError):
                 call(made)
     assert sorted(p.name for p in made.folder.iterdir()) == before
+
+
+def test_a_strategy_certificate_of_other_rules_is_refused():
+    with pytest.raises(certify.CertifyError, match="the certificate is for 'uttt:open', not for 'uttt'"):
+        certify.start("uttt", certificate=ROOT / "certificates" / "proofs" / "uttt-open.p1-win.json")

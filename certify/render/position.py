@@ -44,10 +44,10 @@ def _uttt_text(game: Any, state: Any) -> str:
 
 
 def _uttt_svg(game: Any, state: Any, moves: Sequence[Any]) -> str:
-    """certify/render/uttt.py's SVG grid (it shows the cells the mover may take, not their values)."""
+    """certify/render/uttt.py's SVG grid: the cells the mover may take outlined, filled by their moves' values."""
     from certify.render.uttt import position_svg
 
-    return position_svg(game, state)
+    return position_svg(game, state, {game.parse_move(m.move): m.value for m in moves if m.value is not None})
 
 
 # family (the rules' canonical "family") → (text drawer, SVG drawer)

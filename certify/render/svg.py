@@ -75,10 +75,11 @@ UTTT_CELL = 24
 BOARD_FILL = {1: "#dbe6f7", 2: "#f5dcea", 3: "#e4e6ea"}  # won by X, won by O, drawn: as the terminal shades them
 
 
-def uttt_svg(marks: Sequence[int], board_status: Sequence[int], playable: Sequence[bool]) -> str:
+def uttt_svg(marks: Sequence[int], board_status: Sequence[int], playable: Sequence[bool], values: Sequence[str | None] = ()) -> str:
     """An Ultimate tic-tac-toe position: 81 cells in grid order (row by row of the 9×9 grid), each
     local board shaded by its status (0 open, 1 won by X, 2 won by O, 3 drawn), the cells the player
-    to move may take outlined in green."""
+    to move may take outlined in green, and filled in the colour of `values` (each cell's move's value
+    for the mover, or None) where given."""
     side = 9 * UTTT_CELL + 8
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" viewBox="0 0 {side} {side}" font-family="sans-serif">']
     for board, status in enumerate(board_status):
@@ -88,7 +89,8 @@ def uttt_svg(marks: Sequence[int], board_status: Sequence[int], playable: Sequen
         row, col = divmod(index, 9)
         x, y = 1 + col * UTTT_CELL + (col // 3) * 3, 1 + row * UTTT_CELL + (row // 3) * 3
         outline = ' stroke="#17803d" stroke-width="2"' if playable[index] else ' stroke="#c4c8ce"'
-        parts.append(f'<rect x="{x + 1}" y="{y + 1}" width="{UTTT_CELL - 2}" height="{UTTT_CELL - 2}" fill="none"{outline}/>')
+        fill = VALUE_FILL.get(values[index] or "", "none") if values else "none"
+        parts.append(f'<rect x="{x + 1}" y="{y + 1}" width="{UTTT_CELL - 2}" height="{UTTT_CELL - 2}" fill="{fill}"{outline}/>')
         if mark:
             parts.append(f'<text x="{x + UTTT_CELL / 2}" y="{y + UTTT_CELL * 0.75}" font-size="{UTTT_CELL * 0.7:.0f}" font-weight="bold" '
                          f'text-anchor="middle" fill="{MARK_COLOUR[mark]}">{"XO"[mark - 1]}</text>')

@@ -66,12 +66,13 @@ def brief(game: Uttt, s: Position) -> str:
     return f"{'XO'[game.to_move(s) - 1]} to play in {where}{shown}"
 
 
-def position_svg(game: Uttt, s: Position) -> str:
+def position_svg(game: Uttt, s: Position, values: dict[int, str] | None = None) -> str:
     """The position as SVG (certify/render/svg.py): marks, boards shaded as draw_grid shades them, the
-    cells the player to move may take outlined."""
+    cells the player to move may take outlined, and filled by `values` (move → its value for the mover)."""
     from certify.render.svg import uttt_svg
 
     playable = game.playable(s)
     cells = [grid_index(row, col) for row in range(9) for col in range(9)]
     marks = [(s.x >> g & 1) + 2 * (s.o >> g & 1) for g in cells]
-    return uttt_svg(marks, [board_status(s, b) for b in range(9)], [bool(playable >> g & 1) for g in cells])
+    shown = [values.get(g) for g in cells] if values else []
+    return uttt_svg(marks, [board_status(s, b) for b in range(9)], [bool(playable >> g & 1) for g in cells], shown)
