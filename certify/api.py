@@ -175,12 +175,12 @@ def knowledge_of(certificate: object, family: Any) -> Any:
         path = require_path("certificate", certificate)
         with bad_input():
             read = read_any_certificate(path)
-        if read.kind == "table":
-            made = TableKnowledge(CertifiedGame(read))  # type: ignore[arg-type]
-        elif read.kind == "strategy":
-            made = StrategyKnowledge(read, family)
-        else:
-            raise CertifyError(f"{path}: a certificate of kind {read.kind!r}: only table and strategy certificates value moves")
+            if read.kind == "table":
+                made = TableKnowledge(CertifiedGame(read))  # type: ignore[arg-type]
+            elif read.kind == "strategy":
+                made = StrategyKnowledge(read, family)
+            else:
+                raise CertifyError(f"{path}: a certificate of kind {read.kind!r}: only table and strategy certificates value moves")
     return made  # Position refuses it if it is about other rules
 
 

@@ -104,6 +104,8 @@ BAD: dict[str, list[tuple[str, Call]]] = {
         ("certificate of another game", lambda m: certify.start("tictactoe", certificate=W3T)),
         ("certificate of another family", lambda m: certify.start("uttt", certificate=m.ttt)),
         ("proof without certificate", lambda m: certify.start("mnk:4,4,4", certificate=m.unproved)),
+        ("a pairing certificate", lambda m: certify.start("mnk:4,4,4", certificate=ROOT / "certificates" / "pairings" / "mnk-4-4-4.p1-pairing.json")),
+        ("a proof closed by pairings", lambda m: certify.start("mnk:4,4,4", certificate=ROOT / "certificates" / "proofs" / "closed" / "mnk-4-4-4.p1-no-loss.json")),
     ],
     "load": [
         ("None", lambda m: certify.load(None)),
