@@ -33,6 +33,7 @@ class Value:
     value: ValueWord | None  # None: unknown
     source: Source
     plies: int | None = None  # plies to the end with best play, where the source says
+    margin: int | None = None  # most-lines games: complete lines of the mover's minus the opponent's, where the source says
 
     def __str__(self) -> str:
         if self.value is None:
@@ -49,7 +50,8 @@ class ValuedMove:
     value: ValueWord | None  # None: unknown
     source: Source
     plies: int | None  # plies to the end with best play, this move included, where the source says
-    best: bool  # among the known values the best one, then the fastest win or slowest loss
+    best: bool  # among the known values the best one, then the widest line margin, then the fastest win or slowest loss
+    margin: int | None = None  # most-lines games: the mover's line margin at the end, where the source says
 
     def __str__(self) -> str:
         if self.value is None:
@@ -65,8 +67,8 @@ class Knowledge(Protocol):
     rules_sha256: str  # the rules it is about
     rules_name: str
 
-    def value(self, game: Any, state: Any) -> tuple[ValueWord, int | None] | None:
-        """The certified value for the player to move and the plies to the end (or None), or None if unknown."""
+    def value(self, game: Any, state: Any) -> Value | None:
+        """The certified value for the player to move (source `certificate`), or None if unknown."""
         ...
 
     def strategy_move(self, game: Any, state: Any, player: int) -> Any | None:
@@ -83,12 +85,12 @@ class TableKnowledge:
         self.rules_sha256: str = labels.certificate.rules_sha256
         self.rules_name: str = labels.rules.name
 
-    def value(self, game: Any, state: Any) -> tuple[ValueWord, int | None] | None:
+    def value(self, game: Any, state: Any) -> Value | None:
         try:
             label = self.labels.label(state)
         except KeyError:  # not reachable from the empty board
             return None
-        return label.value, label.distance
+        return Value(label.value, "certificate", label.distance, label.margin)
 
     def strategy_move(self, game: Any, state: Any, player: int) -> Any | None:
         return self.labels.strategies.get(player, {}).get(state)
@@ -116,18 +118,18 @@ class StrategyKnowledge:
         self.prover: int = certificate.claim.player
         self.wins = certificate.claim.result == "win"
 
-    def value(self, game: Any, state: Any) -> tuple[ValueWord, int | None] | None:
+    def value(self, game: Any, state: Any) -> Value | None:
         if not self.wins or game.is_terminal(state):
             return None
         if game.to_move(state) == self.prover:
-            return ("win", None) if game.key(state) in self.chosen else None
+            return Value("win", "certificate") if game.key(state) in self.chosen else None
         for move in game.legal_moves(state):
             child = game.apply(state, move)
             if game.is_terminal(child) and game.returns(child)[self.prover - 1] != 1:
                 return None
             if not game.is_terminal(child) and game.key(child) not in self.chosen:
                 return None
-        return "loss", None
+        return Value("loss", "certificate")
 
     def strategy_move(self, game: Any, state: Any, player: int) -> Any | None:
         return self.chosen.get(game.key(state)) if player == self.prover else None
@@ -279,12 +281,13 @@ class Position:
             found = []
             for move in self.game.legal_moves(self.state):
                 after = self._value_of(self.game.apply(self.state, move), nodes)
-                found.append((move, FLIP[after.value], after.source, None if after.plies is None else after.plies + 1))
-            keys = [_goodness(value, plies) for _, value, _, plies in found]
+                found.append(Value(FLIP[after.value], after.source, None if after.plies is None else after.plies + 1,
+                                   None if after.margin is None else -after.margin))
+            keys = [_goodness(value) for value in found]
             top = max((k for k in keys if k is not None), default=None)
             known = self._values[nodes] = [
-                ValuedMove(self.game.format_move(move), value, source, plies, key is not None and key == top)
-                for (move, value, source, plies), key in zip(found, keys)
+                ValuedMove(self.game.format_move(move), v.value, v.source, v.plies, key is not None and key == top, v.margin)
+                for move, v, key in zip(self.game.legal_moves(self.state), found, keys)
             ]
         return known
 
@@ -302,7 +305,7 @@ class Position:
         if self.knowledge is not None:
             known = self.knowledge.value(self.game, state)
             if known is not None:
-                return Value(known[0], "certificate", known[1])
+                return known
         if self.game.is_terminal(state):
             return Value(WORD[self.game.returns(state)[self.game.to_move(state) - 1]], "rules", 0)
         if nodes:
@@ -346,12 +349,13 @@ class Position:
         return position_svg(self.game, self.state, self._values.get(searched) or self.move_values(0))
 
 
-def _goodness(value: ValueWord | None, plies: int | None) -> tuple[int, int] | None:
-    """How good a move of `value` for its mover is: the value, then a fast win or a slow loss."""
-    if value is None:
+def _goodness(move: Value) -> tuple[int, int, int] | None:
+    """How good a move of this value for its mover is: the value, then the line margin, then a fast
+    win or a slow loss (certify/record/positions.py orders a table's moves alike)."""
+    if move.value is None:
         return None
-    signed = {"win": 1, "draw": 0, "loss": -1}[value]
-    return (signed, 0 if plies is None or signed == 0 else -signed * plies)
+    signed = {"win": 1, "draw": 0, "loss": -1}[move.value]
+    return (signed, move.margin or 0, 0 if move.plies is None or signed == 0 else -signed * move.plies)
 
 
 def _require_nodes(nodes: object) -> None:

@@ -180,3 +180,14 @@ def test_the_published_uttt_open_proof_values_its_strategy():
 def test_rules_state_the_game_as_its_name_does():
     for name in ("tictactoe", "mnk:3,4,3,wild,misere", "uttt", "uttt:open"):
         assert certify.start(certify.game(name), certify.start(name).legal_moves[:1]) == certify.start(name).play(certify.start(name).legal_moves[0])
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "cumulative"])
+def test_best_moves_are_the_tables_best(name: str):
+    """As the explorer orders a table's moves (certify/record/positions.py): value, line margin, speed."""
+    certified = certify.load(ROOT / "certificates" / f"{name}.json")
+    for position in positions_along_games(certified.position(), 5, f"best-{name}"):
+        table = certified._labels.moves(position.state)
+        ours = position.move_values(0)
+        assert [(m.move, m.value, m.plies, m.margin, m.best) for m in ours] == [
+            (str(t.move), t.value, t.plies, t.margin, t.best) for t in table]
