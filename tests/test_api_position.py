@@ -88,6 +88,15 @@ def test_drawn_as_text_svg_and_a_short_repr(game: str, spec: str):
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
 
 
+def test_the_familys_own_move_values_play_as_their_notation():
+    from solver.games.positional.engine import Move
+
+    assert certify.start("uttt").play([40, 36]) == certify.start("uttt", "4.4 4.0")
+    assert certify.start("tictactoe").play([Move(4, 1), "O0"]) == certify.start("tictactoe", "X4 O0")
+    with pytest.raises(certify.CertifyError, match="move True: expected a move like '0.0'"):
+        certify.start("uttt").play([True])
+
+
 def test_transpositions_are_equal_positions():
     start = certify.start("tictactoe")
     assert start.play("X4 O0 X8") == start.play("X8 O0 X4")
