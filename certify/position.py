@@ -97,8 +97,9 @@ class TableKnowledge:
 
 
 class StrategyKnowledge:
-    """A strategy certificate's knowledge: its prover wins from every prover's position the strategy
-    reaches, and so loses from none of the opponent's positions whose every move leads there.
+    """A strategy certificate's knowledge: its prover wins at every position of the strategy where
+    the prover moves; where the opponent moves and every move leads into the strategy (or ends in
+    the prover's win), the opponent loses.
 
     A no-loss proof only bounds values (a win or a draw), which the words win/draw/loss cannot say:
     it gives the strategy's moves, not values.
@@ -292,7 +293,8 @@ class Position:
         return known
 
     def best_moves(self, nodes: int = SEARCH_NODES) -> list[ValuedMove]:
-        """The moves of the best known value, then the fastest win or slowest loss (move_values)."""
+        """The moves of the best known value, then the widest line margin, then the fastest win or
+        slowest loss (move_values)."""
         return [m for m in self.move_values(nodes) if m.best]
 
     def strategy_move(self, player: int | None = None) -> str | None:
@@ -316,7 +318,7 @@ class Position:
                 return Value(settled.value, "search")
         return Value(None, "unknown")
 
-    # ---- drawing ----------------------------------------------------------------------------
+    # ---- equality and drawing ---------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Position) and self.rules.sha256() == other.rules.sha256()
