@@ -499,7 +499,8 @@ static PyObject *Search_strategy(Search *self, PyObject *position) {
                 moves = bigger;
             }
             moves[moves_len++] = closed ? DFPN_CLOSE : (unsigned char)pick;
-            push = !closed;
+            if (closed) continue; /* the traversal does not go past a closure */
+            push = 1;
         }
         if (stack_len + (size_t)push > stack_cap) {
             Pending *bigger = realloc(stack, (stack_cap = 2 * (stack_cap + push)) * sizeof *stack);
