@@ -149,7 +149,7 @@ def audit_claims(claims: str | Path, published: str | Path = "certificates"):  #
     reading's, or ambiguous), `.primary` and `.readings` (the primary first).
 
     `published` is the directory of published certificates some claims refer to. (Not named
-    `audit`: `certify.claims` is the package that does the work.)
+    `claims`: `certify.claims` is the package that does the work.)
     """
     from certify.claims.facts import Bench
     from certify.claims.run import audit_file

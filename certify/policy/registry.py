@@ -1,7 +1,7 @@
 """The general players by name: each name maps to a factory that builds the policy for a game.
 
-The papers' players (certify/papers/) join them in certify/players/registry.py, which every lookup
-by name goes through.
+The papers' players (certify/papers/) join them in certify/players/registry.py, where
+`builtin_policy` looks up any built-in name.
 """
 
 from __future__ import annotations
