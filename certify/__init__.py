@@ -2,18 +2,16 @@
 
 The notebook API (docs/api.md), loaded on first use so `import certify` stays instant:
 `game`, `start`, `solve`, `prove`, `load`, `check`, `audit_claims` and the `Position` (a game loop for
-every family), `Certified`, `Proof`, `Verdict` and `Audit` types. Every bad input it is given raises `CertifyError`, with one line saying what is wrong.
+every family), `Certified`, `Proof`, `Verdict` and `Audit` types. Every bad input it is given raises
+`CertifyError`, with one line saying what is wrong.
 """
 
-__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
+from certify.errors import CertifyError
+from certify.version import __version__
+
 _API = ("Audit", "Certified", "Position", "Proof", "Value", "ValuedMove", "Verdict", "audit_claims", "check", "game", "load", "prove",
         "solve", "start")
 __all__ = ["__version__", "CertifyError", *_API]
-
-
-class CertifyError(ValueError):
-    """Bad input to the certify API (an unknown game, an illegal move, a file that is not a
-    certificate, ...): the message is one line saying what is wrong, as the command line says it."""
 
 
 def __getattr__(name: str) -> object:

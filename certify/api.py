@@ -20,7 +20,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from certify import CertifyError
+from certify.errors import CertifyError
 from certify.position import Position, Value, ValuedMove, quoted, require_player
 from certify.record.positions import CertifiedGame
 from certify.record.schema import Certificate
@@ -231,10 +231,10 @@ def audit_claims(claims: str | Path, published: str | Path = "certificates") -> 
     reading's, or ambiguous), `.primary` and `.readings` (the primary first).
 
     `published` is the directory of published certificates some claims refer to. (Not named
-    `audit`: `certify.audit` is the package that does the work.)
+    `claims`: `certify.claims` is the package that does the work.)
     """
-    from certify.audit.facts import Bench
-    from certify.audit.run import audit_file
+    from certify.claims.facts import Bench
+    from certify.claims.run import audit_file
 
     where, folder = require_path("claims", claims), require_path("published", published)
     with bad_input():
@@ -246,14 +246,14 @@ class Audit:
     `.claims` (the file as read), `.as_dict()` (its JSON form, as `certify audit --json` prints it)."""
 
     def __init__(self, audit: Any) -> None:
-        from certify.audit.run import FileAudit
+        from certify.claims.run import FileAudit
 
         if not isinstance(audit, FileAudit):
             raise CertifyError(f"audit {quoted(audit)}: expected a claims file's audit (certify.audit_claims makes one)")
         self._audit = audit
         self.path: Path = audit.path
         self.claims = audit.claims
-        self.results: list[Any] = audit.results  # certify.audit.result.ClaimResult
+        self.results: list[Any] = audit.results  # certify.claims.result.ClaimResult
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready form."""

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from certify import CertifyError
+from certify.errors import CertifyError
 from certify.record.format import ValueWord
 
 Source = Literal["certificate", "rules", "search", "unknown"]

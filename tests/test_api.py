@@ -90,7 +90,7 @@ def test_searched_values_are_drawn_without_plies():
 
 def test_an_audit_is_short_to_print():  # issue 32, item 8: its repr was 30 kB
     from certify.api import Audit
-    from certify.audit.run import FileAudit
+    from certify.claims.run import FileAudit
 
     class Result:  # what the repr reads of a ClaimResult
         def __init__(self, id: str, verdict: str) -> None:
