@@ -411,9 +411,16 @@ class Proof:
     def position(self, moves: str | list[Any] = "") -> Position:
         """The position after `moves` from the searched position, valued by the certificate where its
         strategy reaches (this proof's, or the opposite claim's when that one was proved)."""
-        root = self.family.initial() if self.attempt.root is None else self.family.parse_position(self.attempt.root)
-        knowledge = knowledge_of(self, self.family) if self.proved or (self.opposite and self.opposite.proved) else None
-        return Position(self.family, root, knowledge).play(require_moves(moves))
+        return Position(self.family, self._root(), self._knowledge).play(require_moves(moves))
+
+    @cached_property
+    def _knowledge(self) -> Any:
+        """What the certificate knows, read once (replaying a large strategy takes seconds)."""
+        return knowledge_of(self, self.family) if self.proved or (self.opposite and self.opposite.proved) else None
+
+    def _root(self) -> Any:
+        return self.family.initial() if self.attempt.root is None else self.family.parse_position(self.attempt.root)
 
     def _repr_svg_(self) -> str:
-        return self.position()._repr_svg_()
+        """The searched position's board (without values: drawing a proof never replays its strategy)."""
+        return Position(self.family, self._root())._repr_svg_()
