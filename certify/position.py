@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from certify.errors import CertifyError
@@ -106,18 +107,28 @@ class StrategyKnowledge:
     """
 
     def __init__(self, certificate: Any, game: Any) -> None:  # certify.record.schema.StrategyCertificate
-        from certify.proving.single import strategy_moves
-
         self.rules_sha256: str = certificate.rules_sha256
         self.rules_name: str = str(certificate.rules.get("name", "?"))
         if self.rules_sha256 != game.rules.sha256():  # its moves mean nothing in another game: do not replay them
             raise CertifyError(f"the certificate is for {self.rules_name!r}, not for {game.rules.name!r} (rules differ)")
-        try:
-            self.chosen = strategy_moves(certificate, game)  # the prover's position keys → its move
-        except ValueError as err:
-            raise CertifyError(str(err).splitlines()[0]) from None
+        if certificate.proof.closures:
+            raise CertifyError(f"the proof closes {certificate.proof.closures:,} positions by a pairing, which this API cannot "
+                               "replay as moves (`python -m checker FILE` checks it)")
+        self.certificate = certificate
+        self.game = game
         self.prover: int = certificate.claim.player
         self.wins = certificate.claim.result == "win"
+
+    @cached_property
+    def chosen(self) -> dict[Any, Any]:
+        """The prover's position keys → its move, replayed on first use (a large proof takes seconds,
+        and a no-loss proof's values never need it)."""
+        from certify.proving.single import strategy_moves
+
+        try:
+            return strategy_moves(self.certificate, self.game)
+        except ValueError as err:
+            raise CertifyError(str(err).splitlines()[0]) from None
 
     def value(self, game: Any, state: Any) -> Value | None:
         if not self.wins or game.is_terminal(state):
