@@ -66,6 +66,7 @@ def require_budget(what: str, value: object, whole: bool) -> None:
 
 
 GAME_EXAMPLE = "a game name like 'tictactoe', 'mnk:4,4,3', 'uttt' or a spec file's name"
+POSITION_EXAMPLE = "a position in the family's notation, as certify show prints it"
 
 
 def family_game(text: str | GameRules) -> Any:
@@ -129,7 +130,7 @@ def prove(
     require_budget("max_memory", max_memory, whole=False)
     if position is not None:
         with bad_input():
-            family.parse_position(require_text("position", position, "a position in the family's notation, as certify show prints it"))
+            family.parse_position(require_text("position", position, POSITION_EXAMPLE))
     attempt = search(family, target, position, max_nodes=max_nodes, max_memory_mb=max_memory)
     opposite = None
     if attempt.outcome.status == "disproved":
@@ -137,17 +138,22 @@ def prove(
     return Proof(attempt, family, opposite)
 
 
-def start(game: str | GameRules, moves: str | list[Any] = "", certificate: Certified | Proof | str | Path | None = None) -> Position:
-    """The position after `moves` from the start of any family's game, to play through with
-    `play` and `undo`.
+def start(game: str | GameRules, moves: str | list[Any] = "", certificate: Certified | Proof | str | Path | None = None,
+          position: str | None = None) -> Position:
+    """The position after `moves` from the start of any family's game (or from `position`, in the
+    family's notation as `certify show` prints it), to play through with `play` and `undo`.
 
     With `certificate` (a `Certified` game, a `Proof`, or a certificate file of kind table or
     strategy about the same rules), moves carry its certified values; elsewhere `move_values`
-    searches. Raises CertifyError with one line at a game, move or certificate that is wrong.
+    searches. Raises CertifyError with one line at a game, move, position or certificate that is wrong.
     """
     family = family_game(game)
+    root = family.initial()
+    if position is not None:
+        with bad_input():
+            root = family.parse_position(require_text("position", position, POSITION_EXAMPLE))
     knowledge = None if certificate is None else knowledge_of(certificate, family)
-    return Position(family, family.initial(), knowledge).play(require_moves(moves))
+    return Position(family, root, knowledge).play(require_moves(moves))
 
 
 def require_moves(moves: object) -> Any:

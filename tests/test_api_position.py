@@ -97,6 +97,14 @@ def test_the_familys_own_move_values_play_as_their_notation():
         certify.start("uttt").play([True])
 
 
+def test_a_position_text_starts_where_the_moves_lead(spec: str):
+    for game in FAMILIES:
+        after = certify.start(named(game, spec), certify.start(named(game, spec)).legal_moves[-1])
+        again = certify.start(named(game, spec), position=after.text)
+        assert again == after and again.moves_played == () and again.text == after.text
+        assert again.play(again.legal_moves[0]).undo() == again
+
+
 def test_transpositions_are_equal_positions():
     start = certify.start("tictactoe")
     assert start.play("X4 O0 X8") == start.play("X8 O0 X4")
