@@ -208,3 +208,11 @@ def test_best_moves_are_the_tables_best(name: str):
         ours = position.move_values(0)
         assert [(m.move, m.value, m.plies, m.margin, m.best) for m in ours] == [
             (str(t.move), t.value, t.plies, t.margin, t.best) for t in table]
+
+
+def test_every_family_has_a_drawing():
+    """A new family registered in solver/games/families.py needs its drawing in certify/render/position.py."""
+    from certify.render.position import DRAWERS
+    from solver.games.families import FAMILIES
+
+    assert set(DRAWERS) == {"positional", *FAMILIES}
