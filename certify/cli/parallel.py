@@ -21,6 +21,7 @@ from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK,
 from certify.render.text import plural
 
 DEFAULT_JOB_NODES = 20_000
+DEFAULT_JOB_SECONDS = 2.0
 
 WorkersOpt = Annotated[Optional[int], typer.Option(
     "--workers", min=0, metavar="N", show_default=False,
@@ -29,7 +30,8 @@ WorkersOpt = Annotated[Optional[int], typer.Option(
 RayOpt = Annotated[bool, typer.Option("--ray", help="Run the workers as Ray tasks (pip install -e '.[ray]'): a private local Ray unless --ray-address.")]
 RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", show_default=False,
                                                       help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.")]
-JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of one worker job.")]
+JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of the first worker jobs (of every job with --job-seconds 0).")]
+JobSecondsOpt = Annotated[float, typer.Option("--job-seconds", min=0.0, metavar="S", help="Parallel search: adapt the jobs' node budget so a job takes about S seconds of CPU (0: keep --job-nodes).")]
 BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", show_default=False,
                                                   help="Prove every line of FILE (GAME --claim C --player P, or GAME --value; [--position X]) as `certify prove` would, certificates in the -o folder; resumable.")]
 
@@ -49,11 +51,15 @@ def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:
 
 
 def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, job_nodes: int, max_nodes: int | None,
-                      command: str, timed: bool, show_progress: bool) -> tuple[Any, Any]:
+                      command: str, timed: bool, show_progress: bool, job_seconds: float | None = None,
+                      checkpoint: Path | None = None, checkpoint_seconds: float = 600.0,
+                      resume: Path | None = None) -> tuple[Any, Any]:
     """`certify prove --workers/--ray`: the parallel driver with progress; (Attempt, driver Stats).
 
-    A job whose worker keeps dying stops the proof with one line and exit 3.
+    A job whose worker keeps dying stops the proof with one line and exit 3; a checkpoint that
+    cannot be resumed, with one line and exit 2.
     """
+    from certify.proving.checkpoint import CheckpointError
     from certify.proving.parallel import prove_on_engine
     from solver.workers import EngineError
     from solver.search.parallel import JobFailed
@@ -61,8 +67,9 @@ def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, jo
     with driver_progress(show_progress) as progress:
         try:
             return prove_on_engine(game, claim, position, spec, job_nodes=job_nodes, max_nodes=max_nodes,
-                                   progress=progress, command=command, timed=timed)
-        except EngineError as err:
+                                   progress=progress, command=command, timed=timed, job_seconds=job_seconds,
+                                   checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds, resume=resume)
+        except (EngineError, CheckpointError) as err:
             raise fail(str(err)) from None
         except JobFailed as err:
             raise fail(f"parallel search stopped: {err}; a smaller --job-nodes needs less memory", EXIT_INTERNAL) from None

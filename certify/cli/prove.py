@@ -17,7 +17,7 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_any_game, option_fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
-from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
+from certify.cli.parallel import DEFAULT_JOB_NODES, DEFAULT_JOB_SECONDS, BatchOpt, JobNodesOpt, JobSecondsOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, existing_folder, file_stem, is_stdout, readable_file
 from certify.proving.single import Attempt, CoreUnavailable, prove as run_proof, prove_command, write_proof
@@ -107,6 +107,7 @@ def prove(
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
     job_nodes: JobNodesOpt = DEFAULT_JOB_NODES,
+    job_seconds: JobSecondsOpt = DEFAULT_JOB_SECONDS,
     batch: BatchOpt = None,
     force: ForceOpt = False,
     json_out: JsonOpt = False,
@@ -124,8 +125,8 @@ def prove(
     Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
     """
     parallel = workers is not None or ray or ray_address is not None
-    if (checkpoint is not None or resume is not None) and (parallel or value or batch is not None):
-        raise fail("--checkpoint and --resume are for the serial search of one claim (leave out --value, --batch, --workers and --ray)")
+    if (checkpoint is not None or resume is not None) and (value or batch is not None):
+        raise fail("--checkpoint and --resume are for the search of one claim (leave out --value and --batch)")
     if core != "auto" and (parallel or value or batch is not None):
         raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
     if value:
@@ -199,7 +200,10 @@ def prove(
         if spec is not None:
             from certify.cli.parallel import prove_in_parallel
 
-            return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out)
+            mine = claim_searched == target
+            return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out,
+                                     job_seconds or None, checkpoint if mine else None, checkpoint_minutes * 60,
+                                     resume if mine else None)
         with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
             mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
             try:

@@ -15,6 +15,7 @@ exactly the entries stated.
 from __future__ import annotations
 
 import json
+import pickle
 import zlib
 from collections.abc import Hashable
 from pathlib import Path
@@ -128,3 +129,43 @@ def describe(about: Any) -> str:
     where = "the start" if about.get("position") is None else f"position {about.get('position')}"
     plain = ", --plain" if about.get("plain") else ""
     return f"player {about.get('player')} {about.get('result')} in {about.get('game')} from {where}{plain}"
+
+
+def save_driver_checkpoint(path: Path, about: dict[str, Any], state: dict[str, Any]) -> None:
+    """Write the parallel driver's state (solver/search/parallel.py `Driver.state`) atomically: the
+    header line (`"table": "driver"`), then the state pickled and zlib-compressed.
+
+    Pickle runs code when read: a driver checkpoint is for resuming your own search, never a file
+    to take from someone else (unlike a certificate)."""
+    header = {"format": FORMAT, "version": VERSION, "about": about, "table": "driver",
+              "nodes": state["stats"].worker_nodes, "entries": len(state["known"])}
+    body = zlib.compress(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    write_atomic(path, json.dumps(header, sort_keys=True).encode() + b"\n" + body)
+
+
+def load_driver_checkpoint(path: Path, about: dict[str, Any]) -> dict[str, Any]:
+    """The driver state saved in `path`; CheckpointError unless it is a driver checkpoint of this
+    format and version about the same search."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.readline(HEADER_BYTES)
+            body = handle.read()
+    except OSError as err:
+        raise CheckpointError(f"{path}: cannot read: {err.strerror or err}") from None
+    try:
+        header = json.loads(head)
+        if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("table") != "driver":
+            raise ValueError
+    except ValueError:
+        raise CheckpointError(f"{path}: not a parallel-search checkpoint (written by `certify prove --workers N --checkpoint`)") from None
+    if header.get("version") != VERSION:
+        raise CheckpointError(f"{path}: checkpoint version {ascii(header.get('version'))[:20]}; this certify reads version {VERSION}")
+    if header.get("about") != about:
+        raise CheckpointError(f"{path}: a checkpoint of another search ({describe(header.get('about'))}), not of this one ({describe(about)})")
+    try:
+        state = pickle.loads(zlib.decompress(body))
+        if not isinstance(state, dict) or not {"root", "known", "proofs", "stats", "budget", "log"} <= state.keys():
+            raise ValueError("not a driver state")
+    except (zlib.error, pickle.UnpicklingError, ValueError, EOFError, AttributeError, ImportError, TypeError) as err:
+        raise CheckpointError(f"{path}: checkpoint damaged: {err}") from None
+    return state
