@@ -113,3 +113,17 @@ def test_a_checkpoint_of_another_search_is_refused(tmp_path: Path) -> None:
     prove_on_engine(game, Claim(1, "win"), None, EngineSpec("process", 1), job_nodes=40, max_nodes=100, checkpoint=point)
     with pytest.raises(CheckpointError, match="another search"):
         prove_on_engine(game, Claim(2, "no-loss"), None, EngineSpec("process", 1), job_nodes=40, resume=point)
+
+
+def test_the_simulation_follows_the_jobs_dependencies() -> None:
+    from certify.bench.parallel import simulate
+    from solver.search.parallel import JobRecord
+
+    def record(job: int, parent: int) -> JobRecord:
+        return JobRecord(job, parent, 0.0, 0.0, 100, 100, 1.0, "unknown")
+
+    chain = tuple(record(j, j - 1) for j in range(4))  # each job's position comes from the one before
+    fan = (record(0, -1), *(record(j, 0) for j in range(1, 5)))  # four jobs below the first
+    assert simulate(chain, 1, 0.0) == simulate(chain, 64, 0.0) == 4.0
+    assert simulate(fan, 1, 0.0) == 5.0 and simulate(fan, 4, 0.0) == 2.0 and simulate(fan, 64, 0.0) == 2.0
+    assert simulate(fan, 4, 0.1) > 2.0  # one driver sends every job

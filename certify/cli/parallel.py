@@ -258,18 +258,24 @@ def bench_parallel(json_out: bool) -> None:
         console.print_json(json.dumps({"machine": machine(), **result}))
         return
     runs = result["runs"]
-    table = Table("engine", "workers", "wall", "speedup vs ×1", "job CPU", "nodes", "jobs", "overhead / job", "driver CPU / job", "lost", "verdicts = serial",
-                  title=f"certify bench --suite parallel: {escape(result['positions'])}, {result['budget_nodes_per_job']:,} nodes per job")
-    one = {r["engine"]: r["wall_s"] for r in runs if r["workers"] == 1}
+    table = Table("engine", "workers", "wall", "speedup", "efficiency", "job CPU", "nodes", "× serial nodes", "jobs",
+                  "overhead / job", "driver CPU / job", "lost", "verdicts = serial",
+                  title=f"certify bench --suite parallel: {escape(result['positions'])}; jobs of about {result['job_seconds']} s")
     for r in runs:
-        speedup = one[r["engine"]] / r["wall_s"] if r["workers"] > 1 else None
         overhead = r["overhead_per_job_ms"]
-        table.add_row(r["engine"], str(r["workers"]), f"{r['wall_s']:.2f} s", f"{speedup:.2f}×" if speedup else "—",
-                      f"{r['cpu_s']:.2f} s", f"{r['nodes']:,}", str(r["jobs"]) if r["jobs"] else "—",
+        table.add_row(r["engine"], str(r["workers"]), f"{r['wall_s']:.2f} s", f"{r['speedup']:.2f}×", f"{r['efficiency']:.2f}",
+                      f"{r['cpu_s']:.2f} s", f"{r['nodes']:,}", f"{r['node_overhead']:.2f}", str(r["jobs"]) if r["jobs"] else "—",
                       f"{overhead:.1f} ms" if overhead is not None else "—",
                       f"{1000 * r['driver_cpu_s'] / r['jobs']:.1f} ms" if r["jobs"] else "—",
                       str(r["lost"]), "yes" if r["agrees_with_serial"] else "[red]NO[/]")
     console.print(table)
+    simulated = result["simulation"]
+    sim = Table("workers", "simulated wall", "speedup (over serial CPU)", "efficiency",
+                title=f"simulated from the job logs of {simulated['from']} (an upper bound, not a measurement)")
+    for row in simulated["rows"]:
+        sim.add_row(f"{row['workers']:,}", f"{row['wall_s']:.2f} s", f"{row['speedup']:.2f}×", f"{row['efficiency']:.3f}")
+    console.print(sim)
+    console.print(f"assumptions: {escape(simulated['assumptions'])}")
     if result["ray_start_s"] is not None:
         console.print(f"Ray start (ray.init, 2 CPUs): {result['ray_start_s']:.1f} s, not counted above")
     elif result["ray_note"]:
