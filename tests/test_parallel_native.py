@@ -127,3 +127,20 @@ def test_the_simulation_follows_the_jobs_dependencies() -> None:
     assert simulate(chain, 1, 0.0) == simulate(chain, 64, 0.0) == 4.0
     assert simulate(fan, 1, 0.0) == 5.0 and simulate(fan, 4, 0.0) == 2.0 and simulate(fan, 64, 0.0) == 2.0
     assert simulate(fan, 4, 0.1) > 2.0  # one driver sends every job
+
+
+def test_prove_with_workers_checkpoints_and_resumes(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    runner = CliRunner()
+    point, out = tmp_path / "run.ckpt", tmp_path / "p.json"
+    words = ["prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--workers", "1", "--job-nodes", "40", "--job-seconds", "0"]
+    stopped = runner.invoke(app, [*words, "--max-nodes", "200", "--checkpoint", str(point), "-o", str(out)])
+    assert stopped.exit_code == 1 and point.is_file() and not out.exists(), stopped.output
+    resumed = runner.invoke(app, [*words, "--resume", str(point), "-o", str(out)])
+    assert resumed.exit_code == 0, resumed.output
+    assert checker.check_file(str(out)).exit_code == 0
+    other = runner.invoke(app, ["prove", "mnk:4,4,3", "--claim", "no-loss", "--player", "2", "--workers", "1", "--resume", str(point)])
+    assert other.exit_code == 2 and "another search" in other.output

@@ -11,6 +11,7 @@ seconds) and skipped without ray (an optional extra, not in the test extras).
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +30,22 @@ LOOPBACK = "127.0.0.1"
 
 
 @pytest.fixture
-def two_nodes() -> Any:
+def two_nodes(monkeypatch: pytest.MonkeyPatch) -> Any:
+    # Ray turns 127.0.0.1 into this machine's routable address when a process joins a cluster,
+    # unless it believes multi-node clusters are off: then every address it resolves is the
+    # loopback one. Set for this process (already imported or not) and for the nodes it starts.
+    monkeypatch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     ray = pytest.importorskip("ray", reason="ray is not installed: pip install -e '.[ray]'")
+    from ray._private import ray_constants
     from ray.cluster_utils import Cluster
+
+    monkeypatch.setattr(ray_constants, "ENABLE_RAY_CLUSTER", False)
 
     cluster = Cluster(initialize_head=True, head_node_args={
         "num_cpus": 1, "node_ip_address": LOOPBACK, "include_dashboard": False})
     worker = cluster.add_node(num_cpus=1, resources={"worker_node": 1}, node_ip_address=LOOPBACK)
     cluster.wait_for_nodes()
-    ray.init(address=cluster.address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    ray.init(address=cluster.address, _node_ip_address=LOOPBACK, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     try:
         yield ray, cluster, worker
     finally:
@@ -48,21 +56,28 @@ def two_nodes() -> Any:
 def test_a_killed_worker_node_still_ends_in_a_valid_certificate(two_nodes: Any, tmp_path: Path) -> None:
     ray, cluster, worker = two_nodes
     assert ray.cluster_resources().get("CPU") == 2 and ray.cluster_resources().get("worker_node") == 1
-    game = resolve_game("mnk:4,4,3")
-    claim = Claim(1, "win")
+    game = resolve_game("mnk:4,5,4")  # about a million nodes: jobs keep both nodes busy for a while
+    claim = Claim(1, "no-loss")
     killed: list[int] = []
 
-    def progress(root: Any, stats: Any, running: int) -> None:
-        if not killed and stats.jobs - running >= 4 and running == 2:  # a job is running on each node
-            cluster.remove_node(worker, allow_graceful=False)
-            killed.append(stats.jobs)
+    def kill() -> None:
+        cluster.remove_node(worker, allow_graceful=False)
 
-    attempt, stats = prove_on_engine(game, claim, None, EngineSpec("ray"), job_nodes=400,
+    def progress(root: Any, stats: Any, running: int) -> None:
+        # called as an answer comes in, when the node that answered is idle: the kill waits until
+        # the driver has sent the next job, so that a job is running on each node's one CPU
+        if not killed and stats.jobs - running >= 3:
+            killed.append(stats.jobs)
+            threading.Timer(0.05, kill).start()
+
+    attempt, stats = prove_on_engine(game, claim, None, EngineSpec("ray"), job_nodes=100_000,
                                      job_seconds=None, progress=progress)
+    print(f"worker node killed after {killed[0] if killed else 0} jobs sent; {stats.jobs} jobs, {stats.lost} lost and retried")
     assert killed, "the worker node was never killed: the proof ended too soon"
     assert attempt.outcome.status == "proved"
     path = tmp_path / "p.json"
     write_proof(attempt.certificate, path)
     verdict = checker.check_file(str(path))
     assert verdict.exit_code == 0 and verdict.message.startswith("VALID"), verdict.message
+    assert stats.lost >= 1  # the job running on the killed node, sent again
     assert ray.cluster_resources().get("worker_node") is None  # the node is gone

@@ -27,7 +27,7 @@ from typing import Any
 
 from solver.workers import EngineSpec, RayMissing, import_ray
 from solver.games.families import resolve_game
-from solver.search.parallel import JobRecord, prove_parallel
+from solver.search.parallel import DEFAULT_JOB_SECONDS, JobRecord, prove_parallel
 from solver.search.pns import Claim
 
 SIMULATED_WORKERS = (16, 64, 1024)
@@ -175,7 +175,7 @@ def simulation(run: Run, serial: Run) -> list[dict[str, Any]]:
     return rows
 
 
-def parallel_benchmark(ply: int = 40, count: int = 2, budget: int = 20_000, job_seconds: float = 0.5,
+def parallel_benchmark(ply: int = 40, count: int = 2, budget: int = 20_000, job_seconds: float = DEFAULT_JOB_SECONDS,
                        use_ray: bool = True) -> dict[str, Any]:
     """Serial compiled search, then process pool ×1 and ×2, then Ray ×1 and ×2 (if installed), on
     the same claims; and the simulation from the process pool ×2 run's job logs."""

@@ -21,7 +21,6 @@ from certify.cli.app import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK,
 from certify.render.text import plural
 
 DEFAULT_JOB_NODES = 20_000
-DEFAULT_JOB_SECONDS = 2.0
 
 WorkersOpt = Annotated[Optional[int], typer.Option(
     "--workers", min=0, metavar="N", show_default=False,
@@ -31,7 +30,7 @@ RayOpt = Annotated[bool, typer.Option("--ray", help="Run the workers as Ray task
 RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", show_default=False,
                                                       help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.")]
 JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of the first worker jobs (of every job with --job-seconds 0).")]
-JobSecondsOpt = Annotated[float, typer.Option("--job-seconds", min=0.0, metavar="S", help="Parallel search: adapt the jobs' node budget so a job takes about S seconds of CPU (0: keep --job-nodes).")]
+JobSecondsOpt = Annotated[Optional[float], typer.Option("--job-seconds", min=0.0, metavar="S", show_default=False, help="Parallel search: adapt the jobs' node budget so a job takes about S seconds of CPU (default 2; 0: keep --job-nodes).")]
 BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", show_default=False,
                                                   help="Prove every line of FILE (GAME --claim C --player P, or GAME --value; [--position X]) as `certify prove` would, certificates in the -o folder; resumable.")]
 
@@ -61,13 +60,15 @@ def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, jo
     """
     from certify.proving.checkpoint import CheckpointError
     from certify.proving.parallel import prove_on_engine
+    from solver.search.parallel import DEFAULT_JOB_SECONDS
     from solver.workers import EngineError
     from solver.search.parallel import JobFailed
 
     with driver_progress(show_progress) as progress:
         try:
             return prove_on_engine(game, claim, position, spec, job_nodes=job_nodes, max_nodes=max_nodes,
-                                   progress=progress, command=command, timed=timed, job_seconds=job_seconds,
+                                   progress=progress, command=command, timed=timed,
+                                   job_seconds=DEFAULT_JOB_SECONDS if job_seconds is None else job_seconds or None,
                                    checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds, resume=resume)
         except (EngineError, CheckpointError) as err:
             raise fail(str(err)) from None

@@ -17,7 +17,7 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_any_game, option_fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
-from certify.cli.parallel import DEFAULT_JOB_NODES, DEFAULT_JOB_SECONDS, BatchOpt, JobNodesOpt, JobSecondsOpt, RayAddressOpt, RayOpt, WorkersOpt
+from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSecondsOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, existing_folder, file_stem, is_stdout, readable_file
 from certify.proving.single import Attempt, CoreUnavailable, prove as run_proof, prove_command, write_proof
@@ -107,7 +107,7 @@ def prove(
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
     job_nodes: JobNodesOpt = DEFAULT_JOB_NODES,
-    job_seconds: JobSecondsOpt = DEFAULT_JOB_SECONDS,
+    job_seconds: JobSecondsOpt = None,
     batch: BatchOpt = None,
     force: ForceOpt = False,
     json_out: JsonOpt = False,
@@ -202,7 +202,7 @@ def prove(
 
             mine = claim_searched == target
             return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out,
-                                     job_seconds or None, checkpoint if mine else None, checkpoint_minutes * 60,
+                                     job_seconds, checkpoint if mine else None, checkpoint_minutes * 60,
                                      resume if mine else None)
         with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
             mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
