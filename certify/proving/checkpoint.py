@@ -84,16 +84,7 @@ def load_checkpoint(path: Path, about: dict[str, Any], search: Any, sample: Hash
             body = b"" if hasattr(search, "load_table") else handle.read()
     except OSError as err:
         raise CheckpointError(f"{path}: cannot read: {err.strerror or err}") from None
-    try:
-        header = json.loads(head)
-        if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise ValueError
-    except ValueError:
-        raise CheckpointError(f"{path}: not a certify checkpoint (written by `certify prove --checkpoint`)") from None
-    if header.get("version") != VERSION:
-        raise CheckpointError(f"{path}: checkpoint version {ascii(header.get('version'))[:20]}; this certify reads version {VERSION}")
-    if header.get("about") != about:
-        raise CheckpointError(f"{path}: a checkpoint of another search ({describe(header.get('about'))}), not of this one ({describe(about)})")
+    header = checked_header(path, head, about, driver=False)
     nodes, entries = header.get("nodes"), header.get("entries")
     if type(nodes) is not int or type(entries) is not int or nodes < 0 or entries < 0:
         raise CheckpointError(f"{path}: checkpoint header states {ascii(nodes)[:20]} nodes and {ascii(entries)[:20]} entries")
@@ -120,6 +111,23 @@ def load_checkpoint(path: Path, about: dict[str, Any], search: Any, sample: Hash
     if len(table) != entries:
         raise CheckpointError(f"{path}: checkpoint table damaged: {len(table):,} entries where the header states {entries}")
     search.table, search.nodes = table, nodes
+
+
+def checked_header(path: Path, head: bytes, about: dict[str, Any], driver: bool) -> dict[str, Any]:
+    """The header line `head` of `path`; CheckpointError unless it is a checkpoint of this format and
+    version, of the parallel driver or of a serial search as `driver` says, about the same search."""
+    try:
+        header = json.loads(head)
+        if not isinstance(header, dict) or header.get("format") != FORMAT or (header.get("table") == "driver") != driver:
+            raise ValueError
+    except ValueError:
+        written = "certify prove --workers N --checkpoint" if driver else "certify prove --checkpoint"
+        raise CheckpointError(f"{path}: not a {'parallel-search' if driver else 'certify'} checkpoint (written by `{written}`)") from None
+    if header.get("version") != VERSION:
+        raise CheckpointError(f"{path}: checkpoint version {ascii(header.get('version'))[:20]}; this certify reads version {VERSION}")
+    if header.get("about") != about:
+        raise CheckpointError(f"{path}: a checkpoint of another search ({describe(header.get('about'))}), not of this one ({describe(about)})")
+    return header
 
 
 def describe(about: Any) -> str:
@@ -152,16 +160,7 @@ def load_driver_checkpoint(path: Path, about: dict[str, Any]) -> dict[str, Any]:
             body = handle.read()
     except OSError as err:
         raise CheckpointError(f"{path}: cannot read: {err.strerror or err}") from None
-    try:
-        header = json.loads(head)
-        if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("table") != "driver":
-            raise ValueError
-    except ValueError:
-        raise CheckpointError(f"{path}: not a parallel-search checkpoint (written by `certify prove --workers N --checkpoint`)") from None
-    if header.get("version") != VERSION:
-        raise CheckpointError(f"{path}: checkpoint version {ascii(header.get('version'))[:20]}; this certify reads version {VERSION}")
-    if header.get("about") != about:
-        raise CheckpointError(f"{path}: a checkpoint of another search ({describe(header.get('about'))}), not of this one ({describe(about)})")
+    checked_header(path, head, about, driver=True)
     try:
         state = pickle.loads(zlib.decompress(body))
         if not isinstance(state, dict) or not {"root", "known", "proofs", "stats", "budget", "log"} <= state.keys():
