@@ -226,7 +226,7 @@ class JobFailed(RuntimeError):
     """A job's worker died more often than the retry bound allows."""
 
 
-DEFAULT_JOB_SECONDS = 2.0  # `certify prove --job-seconds` and the bench: a job's CPU time the budget aims at
+DEFAULT_JOB_SECONDS = 0.1  # `certify prove --job-seconds` and the bench: the CPU time a job aims at (docs/scaling.md)
 MIN_JOB_NODES = 1_000  # an adapted budget never goes below this (dispatch costs a few ms)
 MAX_JOB_NODES = 1 << 34
 
