@@ -163,7 +163,7 @@ def load_driver_checkpoint(path: Path, about: dict[str, Any]) -> dict[str, Any]:
     checked_header(path, head, about, driver=True)
     try:
         state = pickle.loads(zlib.decompress(body))
-        if not isinstance(state, dict) or not {"root", "known", "proofs", "stats", "budget", "log"} <= state.keys():
+        if not isinstance(state, dict) or not {"root", "known", "proofs", "stats", "budget", "log", "origin"} <= state.keys():
             raise ValueError("not a driver state")
     except (zlib.error, pickle.UnpicklingError, ValueError, EOFError, AttributeError, ImportError, TypeError) as err:
         raise CheckpointError(f"{path}: checkpoint damaged: {err}") from None

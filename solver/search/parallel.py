@@ -268,11 +268,11 @@ class Driver:
         """What a checkpoint keeps: the tree (running jobs' leaves as plain open leaves), the settled
         positions, the proofs, the counters and the job size reached. Picklable."""
         return {"root": self.root, "known": self.known, "proofs": self.proofs, "stats": self.stats,
-                "budget": self.budget, "log": self.log}
+                "budget": self.budget, "log": self.log, "origin": self.origin}
 
     def _restore(self, saved: dict[str, Any]) -> None:
         self.root, self.known, self.proofs = saved["root"], saved["known"], saved["proofs"]
-        self.stats, self.budget, self.log = saved["stats"], saved["budget"], saved["log"]
+        self.stats, self.budget, self.log, self.origin = saved["stats"], saved["budget"], saved["log"], saved["origin"]
         order, stack = [], [self.root]
         while stack:  # the jobs that were running are lost with their driver: their leaves are open again
             node = stack.pop()
