@@ -144,3 +144,26 @@ def test_prove_with_workers_checkpoints_and_resumes(tmp_path: Path) -> None:
     assert checker.check_file(str(out)).exit_code == 0
     other = runner.invoke(app, ["prove", "mnk:4,4,3", "--claim", "no-loss", "--player", "2", "--workers", "1", "--resume", str(point)])
     assert other.exit_code == 2 and "another search" in other.output
+
+
+def test_the_bench_table_prints_every_run_and_the_simulation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from certify.bench import parallel as bench
+    from certify.cli import app
+
+    def run(engine: str, workers: int, wall: float, jobs: int) -> dict[str, Any]:
+        return {"engine": engine, "workers": workers, "wall_s": wall, "cpu_s": 1.0, "nodes": 1000 * workers, "jobs": jobs,
+                "lost": 0, "driver_cpu_s": 0.01, "verdicts": ["proved"], "overhead_per_job_ms": 1.0 if jobs else None,
+                "speedup": 1.0 / wall, "efficiency": 1.0 / wall / workers, "node_overhead": float(workers), "agrees_with_serial": True}
+
+    recorded = {"positions": "two claims", "labels": ["a", "b"], "first_budget_nodes_per_job": 20_000, "job_seconds": 0.1,
+                "load_average": [1.0, 1.0], "ray_start_s": None, "ray_note": "ray missing",
+                "runs": [run("serial (compiled)", 1, 1.0, 0), run("process", 1, 1.2, 5), run("process", 2, 0.8, 9)],
+                "simulation": {"from": "process pool ×2", "assumptions": bench.SIMULATION_ASSUMPTIONS,
+                               "rows": [{"workers": w, "wall_s": 0.5, "speedup": 2.0, "efficiency": 2.0 / w} for w in (16, 64, 1024)]}}
+    monkeypatch.setattr(bench, "parallel_benchmark", lambda: recorded)
+    result = CliRunner().invoke(app, ["bench", "--suite", "parallel"], catch_exceptions=False)
+    said = " ".join(result.output.split())
+    assert result.exit_code == 0, result.output
+    assert "1,024" in said and "upper bounds on speedup" in said and "Ray not measured: ray missing" in said
