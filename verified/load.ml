@@ -3,9 +3,12 @@
 
 exception Error of string   (* exit 2: not a certificate this checker reads *)
 exception Invalid of string (* exit 1: the certificate states something false *)
+exception Unread of string  (* exit 3: a certificate this checker does not read (pairings, closures,
+                               bounded claims): the stdlib checker reads it *)
 
 let error fmt = Printf.ksprintf (fun s -> raise (Error s)) fmt
 let invalid fmt = Printf.ksprintf (fun s -> raise (Invalid s)) fmt
+let unread fmt = Printf.ksprintf (fun s -> raise (Unread s)) fmt
 
 (* Progress on stderr, over one line, when it is a terminal: "what: N, T s" (a long check shows
    it is working; the verdict line then replaces it). *)

@@ -1,40 +1,61 @@
-(* The strategy kind. Trusted: reading the claim and the root, and the one call of Core.closed that
-   decides VALID. Untrusted: the traversal that builds the set of positions from proof.moves (a
-   wrong set is refused by Core.closed) -- with the stdlib checker's failures, so that the two
-   checkers give the same line (checker/proof.py). *)
+(* The strategy kind, for every family the verified checker reads. Trusted: reading the claim and
+   the root, and the one call of the family's proved closure check (Positional.closed,
+   Uttt.closed) that decides VALID. Untrusted: the traversal that builds the set of positions from
+   proof.moves (a wrong set is refused by the closure check) -- with the stdlib checker's failures,
+   so that the two checkers give the same line (checker/proof.py). *)
 
 open Load
-open Positional
+
+(* A family as the traversal sees it: Core's game functions, the closure check proved for it, and
+   the trusted words of its verdicts. *)
+type 'state family = {
+  children : 'state -> 'state list;
+  result : 'state -> Core.outcome option;
+  to_move : 'state -> Core.player;
+  key : 'state -> Core.positive;
+  closed : Core.player -> bool -> 'state Core.strategy_set -> 'state -> bool;
+  draw : 'state -> string;
+  position_work : int;
+  initial : unit -> 'state;
+  parse_position : string -> 'state;
+}
+
+let rec nat_of_int n = if n <= 0 then Core.O else Core.S (nat_of_int (n - 1))
+let rec int_of_nat = function Core.O -> 0 | Core.S n -> 1 + int_of_nat n
+
+(* A closure's byte in proof.moves (checker/proof.py CLOSE): the verified checker does not read
+   closures (docs/verified-checker.md). *)
+let close = 255
 
 (* Walk the certificate's canonical traversal (docs/certificate-format.md), with the stdlib
    checker's failures, and return the positions seen with the prover's chosen move index. *)
-let traverse r game player no_loss root positions turns moves : Core.strategy_set =
+let traverse f player no_loss root positions turns moves : 'state Core.strategy_set =
   let prover = if player = 1 then Core.P1 else Core.P2 in
   let seen = ref Core.M.empty and count = ref 0 and used = ref 0 in
   let stack = Stack.create () in
   Stack.push root stack;
   while not (Stack.is_empty stack) do
     let b = Stack.pop stack in
-    let key = Core.key_of b in
+    let key = f.key b in
     if Core.M.find key !seen = None then begin
       incr count;
       if !count mod 100_000 = 0 then progress "positions" !count;
       if !count > positions then invalid "the strategy reaches more than proof.positions = %d positions" positions;
       let choice = ref 0 in
-      (match Core.children game b with
+      (match f.children b with
        | [] ->
-         let score = match Core.result game b with
+         let score = match f.result b with
            | Some (Core.Won p) -> if p = prover then 1 else -1 | _ -> 0 in
          if score < (if no_loss then 0 else 1) then
-           invalid "play reaches the end %s, a %s for player %d" (draw_board r b) (value_word score) player
-       | children when Core.to_move b = prover ->
+           invalid "play reaches the end %s, a %s for player %d" (f.draw b) (Positional.value_word score) player
+       | children when f.to_move b = prover ->
          if !used = turns then
-           invalid "proof.moves ends before player %d's turn at %s" player (draw_board r b);
+           invalid "proof.moves ends before player %d's turn at %s" player (f.draw b);
          let index = Char.code moves.[!used] in
          incr used;
          if index >= List.length children then
            invalid "proof.moves[%d] = %d at %s, which has only %d legal moves" (!used - 1) index
-             (draw_board r b) (List.length children);
+             (f.draw b) (List.length children);
          choice := index;
          Stack.push (List.nth children index) stack
        | children -> List.iter (fun c -> Stack.push c stack) (List.rev children));
@@ -48,17 +69,16 @@ let traverse r game player no_loss root positions turns moves : Core.strategy_se
 
 (* Untrusted, only stated in the verdict (as the stdlib checker states it): the longest play the
    strategy allows from [root], in plies, over the positions the traversal saw. *)
-let longest game prover (set : Core.strategy_set) root =
-  let rec int_of_nat = function Core.O -> 0 | Core.S n -> 1 + int_of_nat n in
+let longest f prover (set : 'state Core.strategy_set) root =
   let memo = Hashtbl.create 4096 in
   let rec height b =
-    let key = Core.key_of b in
+    let key = f.key b in
     match Hashtbl.find_opt memo key with
     | Some h -> h
     | None ->
-      let h = match Core.children game b with
+      let h = match f.children b with
         | [] -> 0
-        | children when Core.to_move b = prover ->
+        | children when f.to_move b = prover ->
           let choice = match Core.M.find key set with Some (_, c) -> int_of_nat c | None -> 0 in
           1 + height (List.nth children choice)
         | children -> 1 + List.fold_left (fun m c -> max m (height c)) 0 children in
@@ -66,7 +86,7 @@ let longest game prover (set : Core.strategy_set) root =
       h in
   height root
 
-let check limits r doc : string =
+let check limits f doc : string =
   let claim = obj "certificate" "claim" doc in
   let player = int_in "claim" "player" 1 2 claim in
   let result = word "claim" "result" ["win"; "no-loss"] claim in
@@ -74,30 +94,45 @@ let check limits r doc : string =
     | Null -> None | Str s -> Some s | v -> error "claim.root must be string or null, found %s" (type_name v) in
   (match claim with
    | Obj fields when List.mem_assoc "within" fields && List.assoc "within" fields <> Null ->
-     error "claim.within: bounded claims are not proved by this checker"
+     unread "claim.within: bounded claims are not read by the verified checker (check them with python -m checker)"
    | _ -> ());
   let proof = obj "certificate" "proof" doc in
   ignore (word "proof" "traversal" ["dfs-preorder"] proof);
+  if (match proof with Obj fields -> List.mem_assoc "closures" fields | _ -> false) then
+    unread "proof.closures: proofs closed by pairings are not read by the verified checker (check them with python -m checker)";
   let positions = int_in "proof" "positions" 1 1_000_000_000_000_000_000 proof in
-  if r.rows > 8 || r.cols > 8 then error "the strategy kind covers boards up to 8x8, not %dx%d" r.rows r.cols;
-  (* checker/positional.py position_work: twice the cells the line checks read and the board *)
-  let unit = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols) in
+  let unit = f.position_work in
   if positions > limits.max_states || positions > limits.max_work / unit then
     error "proof.positions = %d and work %d: over the work budget (%d positions, %d work); to check a large proof, raise it: --max-states %d --max-work %d"
       positions (positions * unit) limits.max_states limits.max_work positions (positions * unit);
   let turns = int_in "proof" "turns" 0 positions proof in
   let moves = Unpack.field "proof" "moves" turns proof in
-  let root = match root_text with None -> empty_board r | Some t -> parse_position r t in
-  let game = game_of r and prover = if player = 1 then Core.P1 else Core.P2 in
+  let root = match root_text with None -> f.initial () | Some t -> f.parse_position t in
+  let prover = if player = 1 then Core.P1 else Core.P2 in
   let no_loss = result = "no-loss" in
-  let set = traverse r game player no_loss root positions turns moves in
-  (* The one verdict that matters: Checker.closed_wins / closed_no_loss prove the claim from it. *)
-  if not (Core.closed game prover no_loss set root) then
+  let set = traverse f player no_loss root positions turns moves in
+  (* The one verdict that matters: the family's closed_wins / closed_no_loss prove the claim from it. *)
+  if not (f.closed prover no_loss set root) then
     invalid "the closure check refuses the set of positions the traversal built";
   let where = match root_text with None -> "the start"
-                                 | Some _ -> "position " ^ draw_board r root in
-  let plies = longest game prover set root in
+                                 | Some _ -> "position " ^ f.draw root in
+  let plies = longest f prover set root in
   Printf.sprintf "player %d %s from %s: %s, %s of player %d checked; the longest play lasts %s"
     player (if no_loss then "does not lose" else "wins") where
-    (counted positions "position" "positions") (counted turns "move" "moves") player
-    (counted plies "ply" "plies")
+    (Positional.counted positions "position" "positions") (Positional.counted turns "move" "moves") player
+    (Positional.counted plies "ply" "plies")
+
+(* The two families. *)
+let positional (r : Positional.rules) : Core.board family =
+  let game = Positional.game_of r in
+  if r.rows > 8 || r.cols > 8 then error "the strategy kind covers boards up to 8x8, not %dx%d" r.rows r.cols;
+  { children = Core.children game; result = Core.result game; to_move = Core.to_move;
+    key = Core.positional_key; closed = Core.positional_closed game; draw = Positional.draw_board r;
+    (* checker/positional.py position_work: twice the cells the line checks read and the board *)
+    position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
+    initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
+
+let uttt (r : Core.ruleset) : Core.state family =
+  { children = Core.uttt_children r; result = Core.uttt_result r; to_move = Core.uttt_to_move;
+    key = Core.uttt_key; closed = Core.uttt_closed r Core.uttt_key; draw = Uttt.draw_board r;
+    position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }
