@@ -60,7 +60,7 @@ Definition result (R : ruleset) (s : state) : option outcome :=
   end.
 
 Definition count (m : mark) (s : state) : nat :=
-  fold_right (fun b n => length (filter (mark_eqb m) b) + n) 0 (grid s).
+  fold_left (fun n b => fold_left (fun n x => if mark_eqb m x then S n else n) b n) (grid s) 0.
 
 (** X moves when both have as many marks. *)
 Definition to_move (s : state) : player :=

@@ -69,11 +69,17 @@ let traverse f player no_loss root positions turns moves : 'state Core.strategy_
 
 (* Untrusted, only stated in the verdict (as the stdlib checker states it): the longest play the
    strategy allows from [root], in plies, over the positions the traversal saw. *)
+module Keys = Hashtbl.Make (struct
+    type t = Core.positive
+    let equal = ( = )
+    let hash = Hashtbl.hash_param 1000 1000 (* a key is a chain of blocks: hash it all *)
+  end)
+
 let longest f prover (set : 'state Core.strategy_set) root =
-  let memo = Hashtbl.create 4096 in
+  let memo = Keys.create 4096 in
   let rec height b =
     let key = f.key b in
-    match Hashtbl.find_opt memo key with
+    match Keys.find_opt memo key with
     | Some h -> h
     | None ->
       let h = match f.children b with
@@ -82,7 +88,7 @@ let longest f prover (set : 'state Core.strategy_set) root =
           let choice = match Core.M.find key set with Some (_, c) -> int_of_nat c | None -> 0 in
           1 + height (List.nth children choice)
         | children -> 1 + List.fold_left (fun m c -> max m (height c)) 0 children in
-      Hashtbl.add memo key h;
+      Keys.add memo key h;
       h in
   height root
 
@@ -132,7 +138,31 @@ let positional (r : Positional.rules) : Core.board family =
     position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
     initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
 
+(* A positive number, for a key. *)
+let rec positive_of_int n = if n <= 1 then Core.XH
+  else if n land 1 = 1 then Core.XI (positive_of_int (n lsr 1)) else Core.XO (positive_of_int (n lsr 1))
+
+(* Untrusted (Uttt.closed_wins holds for any key): a state's key is the number the traversal gave
+   it, short where Uttt.key_of is 190 bits, so that the set stays small. The closure check asks
+   without numbering: a state the traversal never saw gets key 1, which no state has. *)
+let numbering () =
+  let ids = Hashtbl.create 65536 and next = ref 1 in
+  let text (s : Core.state) =
+    let b = Buffer.create 96 in
+    let mark m = Buffer.add_char b (match m with Core.Empty -> '.' | Core.Cross -> 'X' | Core.Nought -> 'O') in
+    List.iter (List.iter mark) s.Core.grid;
+    List.iter mark s.Core.owners;
+    Buffer.add_string b (match s.Core.sent with None -> "*" | Some n -> string_of_int (int_of_nat n));
+    Buffer.contents b in
+  let number s = let t = text s in
+    match Hashtbl.find_opt ids t with
+    | Some k -> k
+    | None -> incr next; let k = positive_of_int !next in Hashtbl.add ids t k; k in
+  let lookup s = match Hashtbl.find_opt ids (text s) with Some k -> k | None -> Core.XH in
+  (number, lookup)
+
 let uttt (r : Core.ruleset) : Core.state family =
+  let number, lookup = numbering () in
   { children = Core.uttt_children r; result = Core.uttt_result r; to_move = Core.uttt_to_move;
-    key = Core.uttt_key; closed = Core.uttt_closed r Core.uttt_key; draw = Uttt.draw_board r;
+    key = number; closed = Core.uttt_closed r lookup; draw = Uttt.draw_board r;
     position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }
