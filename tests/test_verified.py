@@ -29,10 +29,11 @@ from test_proof_certificates import PROOFS, document, losing_replacement, moves_
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "verified"
 THEORIES = sorted(SOURCES.glob("*.v"))
-# the published proofs of the positional family: the verified checker reads no other (uttt's are
-# checked by the stdlib checker, docs/verified-checker.md)
-PUBLISHED = [entry for entry in json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
-             if not entry["game"].startswith("uttt")]
+# the published proofs: positional and Ultimate tic-tac-toe
+PUBLISHED = json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
+# what the verified checker does not read (exit 3, docs/verified-checker.md): pairings, and proofs
+# closed by pairings
+UNREAD = sorted((ROOT / "certificates" / "pairings").glob("*.json")) + sorted((ROOT / "certificates" / "proofs" / "closed").glob("*.json"))
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
 TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()
 SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game
@@ -65,7 +66,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(build: Path, path: Path, *options: str, timeout: int = 120) -> tuple[int, str]:
-    """verified/check's exit code and its one line (stdout, or stderr for ERROR)."""
+    """verified/check's exit code and its one line (stdout, or stderr for ERROR and NOT READ)."""
     done = subprocess.run([str(build / "check"), str(path), *options], capture_output=True, text=True, timeout=timeout)
     lines = (done.stdout + done.stderr).splitlines()
     assert len(lines) == 1, lines
@@ -89,7 +90,7 @@ def agree(build: Path, tmp_path: Path, doc: dict | str, name: str = "cert.json")
 def test_the_proofs_assume_nothing(build: Path) -> None:
     printed = (build / "assumptions.txt").read_text().split("\n")
     audited = (SOURCES / "Extract.v").read_text().count("Print Assumptions ")
-    assert audited >= 4 and [line for line in printed if line] == ["Closed under the global context"] * audited
+    assert audited >= 6 and [line for line in printed if line] == ["Closed under the global context"] * audited
     for theory in THEORIES:
         code = re.sub(r"\(\*.*?\*\)", "", theory.read_text(), flags=re.S)
         assert not re.search(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Hypothesis|Conjecture)\b", code), theory
@@ -127,6 +128,100 @@ def test_every_large_published_proof_is_valid(build: Path, entry: dict) -> None:
 @pytest.mark.parametrize("entry", TABLES, ids=lambda entry: Path(entry["file"]).stem)
 def test_every_published_small_table_is_valid(build: Path, entry: dict) -> None:
     assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX["table"])
+
+
+@pytest.mark.parametrize("path", UNREAD, ids=lambda path: f"{path.parent.name}/{path.stem}")
+def test_what_it_does_not_read_it_says_so(build: Path, path: Path) -> None:
+    """Pairings and proofs closed by pairings: one line, exit 3 (the stdlib checker reads them)."""
+    code, line = run(build, path)
+    assert code == 3 and line.startswith("NOT READ: ") and "python -m checker" in line, line
+    assert checker.check_file(str(path)).exit_code == 0
+
+
+# seed 003's worked position of standard Ultimate tic-tac-toe, X sent to board 8: X wins
+# (tests/test_uttt_proofs.py; a few thousand nodes)
+WORKED = "......O../.......XX/XXXX.XXX./...O.O.OO/..X.XXXXO/O...O..X./O..OOO..O/O.......O/O.....X.. 8"
+
+
+@pytest.fixture(scope="module")
+def standard_uttt() -> dict:
+    """A proof about standard Ultimate tic-tac-toe (won boards closed) from a position."""
+    from certify.proving.single import prove
+    from solver.games.uttt.engine import Uttt
+    from solver.search.pns import Claim
+
+    attempt = prove(Uttt(), Claim(1, "win"), WORKED, max_nodes=200_000)
+    assert attempt.outcome.status == "proved" and attempt.text is not None
+    return json.loads(attempt.text)
+
+
+def test_standard_uttt_proof_and_its_mutants(build: Path, tmp_path: Path, standard_uttt: dict) -> None:
+    """The two checkers give the same line on the proof and on copies with one move changed, or
+    proved from another position, or for the other player."""
+    code, line = agree(build, tmp_path, standard_uttt)
+    assert code == 0 and line.startswith("VALID strategy ultimate tic-tac-toe (won and full boards closed"), line
+    moves = moves_of(standard_uttt)
+    verdicts = []
+    for index in range(0, len(moves), max(1, len(moves) // 12)):
+        changed = bytearray(moves)
+        changed[index] = (changed[index] + 1) % 9
+        verdicts.append(agree(build, tmp_path, with_moves(standard_uttt, bytes(changed)), f"m{index}.json")[0])
+    assert verdicts.count(1) >= len(verdicts) // 2, verdicts
+    claim = standard_uttt["claim"]
+    assert agree(build, tmp_path, {**standard_uttt, "claim": {**claim, "root": WORKED[:-1] + "2"}}, "other.json")[0] == 1
+    assert agree(build, tmp_path, {**standard_uttt, "claim": {**claim, "player": 2}}, "p2.json")[0] != 0
+
+
+# The published open-rules proof, walked by the driver's traversal into the set it hands to the
+# extracted Uttt.closed; then the set changed by hand: each change must be refused by the proved
+# check itself (the driver's traversal would refuse most of them first).
+UTTT_CLOSED_PROBE = """
+let () =
+  let doc = Load.parse_json (Load.read_file Sys.argv.(1) max_int) in
+  let f = Proof.uttt Core.OpenRules in
+  let proof = Load.obj "certificate" "proof" doc in
+  let positions = Load.int_in "proof" "positions" 1 max_int proof and turns = Load.int_in "proof" "turns" 0 max_int proof in
+  let moves = Unpack.field "proof" "moves" turns proof in
+  let root = f.Proof.initial () in
+  let set = Proof.traverse f 1 false root positions turns moves in
+  let verdict ?(rules = Core.OpenRules) ?(player = Core.P1) s = Core.uttt_closed rules f.Proof.key player false s root in
+  let flag b = print_string (if b then "1" else "0") in
+  flag (verdict set);
+  flag (verdict ~player:Core.P2 set);
+  flag (verdict ~rules:Core.Standard set);
+  (* a stored choice moved to another legal move, at the first 20 positions of the set where X
+     moves (in the traversal's order) *)
+  let changed = ref 0 and refused = ref 0 and seen = Hashtbl.create 1024 in
+  let rec walk = function
+    | [] -> ()
+    | _ when !changed >= 20 -> ()
+    | s :: rest when Hashtbl.mem seen (f.Proof.key s) || Core.M.find (f.Proof.key s) set = None -> walk rest
+    | s :: rest ->
+      Hashtbl.add seen (f.Proof.key s) ();
+      let n = List.length (Core.uttt_children Core.OpenRules s) in
+      (match Core.M.find (f.Proof.key s) set with
+       | Some (_, c) when Core.uttt_to_move s = Core.P1 && n > 1 ->
+         incr changed;
+         let c' = Proof.nat_of_int ((Proof.int_of_nat c + 1) mod n) in
+         if not (verdict (Core.M.add (f.Proof.key s) (s, c') set)) then incr refused
+       | _ -> ());
+      walk (Core.uttt_children Core.OpenRules s @ rest) in
+  walk [root];
+  Printf.printf " %d %d" !changed !refused
+"""
+
+
+def test_the_proved_uttt_closure_check_refuses_a_wrong_set_by_itself(build: Path) -> None:
+    (build / "uttt_probe.ml").write_text(UTTT_CLOSED_PROBE)
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "uttt.cmx", "proof.cmx"]
+    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "uttt_probe", "unix.cmxa", *modules, "uttt_probe.ml"],
+                              cwd=build, capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    done = subprocess.run([str(build / "uttt_probe"), str(ROOT / "certificates" / "proofs" / "uttt-open.p1-win.json")],
+                          capture_output=True, text=True, timeout=600)
+    flags, changed, refused = done.stdout.split()
+    assert (done.returncode, flags) == (0, "100")  # the honest set passes; as player 2's, or under the standard rules, not
+    assert int(changed) == 20 and int(refused) >= 15, done.stdout  # a changed choice may be another win in the set
 
 
 # Tic-tac-toe's labels by plain minimax, handed to the extracted labels_closed: it must accept
