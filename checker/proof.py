@@ -19,6 +19,8 @@ CLOSE, and the next pairing of `proof.pairings`, whose pairs of empty cells must
 still open to the opponent there (checker/pairing.py); the traversal does not go past it.
 """
 
+from array import array
+
 from checker import pairing, positional
 from checker.load import Envelope, Invalid, Limits, NotACertificate, count_field, counted, field, unpack_bytes, word_field
 
@@ -49,7 +51,7 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                               f"raise it: --max-states {positions} --max-work {work}")
     turns = count_field(proof, "turns", "proof", 0, positions)
     moves = unpack_bytes(proof, "moves", "proof", turns)
-    closures = closures_of(proof, family, game, result, turns)
+    proof_bytes, closures = closures_of(proof, family, game, result, turns, limits)
     closed = 0
     root = family.initial(game) if root_text is None else family.parse_position(game, root_text)
     worst = 1 if result == "win" else 0
@@ -86,7 +88,7 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                 if closed == len(closures):
                     raise Invalid(f"proof.moves[{used - 1}] closes {family.draw_board(game, state)} by a pairing, "
                                   f"but proof.closures has only {len(closures)}")
-                pairing.blocking(game, state, player, *closures[closed])
+                pairing.blocking(game, state, player, *closure_at(proof_bytes, closures[closed]))
                 closed += 1
                 continue
             if index >= len(children):
@@ -111,14 +113,17 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
             f"{counted(seen[root], 'ply', 'plies')}")
 
 
-def closures_of(proof: dict, family, game, result: str, turns: int) -> list[list]:  # type: ignore[no-untyped-def]
+def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limits) -> tuple[bytes, array]:  # type: ignore[no-untyped-def]
     """The pairings of `proof.pairings` (absent: none): per closure the prover's first move (255: none),
-    the number of pairs k, then k pairs of cells, one byte each.
+    the number of pairs k, then k pairs of cells, one byte each. Returned unread: the bytes and where
+    each closure starts (`closure_at` reads one when the traversal reaches it), so that a million
+    closures cost an array of a million offsets, not a million lists of pairs.
 
-    Only no-loss proofs of positional games under rules a pairing proves may have any.
+    Only no-loss proofs of positional games under rules a pairing proves may have any; their work
+    (each reads the lines once) counts against the budget before any is read.
     """
     if "closures" not in proof:
-        return []
+        return b"", array("q")
     count = count_field(proof, "closures", "proof", 0, turns)
     size = count_field(proof, "closure_bytes", "proof", 0, count * (game.cells + 2) if family is positional else 0)
     raw = unpack_bytes(proof, "pairings", "proof", size)
@@ -128,14 +133,23 @@ def closures_of(proof: dict, family, game, result: str, turns: int) -> list[list
         pairing.refuse_rules(game)
         if game.cells > NO_FIRST_MOVE:
             raise NotACertificate(f"closures take boards of at most {NO_FIRST_MOVE} cells, not {game.cells}")
-    closures, offset = [], 0
+        work = count * (sum(len(line) for line in game.lines) + game.cells)
+        if work > limits.max_work:
+            raise NotACertificate(f"proof.closures = {count:,} and work {work:,}: over the work budget "
+                                  f"({limits.max_work:,} work); to check them, raise it: --max-work {work}")
+    closures, offset = array("q"), 0
     while offset < size:
         end = offset + 2 + 2 * raw[offset + 1] if offset + 1 < size else size + 1
         if end > size:
             raise NotACertificate(f"proof.pairings: closure {len(closures)} runs past the end of its bytes")
-        first = None if raw[offset] == NO_FIRST_MOVE else raw[offset]
-        closures.append((first, [list(raw[cell:cell + 2]) for cell in range(offset + 2, end, 2)]))
+        closures.append(offset)
         offset = end
     if len(closures) != count:
         raise NotACertificate(f"proof.pairings holds {len(closures)} closures, proof.closures says {count}")
-    return closures
+    return raw, closures
+
+
+def closure_at(raw: bytes, offset: int) -> tuple[int | None, list[list[int]]]:
+    """The closure starting at `offset` of the bytes: its first move (None: none) and its pairs."""
+    first = None if raw[offset] == NO_FIRST_MOVE else raw[offset]
+    return first, [list(raw[cell:cell + 2]) for cell in range(offset + 2, offset + 2 + 2 * raw[offset + 1], 2)]

@@ -189,6 +189,8 @@ def open_position(text: object) -> State:
         raise NotACertificate(f"position {ascii(text)[:120]}: board {sent} is full, write '*'")
     if all(line_owner([w if w == mark else EMPTY for w in winners]) for mark in (X, O)):
         raise NotACertificate(f"position {ascii(text)[:120]}: both players hold a meta line")
+    if sent >= 0 and X not in cells:
+        raise NotACertificate(f"position {ascii(text)[:120]}: the first move may go anywhere, write '*'")
     return tuple(cells), sent, tuple(winners)
 
 
