@@ -15,6 +15,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -481,3 +482,71 @@ def test_the_checkers_agree_on_junk_table_values(build: Path, tmp_path_factory: 
         target = target[key]
     target[place[-1]] = data.draw(junk)
     agree(build, tmp_path_factory.mktemp("junk"), doc)
+
+
+def hostile_corpus() -> dict[str, bytes]:
+    """Files built to make the two checkers differ (issue 33): each small, each from a published
+    certificate with one hostile change."""
+    base = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_text()
+    doc = json.loads(base)
+    uttt_open = json.loads((ROOT / "certificates" / "proofs" / "uttt-open.p1-win.json").read_text())
+
+    def with_provenance(text: str) -> bytes:
+        return base.replace('"provenance": {', f'"provenance": {{"hostile": {text}, ', 1).encode()
+
+    packed = base64.b64decode(uttt_open["proof"]["moves"])
+    # a window smaller than the stream's matches reach (zlib allocates its own: read alike), bytes after the end
+    small_window = bytes([0x08, (31 - (0x08 * 256) % 31) % 31]) + packed[2:]
+    empty_named = {**uttt_open, "claim": {**uttt_open["claim"], "root": "/".join(["........."] * 9) + " 4"}}
+    return {
+        "huge-float": with_provenance("1e400"),
+        "negative-huge-float": with_provenance("-1e400"),
+        "brackets-in-strings": with_provenance(json.dumps("[" * 700 + "{" * 700)),
+        "500-open-at-once": with_provenance("[" * 498 + "]" * 498),  # with the document and provenance
+        "501-open-at-once": with_provenance("[" * 499 + "]" * 499),
+        "nested-600": with_provenance("[" * 600 + "]" * 600),
+        "many-keys": with_provenance(json.dumps({f"k{i}": i for i in range(121_000)})),
+        "duplicate-key": with_provenance('{"a": 1, "a": 2}'),
+        "lone-surrogate-name": json.dumps({**doc, "rules": {**doc["rules"], "name": "x\ud800y"}}).encode(),
+        "surrogate-pair-name": json.dumps({**doc, "rules": {**doc["rules"], "name": "x\U0001F600y"}}).encode(),
+        "small-zlib-window": json.dumps({**uttt_open, "proof": {**uttt_open["proof"],
+                                         "moves": base64.b64encode(small_window).decode()}}).encode(),
+        "zlib-trailing-bytes": json.dumps({**uttt_open, "proof": {**uttt_open["proof"],
+                                           "moves": base64.b64encode(packed + b"\0").decode()}}).encode(),
+        "uttt-open-empty-grid-board-named": json.dumps(empty_named).encode(),
+        "closure-byte-without-closures": json.dumps(with_moves(doc, moves_of(doc)[:1] + b"\xff" + moves_of(doc)[2:])).encode(),
+    }
+
+
+# The options both command lines must read alike (argparse's rules: `=`, prefixes, int()'s blanks
+# and underscores, the 1e15 ceiling).
+HOSTILE_OPTIONS = [("--max-states", str(10**16)), ("--max-states", " 1000 "), ("--max-states", "1_000_000"),
+                   ("--max-st", "5"), ("--max-states=5",), ("--max", "5"), ("--max-work", "0x10"),
+                   ("--max-bytes", "-1"), ("--rules-sha256", "zz" * 8)]
+
+
+def both(build: Path, path: Path, *options: str) -> tuple[tuple[int, str], tuple[int, str]]:
+    """Both checkers' exit codes and lines, each from its own command line, each within 30 s."""
+    code, line = run(build, path, *options, timeout=30)
+    done = subprocess.run([sys.executable, "-m", "checker", str(path), *options], capture_output=True, text=True,
+                          timeout=30, cwd=ROOT)
+    return (code, line.removesuffix(SUFFIX.get(line.split()[1] if code in (0, 1) else "", ""))), \
+        (done.returncode, (done.stdout + done.stderr).strip())
+
+
+def test_both_checkers_behave_as_one_on_a_hostile_corpus(build: Path, tmp_path: Path) -> None:
+    """Same exit code on every file and every option, the same line for VALID and INVALID."""
+    for name, data in hostile_corpus().items():
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(data)
+        verified, stdlib = both(build, path)
+        assert verified[0] == stdlib[0], (name, verified, stdlib)
+        if verified[0] in (0, 1):
+            assert verified[1] == stdlib[1], name
+    big = tmp_path / "over-16-mib.json"
+    big.write_bytes(hostile_corpus()["huge-float"].replace(b"1e400", b"1" + b" " * (16 * 1024 * 1024)))
+    verified, stdlib = both(build, big)
+    assert verified[0] == stdlib[0] == 2, (verified, stdlib)
+    for options in HOSTILE_OPTIONS:
+        verified, stdlib = both(build, ROOT / "certificates" / "w3t.json", *options)
+        assert verified[0] == stdlib[0], (options, verified, stdlib)

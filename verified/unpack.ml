@@ -39,7 +39,6 @@ let inflate (data : string) (cap : int) : string =
     let v = !bitbuf land ((1 lsl k) - 1) in
     bitbuf := !bitbuf lsr k; bitcnt := !bitcnt - k; v in
   let emit c = if Buffer.length out >= cap then error "holds more bytes than declared"; Buffer.add_char out c in
-  let window = 1 lsl (8 + cmf lsr 4) in
   (* a canonical Huffman code as (counts per length, symbols by code); as zlib, refuse a code that
      is over-subscribed, or incomplete unless it is a literal or distance code of one symbol *)
   let build ?(lengths_code = false) ?(fixed = false) lengths =
@@ -82,7 +81,7 @@ let inflate (data : string) (cap : int) : string =
         let d = decode dist in
         if d >= 30 then bad ();
         let d = dbase.(d) + bits dext.(d) in
-        if d > Buffer.length out || d > window then bad ();
+        if d > Buffer.length out then bad ();
         for _ = 1 to len do emit (Buffer.nth out (Buffer.length out - d)) done;
         go ()
       end in
