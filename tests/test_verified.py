@@ -550,3 +550,21 @@ def test_both_checkers_behave_as_one_on_a_hostile_corpus(build: Path, tmp_path: 
     for options in HOSTILE_OPTIONS:
         verified, stdlib = both(build, ROOT / "certificates" / "w3t.json", *options)
         assert verified[0] == stdlib[0], (options, verified, stdlib)
+
+
+def test_certify_check_runs_both_checkers(build: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`certify check FILE --verified`: both lines and the worse exit code; one line when it is not built."""
+    from typer.testing import CliRunner
+
+    from certify.cli.app import app
+
+    path = ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json"
+    monkeypatch.setenv("CERTIFY_VERIFIED_CHECK", str(build / "check"))
+    done = CliRunner().invoke(app, ["check", str(path), "--verified"])
+    assert done.exit_code == 0 and "verified checker: VALID" in done.output and SUFFIX["strategy"] in done.output
+    closed = ROOT / "certificates" / "proofs" / "closed" / "mnk-4-4-4.p1-no-loss.json"
+    done = CliRunner().invoke(app, ["check", str(closed), "--verified"])
+    assert done.exit_code == 0 and "verified checker: NOT READ" in done.output
+    monkeypatch.setenv("CERTIFY_VERIFIED_CHECK", str(build / "missing"))
+    done = CliRunner().invoke(app, ["check", str(path), "--verified"])
+    assert done.exit_code == 0 and "the verified checker is not built" in done.output
