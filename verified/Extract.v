@@ -4,7 +4,7 @@
     The names below are the driver's: each is exactly the Rocq definition it stands for. *)
 
 From Coq Require Import Extraction ExtrOcamlBasic.
-From Verified Require Import Rules Claims Checker Positional Table Uttt.
+From Verified Require Import Rules Claims Checker Positional Table Uttt Pairing.
 
 Print Assumptions Positional.closed_wins.
 Print Assumptions Positional.closed_no_loss.
@@ -12,6 +12,7 @@ Print Assumptions Positional.play_goes_on.
 Print Assumptions labels_sound.
 Print Assumptions Uttt.closed_wins.
 Print Assumptions Uttt.closed_no_loss.
+Print Assumptions pairing_check_sound.
 
 Definition positional_closed := Positional.closed.
 Definition positional_key := Positional.key_of.
@@ -23,4 +24,5 @@ Definition uttt_key := Uttt.key_of.
 
 Extraction Language OCaml.
 Extraction "core.ml" positional_closed positional_key labels_closed value_of Rules.result Rules.children
-  Rules.to_move uttt_closed uttt_result uttt_children uttt_to_move uttt_key Uttt.Build_state M.empty M.add.
+  Rules.to_move uttt_closed uttt_result uttt_children uttt_to_move uttt_key Uttt.Build_state M.empty M.add
+  pairing_check.
