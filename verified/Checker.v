@@ -31,6 +31,10 @@ Variable to_move : state -> player.
 Variable children : state -> list state.
 Variable key : state -> positive.
 Variable eqb : state -> state -> bool.
+(** A closure: a state where the prover need not move on, because another argument (a pairing)
+    proves the claim there; [leaf_sound] below asks exactly that of it. A game without closures
+    passes [fun _ _ _ => false]. *)
+Variable leaf : player -> bool -> state -> bool.
 
 (** The set: each state under its key, with the prover's chosen move (an index into
     [children]; ignored at the opponent's positions and at ends). *)
@@ -42,14 +46,14 @@ Definition in_set (S : strategy_set) (s : state) : bool :=
   | None => false
   end.
 
-(** One state of [S]: an end satisfies the claim; at the prover's turn the chosen child is in
-    [S]; at the opponent's every child is. *)
+(** One state of [S]: an end satisfies the claim; at the prover's turn the state is a closure or
+    the chosen child is in [S]; at the opponent's every child is. *)
 Definition node_ok (P : player) (no_loss : bool) (S : strategy_set) (s : state) (c : nat) : bool :=
   match result s with
   | Some o => accepts no_loss P o
   | None =>
       if player_eqb (to_move s) P then
-        match nth_error (children s) c with Some ch => in_set S ch | None => false end
+        leaf P no_loss s || match nth_error (children s) c with Some ch => in_set S ch | None => false end
       else forallb (in_set S) (children s)
   end.
 
@@ -72,6 +76,8 @@ Definition closed (P : player) (no_loss : bool) (S : strategy_set) (root : state
 Variable eqb_eq : forall a b, eqb a b = true -> a = b.
 Variable measure : state -> nat.
 Variable children_measure : forall s c, In c (children s) -> measure c < measure s.
+Variable leaf_sound : forall P no_loss s, leaf P no_loss s = true ->
+  forces state result to_move children P (fun o => accepts no_loss P o = true) s.
 
 Lemma all_entries_find : forall (A : Type) (f : A -> bool) m k e,
   all_entries f m = true -> M.find k m = Some e -> f e = true.
@@ -111,6 +117,7 @@ Proof.
     - exact (forces_end _ _ _ _ _ _ _ _ R Hn).
     - destruct (player_eqb (to_move s) P) eqn:T.
       + apply player_eqb_eq in T.
+        destruct (leaf P no_loss s) eqn:Lf; [exact (leaf_sound _ _ _ Lf)|]. simpl in Hn.
         destruct (nth_error (children s) c) as [ch|] eqn:N; [|discriminate].
         apply nth_error_In in N.
         exact (forces_choose _ _ _ _ _ _ _ _ R T N (IH _ (children_measure _ _ N) Hn)).

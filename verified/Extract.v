@@ -6,15 +6,15 @@
 From Coq Require Import Extraction ExtrOcamlBasic.
 From Verified Require Import Rules Claims Checker Positional Table Uttt Pairing.
 
-Print Assumptions Positional.closed_wins.
-Print Assumptions Positional.closed_no_loss.
+Print Assumptions Pairing.closed_wins.
+Print Assumptions Pairing.closed_no_loss.
 Print Assumptions Positional.play_goes_on.
 Print Assumptions labels_sound.
 Print Assumptions Uttt.closed_wins.
 Print Assumptions Uttt.closed_no_loss.
 Print Assumptions pairing_check_sound.
 
-Definition positional_closed := Positional.closed.
+Definition positional_closed := Pairing.closed.
 Definition positional_key := Positional.key_of.
 Definition uttt_closed := Uttt.closed.
 Definition uttt_result := Uttt.result.

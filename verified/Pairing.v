@@ -447,3 +447,42 @@ Proof.
     + exact (pairing_sound g P pairs (length root) own goal_ok pairs_ok ND _ (set_cell_length _ _ _) Sd Rd).
   - exact (pairing_sound g P pairs (length root) own goal_ok pairs_ok ND _ eq_refl (safe_b_safe _ _ _ _ M) R).
 Qed.
+
+(** Proof trees of the positional family whose leaves may be pairings (proof.closures): the
+    closure check of Checker.v with a pairing as a closure. [closure] gives a position's pairing
+    (first move, pairs), if it has one: any function at all -- the driver's, read from the file --
+    since a closure counts only when [pairing_check] accepts it, and only in a no-loss claim. *)
+Definition pairing_leaf (g : game) (closure : board -> option (option nat * list (nat * nat)))
+  (P : player) (no_loss : bool) (b : board) : bool :=
+  match closure b with
+  | Some (first, pairs) => no_loss && pairing_check g P first pairs b
+  | None => false
+  end.
+
+Definition closed (g : game) closure :=
+  Checker.closed board (result g) to_move (children g) key_of board_eqb (pairing_leaf g closure).
+
+Lemma pairing_leaf_sound : forall g closure P no_loss b, pairing_leaf g closure P no_loss b = true ->
+  forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) b.
+Proof.
+  unfold pairing_leaf. intros g closure P no_loss b H.
+  destruct (closure b) as [[first pairs]|]; [|discriminate].
+  apply andb_prop in H as [N H]. subst no_loss.
+  eapply forces_weaken; [|exact (pairing_check_sound _ _ _ _ _ H)].
+  intros [q|] Hq; simpl; [|reflexivity]. apply player_eqb_eq.
+  destruct q, P; simpl in *; congruence.
+Qed.
+
+(** The two claims of a proof tree about a positional game. *)
+Corollary closed_wins : forall g closure P S root, closed g closure P false S root = true -> wins g P root.
+Proof.
+  intros g closure. exact (Checker.closed_wins _ _ _ _ _ _ _ board_eqb_eq _ (children_empties g)
+                             (pairing_leaf_sound g closure)).
+Qed.
+
+Corollary closed_no_loss : forall g closure P S root,
+  closed g closure P true S root = true -> does_not_lose g P root.
+Proof.
+  intros g closure. exact (Checker.closed_no_loss _ _ _ _ _ _ _ board_eqb_eq _ (children_empties g)
+                             (pairing_leaf_sound g closure)).
+Qed.

@@ -1,6 +1,7 @@
-(** The positional family as an instance of the game interface (Claims.v): its claims, and the
-    closure check of Checker.v for it, with the two facts the theorems need -- a move fills one
-    empty cell (the measure), and where play goes on the side to move has a move. *)
+(** The positional family as an instance of the game interface (Claims.v): its claims, its key
+    and equality of boards, and the two facts the theorems need -- a move fills one empty cell
+    (the measure), and where play goes on the side to move has a move. Its closure check, whose
+    closures are pairings, is in Pairing.v. *)
 
 From Coq Require Import List Bool Arith Lia PArith.
 Import ListNotations.
@@ -26,8 +27,6 @@ Fixpoint board_eqb (a b : board) : bool :=
   | _, _ => false
   end.
 
-(** The closure check for [g]. *)
-Definition closed (g : game) := Checker.closed board (result g) to_move (children g) key_of board_eqb.
 
 (* ---- proofs ---------------------------------------------------------------------------------- *)
 
@@ -67,12 +66,6 @@ Proof.
   - apply fills_empties, placeable_marks.
 Qed.
 
-(** The two claims of a certificate about a positional game. *)
-Corollary closed_wins : forall g P S root, closed g P false S root = true -> wins g P root.
-Proof. intros g. exact (Checker.closed_wins _ _ _ _ _ _ board_eqb_eq _ (children_empties g)). Qed.
-
-Corollary closed_no_loss : forall g P S root, closed g P true S root = true -> does_not_lose g P root.
-Proof. intros g. exact (Checker.closed_no_loss _ _ _ _ _ _ board_eqb_eq _ (children_empties g)). Qed.
 
 (** The definitions are not vacuous: where play goes on, the side to move has a legal move (so
     [forces_every] never holds for want of moves). *)
