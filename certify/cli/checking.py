@@ -47,14 +47,14 @@ def check(
     max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines (a proof: positions x its per-position work).")] = BUDGET.max_work,
     max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = BUDGET.max_bytes,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    verified: Annotated[bool, typer.Option("--verified", help="Also run the verified checker (verified/, proved sound in Rocq) and print its verdict; exit with the worse of the two.")] = False,
+    verified: Annotated[bool, typer.Option("--verified", help="Also run the verified checker (verified/, proved sound in Rocq; `make -C verified`) and print its verdict; exit with the worse of the two.")] = False,
 ) -> None:
     """Validate CERTIFICATE against the schema, then re-verify it with the independent checker.
 
     Exit 0 VALID, 1 INVALID (the certificate states something false, or is about another game than
     --game), 2 not a certificate or over the work budget. With --verified, the verified checker's
-    line follows (or one line saying it is not built, or does not read this kind: pairings and
-    proofs closed by pairings), and the exit code is the worse of the two verdicts it read.
+    line follows (or one line saying it is not built, or does not read the file: bounded claims),
+    and the exit code is the worse of the two verdicts it read.
 
     A folder: every *.json file in it, one verdict line each; exit 0 if all are VALID, 1 if any
     is INVALID, else 2 if any is not a certificate.
