@@ -258,7 +258,7 @@ let () =
 
 def test_the_proved_uttt_closure_check_refuses_a_wrong_set_by_itself(build: Path) -> None:
     (build / "uttt_probe.ml").write_text(UTTT_CLOSED_PROBE)
-    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "uttt.cmx", "proof.cmx"]
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "uttt.cmx", "pairing.cmx", "proof.cmx"]
     compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "uttt_probe", "unix.cmxa", *modules, "uttt_probe.ml"],
                               cwd=build, capture_output=True, text=True, timeout=120)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr

@@ -79,6 +79,9 @@ let closure_at raw (start, stop) =
 
 (* Walk the certificate's canonical traversal (docs/certificate-format.md), with the stdlib
    checker's failures, and return the positions seen with the prover's chosen move index. *)
+(* The move indices as Rocq numbers, made once (an index is a byte). *)
+let small = Array.init 256 nat_of_int
+
 let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_loss root positions turns moves
   : 'state Core.strategy_set =
   let prover = if player = 1 then Core.P1 else Core.P2 in
@@ -124,7 +127,7 @@ let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_los
          Stack.push (List.nth children index) stack
          end
        | children -> List.iter (fun c -> Stack.push c stack) (List.rev children));
-      seen := Core.M.add key (b, nat_of_int !choice) !seen
+      seen := Core.M.add key (b, small.(!choice)) !seen
     end
   done;
   if !used <> turns then invalid "proof.moves has %d move(s) the strategy never uses" (turns - !used);
@@ -195,32 +198,18 @@ let check limits f doc : string =
     (Positional.counted plies "ply" "plies")
 
 (* The two families. *)
-let positional (r : Positional.rules) : Core.board family =
-  let game = Positional.game_of r in
-  if r.rows > 8 || r.cols > 8 then error "the strategy kind covers boards up to 8x8, not %dx%d" r.rows r.cols;
-  { children = Core.children game; result = Core.result game; to_move = Core.to_move;
-    key = Core.positional_key; closed = Core.positional_closed game; draw = Positional.draw_board r;
-    rules = Some r; as_board = Option.some;
-    (* checker/positional.py position_work: twice the cells the line checks read and the board *)
-    position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
-    initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
-
 (* A positive number, for a key. *)
 let rec positive_of_int n = if n <= 1 then Core.XH
   else if n land 1 = 1 then Core.XI (positive_of_int (n lsr 1)) else Core.XO (positive_of_int (n lsr 1))
 
-(* Untrusted (Uttt.closed_wins holds for any key): a state's key is the number the traversal gave
-   it, short where Uttt.key_of is 190 bits, so that the set stays small. The closure check asks
-   without numbering: a state the traversal never saw gets key 1, which no state has. *)
-let numbering () =
+(* Untrusted (closed_wins holds for any key): a state's key is the number the traversal gave it,
+   about 20 bits where two bits a cell would be 50 to 190, so that the set stays small. The
+   closure check asks without numbering: a state the traversal never saw gets key 1, which no
+   state has. [text] writes a state as a string, one for each state. *)
+let mark_char m = match m with Core.Empty -> '.' | Core.Cross -> 'X' | Core.Nought -> 'O'
+
+let numbering (text : 'state -> string) =
   let ids = Hashtbl.create 65536 and next = ref 1 in
-  let text (s : Core.state) =
-    let b = Buffer.create 96 in
-    let mark m = Buffer.add_char b (match m with Core.Empty -> '.' | Core.Cross -> 'X' | Core.Nought -> 'O') in
-    List.iter (List.iter mark) s.Core.grid;
-    List.iter mark s.Core.owners;
-    Buffer.add_string b (match s.Core.sent with None -> "*" | Some n -> string_of_int (int_of_nat n));
-    Buffer.contents b in
   let number s = let t = text s in
     match Hashtbl.find_opt ids t with
     | Some k -> k
@@ -228,8 +217,27 @@ let numbering () =
   let lookup s = match Hashtbl.find_opt ids (text s) with Some k -> k | None -> Core.XH in
   (number, lookup)
 
+let positional (r : Positional.rules) : Core.board family =
+  let game = Positional.game_of r in
+  let number, lookup = numbering (fun b -> String.of_seq (Seq.map mark_char (List.to_seq b))) in
+  if r.rows > 8 || r.cols > 8 then error "the strategy kind covers boards up to 8x8, not %dx%d" r.rows r.cols;
+  { children = Core.children game; result = Core.result game; to_move = Core.to_move;
+    key = number; closed = Core.positional_closed game lookup; draw = Positional.draw_board r;
+    rules = Some r; as_board = Option.some;
+    (* checker/positional.py position_work: twice the cells the line checks read and the board *)
+    position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
+    initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
+
+let uttt_text (s : Core.state) =
+  let b = Buffer.create 96 in
+  let mark m = Buffer.add_char b (mark_char m) in
+  List.iter (List.iter mark) s.Core.grid;
+  List.iter mark s.Core.owners;
+  Buffer.add_string b (match s.Core.sent with None -> "*" | Some n -> string_of_int (int_of_nat n));
+  Buffer.contents b
+
 let uttt (r : Core.ruleset) : Core.state family =
-  let number, lookup = numbering () in
+  let number, lookup = numbering uttt_text in
   { children = Core.uttt_children r; result = Core.uttt_result r; to_move = Core.uttt_to_move;
     key = number; closed = (fun _ -> Core.uttt_closed r lookup); draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
     position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }

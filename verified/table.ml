@@ -245,7 +245,7 @@ let check limits r doc : string =
       if !used <> String.length moves then
         invalid "%s: %d moves listed, but the strategy reaches only %d turns of player %d" where
           (String.length moves) !used player;
-      if not (Core.positional_closed game (fun _ -> None) (if player = 1 then Core.P1 else Core.P2) (guarantees = "no-loss") !set
+      if not (Core.positional_closed game Core.positional_key (fun _ -> None) (if player = 1 then Core.P1 else Core.P2) (guarantees = "no-loss") !set
                 (empty_board r)) then
         invalid "%s: the verified closure check refuses the strategy" where) strategies;
   let margin_text = match root_margin with None -> "" | Some m -> " margin " ^ m in
