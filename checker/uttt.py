@@ -8,7 +8,7 @@ a board may come to hold lines of both marks and the first one counts. A move is
 int 0..80.
 """
 
-from checker.load import NotACertificate
+from checker.load import Invalid, NotACertificate
 
 EMPTY, X, O = 0, 1, 2
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -123,6 +123,45 @@ def open_moves(state: State) -> list[tuple[int, State]]:
                 next_sent = cell if EMPTY in child[9 * cell:9 * cell + 9] else -1
                 out.append((9 * board + cell, (child, next_sent, won)))
     return out
+
+
+def marks_needed(game: dict, state: State, player: int) -> int:
+    """The fewest marks `player` must still place to hold a meta line (255: no meta line is left to
+    them). A board counts 0 if `player` won it; 255 if the other player won it or it is full (no
+    line of `player` can win it); else 3 minus `player`'s marks on the fullest local line
+    holding no mark of the other player. A board is won by a line, each move places one mark and
+    no mark is ever removed, so this is a floor on `player`'s moves to a win under either rules."""
+    cells = state[0]
+    status = state[2] if is_open(game) else [board_status(cells, board) for board in range(9)]
+    costs = []
+    for board in range(9):
+        marks = cells[9 * board:9 * board + 9]
+        if status[board] == player:
+            costs.append(0)
+        elif status[board] != EMPTY or EMPTY not in marks:
+            costs.append(255)
+        else:
+            free = [3 - [marks[i] for i in line].count(player) for line in LINES if 3 - player not in [marks[i] for i in line]]
+            costs.append(min(free, default=255))
+    return min(255, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES))
+
+
+def check_count(game: dict, state: State, player: int, plies_left: int, record: int) -> None:
+    """A closure by counting (docs/certificate-format.md): at a position where `player` is to move,
+    the opponent cannot hold a meta line within `plies_left` plies (or before the grid fills): it
+    needs `record` marks (255: none left), more than its moves left. Raises Invalid otherwise."""
+    opponent = 3 - player
+    needed = marks_needed(game, state, opponent)
+    if to_move(game, state) != player or result(game, state) is not None:
+        raise Invalid(f"a count closes only a position where player {player} is to move and play goes on, "
+                      f"not {draw_board(game, state)}")
+    if record != needed:
+        raise Invalid(f"a count closure says player {opponent} needs {record} marks at {draw_board(game, state)}, "
+                      f"but it needs {needed} (255: no meta line is left)")
+    left = min(plies_left, state[0].count(EMPTY)) // 2
+    if needed <= left:
+        raise Invalid(f"player {opponent} needs {needed} marks for a meta line at {draw_board(game, state)} "
+                      f"and has {left} moves left: the count does not close it")
 
 
 def parse_position(game: dict, text: object) -> State:

@@ -137,11 +137,11 @@ def prove(
     if outcome.status != "proved":
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled, used)
-    closure = getattr(hooks, "closure", None) if pairings else None
+    closure = getattr(hooks, "closure", None) if pairings or getattr(hooks, "always_close", False) else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
-        lambda position: closure(position, claim.player, claim.result, TRAVERSAL_BUDGET))
-    walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself
-    tree = (walk(state) if walk is not None and close is None
+        lambda position, left: closure(position, claim.player, claim.result, TRAVERSAL_BUDGET, left))
+    walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself, closures included
+    tree = (walk(state) if walk is not None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
@@ -310,8 +310,13 @@ def strategy_certificate(
     (certificate, seconds since `started`). The root is written as the game draws `state`,
     whatever way `root` was typed. Any search that found the strategy writes the same file
     through here."""
-    packed = [byte for first, pairs in tree.closures
-              for byte in (NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair))]
+    closures: dict[str, Any] = {}
+    if tree.closures and isinstance(tree.closures[0], int):  # counts (uttt), one byte each
+        closures = {"closures": len(tree.closures), "closure_bytes": len(tree.closures), "counts": pack_moves(list(tree.closures))}
+    elif tree.closures:  # pairings (positional)
+        packed = [byte for first, pairs in tree.closures
+                  for byte in (NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair))]
+        closures = {"closures": len(tree.closures), "closure_bytes": len(packed), "pairings": pack_moves(packed)}
     seconds = time.perf_counter() - started
     certificate = StrategyCertificate(
         format=FORMAT,
@@ -322,8 +327,7 @@ def strategy_certificate(
         claim=StrategyClaim(player=claim.player, result=claim.result, root=None if root is None else game.format_position(state),
                              within=claim.within),
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves),
-                    **({"closures": len(tree.closures), "closure_bytes": len(packed), "pairings": pack_moves(packed)}
-                       if tree.closures else {})),
+                    **closures),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
     return certificate, seconds
@@ -334,8 +338,8 @@ def certificate_text(certificate: StrategyCertificate | PairingCertificate) -> s
     unbounded = {"claim": {"within"}} if getattr(certificate.claim, "within", None) is None else None  # files as before
     data = certificate.model_dump(mode="json", exclude=unbounded)
     proof = data.get("proof", {})
-    if proof.get("closures", 0) is None:  # a proof without pairings: the format before them
-        for key in ("closures", "closure_bytes", "pairings"):
+    for key in ("closures", "closure_bytes", "pairings", "counts"):  # absent when unused: the format before them
+        if key in proof and proof[key] is None:
             del proof[key]
     return json.dumps(data, sort_keys=True, indent=2) + "\n"
 

@@ -399,6 +399,30 @@ def threat_boards(s: Position, player: int) -> int:
     return out
 
 
+NEVER = 255  # marks_needed when no meta line is left to the player
+
+
+def marks_needed(s: Position, player: int) -> int:
+    """The fewest marks `player` must still place to hold a meta line (NEVER: none is left).
+
+    A board counts 0 if `player` won it, NEVER if the opponent won it or it is full, else 3 minus
+    `player`'s marks on the fullest local line without an opponent's mark; a meta line the sum of
+    its boards. A board is won only by a line and a move places one mark, so under either rules
+    `player` cannot win in fewer moves: the count the checker redoes (checker/uttt.py `check_count`).
+    """
+    mine, theirs, won, lost = (s.x, s.o, s.xw, s.ow) if player == X else (s.o, s.x, s.ow, s.xw)
+    costs = []
+    for b in range(9):
+        m, t = chunk(mine, b), chunk(theirs, b)
+        if won >> b & 1:
+            costs.append(0)
+        elif lost >> b & 1 or m | t == FULL9:
+            costs.append(NEVER)
+        else:
+            costs.append(min((3 - (m & line).bit_count() for line in _LINE_MASKS if not t & line), default=NEVER))
+    return min(NEVER, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES3))
+
+
 def immediate_wins(s: Position) -> list[int]:
     """The moves that win the game at once for the player to move, ascending."""
     player = X if s.x.bit_count() == s.o.bit_count() else O
@@ -498,6 +522,19 @@ class CriticalSquares:
             else:
                 rest.append(move)
         return first + rest if prover_moves else first + rest + losing
+
+    always_close = True  # the search asks `closure` without --pairings: it closes bounded claims only
+
+    def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> int | None:
+        """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
+        ahead: the opponent's `marks_needed` when it exceeds the opponent's moves left (it cannot
+        win in time, so the claim holds here), else None. The certificate stores the count."""
+        if result != "no-loss" or plies_left is None:
+            return None
+        opponent = O if prover == X else X
+        needed = marks_needed(s, opponent)
+        left = min(plies_left, 81 - (s.x | s.o).bit_count()) // 2
+        return needed if needed > left else None
 
 
 def from_text(text: str) -> Uttt:
