@@ -1,0 +1,107 @@
+"""The meta-line count closure of Ultimate tic-tac-toe: a bounded no-loss proof closes a prover's
+position where the opponent needs more marks for a meta line than it has moves left
+(solver/games/uttt/engine.py `marks_needed`, checker/uttt.py `check_count`).
+
+The engine's count and the checker's plain one are compared on seeded random positions under both
+rules; a proof with count closures is checked, and every mutation of its closures is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import checker
+import checker.uttt as plain
+from certify.proving.single import prove
+from solver.games.families import resolve_game
+from solver.games.uttt.engine import NEVER, O, X, marks_needed
+from solver.search.pns import Claim
+from certify.proving.single import pack_moves
+
+
+@pytest.mark.parametrize("name", ["uttt", "uttt:open"])
+def test_the_engine_and_the_checker_count_alike_on_random_play(name: str) -> None:
+    game = resolve_game(name)
+    rules = plain.parse_rules(game.rules.canonical())
+    rng = random.Random(36)
+    seen = set()
+    for _ in range(200):
+        s, cstate = game.initial(), plain.initial(rules)
+        while not game.is_terminal(s):
+            for player in (X, O):
+                count = marks_needed(s, player)
+                assert count == plain.marks_needed(rules, cstate, player)
+                seen.add(count)
+            move = rng.choice(game.legal_moves(s))
+            s, cstate = game.apply(s, move), dict(plain.moves(rules, cstate))[move]
+    assert {1, 9, NEVER} <= seen  # one mark from a win, the empty grid, no meta line left
+
+
+def test_hand_counts() -> None:
+    game = resolve_game("uttt:open")
+    assert marks_needed(game.initial(), X) == 9
+    s = game.initial()
+    for move in (40, 36):  # X takes the centre of the centre board, O its corner
+        s = game.apply(s, move)
+    assert marks_needed(s, X) == 8 and marks_needed(s, O) == 8
+    # O wins board 4 under the open rules: X's four meta lines through it are dead, the rest cost 9
+    s = game.parse_position("........./........./........./...OOO.../....X..../...XX..../........./........./......... 0")
+    assert s.ow == 1 << 4 and marks_needed(s, X) == 9 - 0 and marks_needed(s, O) == 6
+
+
+@pytest.fixture(scope="module")
+def counted() -> dict:
+    """X cannot win uttt:open within 17 plies (9 marks need ply 17; O answers so that a count
+    closes): a proof with count closures, checked."""
+    attempt = prove(resolve_game("uttt:open"), Claim(2, "no-loss", 17), max_nodes=200_000, core="python")
+    assert attempt.outcome.status == "proved"
+    return json.loads(attempt.text)
+
+
+def test_a_proof_closed_by_counts_is_checked(counted: dict) -> None:
+    verdict = checker.check_document(counted)
+    assert verdict.exit_code == 0, verdict.message
+    assert "closed by a count" in verdict.message and "does not lose within 17 plies" in verdict.message
+    assert counted["proof"]["closures"] > 0 and "pairings" not in counted["proof"]
+
+
+def with_counts(document: dict, counts: list[int]) -> dict:
+    return {**document, "proof": {**document["proof"], "closure_bytes": len(counts), "counts": pack_moves(counts)}}
+
+
+def counts_of(document: dict) -> list[int]:
+    from certify.proving.single import unpack_moves
+    return unpack_moves(document["proof"]["counts"], document["proof"]["closure_bytes"])
+
+
+def test_a_wrong_count_is_refused(counted: dict) -> None:
+    counts = counts_of(counted)
+    for index in (0, len(counts) // 2, len(counts) - 1):
+        for wrong in (counts[index] - 1, counts[index] + 1, 255 if counts[index] != 255 else 9):
+            bad = with_counts(counted, counts[:index] + [wrong] + counts[index + 1:])
+            verdict = checker.check_document(bad)
+            assert verdict.exit_code == 1 and "needs" in verdict.message
+
+
+def test_a_count_that_does_not_close_is_refused(counted: dict) -> None:
+    """The same closures under a looser bound: the opponent has moves enough, so they close nothing."""
+    looser = {**counted, "claim": {**counted["claim"], "within": 19}}
+    verdict = checker.check_document(looser)
+    assert verdict.exit_code == 1 and "does not close" in verdict.message
+
+
+def test_counts_are_for_no_loss_proofs_only_and_must_all_be_used(counted: dict) -> None:
+    as_win = {**counted, "claim": {**counted["claim"], "result": "win"}}
+    assert checker.check_document(as_win).exit_code != 0
+    counts = counts_of(counted)
+    fewer = {**with_counts(counted, counts[:-1]), "proof": {**with_counts(counted, counts[:-1])["proof"],
+                                                            "closures": len(counts) - 1}}
+    assert checker.check_document(fewer).exit_code != 0
+    more = {**with_counts(counted, counts + [9]), "proof": {**with_counts(counted, counts + [9])["proof"],
+                                                           "closures": len(counts) + 1}}
+    assert checker.check_document(more).exit_code != 0
+    missing = {**counted, "proof": {k: v for k, v in counted["proof"].items() if k != "counts"}}
+    assert checker.check_document(missing).exit_code != 0
