@@ -25,21 +25,21 @@ class ProofTree:
     positions: int  # distinct positions the traversal visits (terminals included)
     terminals: int
     depth: int  # longest play from the root, in plies
-    closures: tuple[Any, ...] = ()  # the closures of the CLOSE moves (pairings, counts), in traversal order
+    closures: tuple[bytes, ...] = ()  # the records of the CLOSE moves as the certificate stores them, in traversal order
 
 
 CLOSE = 255  # the move byte of a prover's position closed by a closure (never a move index)
 
 
 def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any],
-                       close: Callable[[Any, int | None], Any] | None = None, within: int | None = None) -> ProofTree:
+                       close: Callable[[Any, int | None], bytes | None] | None = None, within: int | None = None) -> ProofTree:
     """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc),
-    or, where `close(state, plies_left)` gives a closure (a pairing, a count), closes the position
-    by it (the byte CLOSE); with `within` N, positions at ply N are leaves (a bounded claim) and
-    `plies_left` is N minus the ply (None without a bound)."""
+    or, where `close(state, plies_left)` gives a closure's record (as the certificate stores it: a
+    pairing's, a count's), closes the position by it (the byte CLOSE); with `within` N, positions at
+    ply N are leaves (a bounded claim) and `plies_left` is N minus the ply (None without a bound)."""
     seen: set[Any] = set()
     moves: list[int] = []
-    closures: list[Any] = []
+    closures: list[bytes] = []
     terminals = depth = 0
     stack = [(root, 0)]
     while stack:
@@ -56,10 +56,10 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
             continue
         legal = game.legal_moves(state)
         if game.to_move(state) == prover:
-            closure = None if close is None else close(state, None if within is None else within - ply)
-            if closure is not None:
+            record = None if close is None else close(state, None if within is None else within - ply)
+            if record is not None:
                 moves.append(CLOSE)
-                closures.append(closure)
+                closures.append(record)
                 continue
             move = choose(state)
             moves.append(legal.index(move))

@@ -525,16 +525,16 @@ class CriticalSquares:
 
     always_close = True  # the search asks `closure` without --pairings: it closes bounded claims only
 
-    def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> int | None:
+    def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> bytes | None:
         """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
         ahead: the opponent's `marks_needed` when it exceeds the opponent's moves left (it cannot
-        win in time, so the claim holds here), else None. The certificate stores the count."""
+        win in time, so the claim holds here), as the certificate's one-byte record; else None."""
         if result != "no-loss" or plies_left is None:
             return None
         opponent = O if prover == X else X
         needed = marks_needed(s, opponent)
         left = min(plies_left, 81 - (s.x | s.o).bit_count()) // 2
-        return needed if needed > left else None
+        return bytes([needed]) if needed > left else None
 
 
 def from_text(text: str) -> Uttt:
