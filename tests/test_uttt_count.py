@@ -15,11 +15,10 @@ import pytest
 
 import checker
 import checker.uttt as plain
-from certify.proving.single import prove
+from certify.proving.single import pack_moves, prove
 from solver.games.families import resolve_game
 from solver.games.uttt.engine import NEVER, O, X, marks_needed
 from solver.search.pns import Claim
-from certify.proving.single import pack_moves
 
 
 @pytest.mark.parametrize("name", ["uttt", "uttt:open"])
@@ -105,3 +104,17 @@ def test_counts_are_for_no_loss_proofs_only_and_must_all_be_used(counted: dict) 
     assert checker.check_document(more).exit_code != 0
     missing = {**counted, "proof": {k: v for k, v in counted["proof"].items() if k != "counts"}}
     assert checker.check_document(missing).exit_code != 0
+
+
+def test_the_compiled_search_closes_as_the_python_one(counted: dict) -> None:
+    """The kernel's count (solver/games/uttt/kernel.c) closes the same positions: the same file."""
+    native = prove(resolve_game("uttt:open"), Claim(2, "no-loss", 17), max_nodes=200_000, core="native")
+    assert native.core == "native" and json.loads(native.text) == counted
+
+
+def test_plain_search_closes_nothing() -> None:
+    game = resolve_game("uttt")
+    root = "XO......./........./........./........./........./........./........./........./......... 1"
+    for core in ("python", "native"):
+        plain_search = prove(game, Claim(2, "no-loss", 3), root=root, plain=True, max_nodes=100_000, core=core)
+        assert "closures" not in json.loads(plain_search.text)["proof"]
