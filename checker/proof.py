@@ -17,9 +17,10 @@ it is stored or checked).
 A no-loss proof of a positional game may close a prover's position by a pairing: the move byte
 CLOSE, and the next pairing of `proof.pairings`, whose pairs of empty cells must block every line
 still open to the opponent there (checker/pairing.py); the traversal does not go past it. A no-loss
-proof of Ultimate tic-tac-toe may close one by a count: the next byte of `proof.counts`, the fewest
-marks the opponent needs for a meta line, recounted there, must exceed the opponent's moves left
-before the bound (checker/uttt.py `check_count`).
+proof of Ultimate tic-tac-toe may close one by a count: the next two bytes of `proof.counts`, a
+move of the prover (255: none) and the fewest marks the opponent then needs for a meta line,
+recounted there, must exceed the opponent's moves left before the bound (checker/uttt.py
+`check_count`).
 """
 
 from checker import pairing, positional, uttt
@@ -123,7 +124,7 @@ def closures_of(proof: dict, family, game, result: str, turns: int) -> list[list
     the number of pairs k, then k pairs of cells, one byte each.
 
     Only no-loss proofs of positional games under rules a pairing proves may have any; of uttt, the
-    bytes of `proof.counts`, one per closure.
+    bytes of `proof.counts`, two per closure (a move or 255, a count).
     """
     if "closures" not in proof:
         return []
@@ -131,8 +132,9 @@ def closures_of(proof: dict, family, game, result: str, turns: int) -> list[list
     if family is uttt:
         if result != "no-loss":
             raise Invalid("a count closes a branch only in a no-loss proof")
-        count_field(proof, "closure_bytes", "proof", count, count)
-        return unpack_bytes(proof, "counts", "proof", count)
+        count_field(proof, "closure_bytes", "proof", 2 * count, 2 * count)
+        raw = unpack_bytes(proof, "counts", "proof", 2 * count)
+        return [raw[at:at + 2] for at in range(0, 2 * count, 2)]
     size = count_field(proof, "closure_bytes", "proof", 0, count * (game.cells + 2) if family is positional else 0)
     raw = unpack_bytes(proof, "pairings", "proof", size)
     if count and (family is not positional or result != "no-loss"):
