@@ -74,6 +74,9 @@ PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
 # entry, does not read closures.
 KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1))
+# Kept likewise (the index's closed proofs), closed by the meta-line count: bounded no-loss proofs
+# of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36)
+KEPT_COUNTED_PROOFS = (("uttt:open", 2, 21), ("uttt:open", 2, 23))
 ProgressHook = Callable[[str], None]
 
 
@@ -154,6 +157,11 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
         path = closed_proof_path(game, player)
         if (root / path).is_file():
             closed.append(proof_entry(game, player, "no-loss", path, (root / path).read_text(encoding="utf-8"), None))
+    for game, player, within in KEPT_COUNTED_PROOFS:
+        path = closed_proof_path(game, player, within)
+        if (root / path).is_file():
+            closed.append(proof_entry(game, player, "no-loss", path, (root / path).read_text(encoding="utf-8"), None,
+                                      large_limits(root / path)))
     for game, player, result in KEPT_PROOFS:
         path = proof_path(game, player, result)
         if (root / path).is_file():
@@ -224,10 +232,11 @@ def proof_path(game: str, player: int, result: str) -> Path:
     return Path("certificates") / "proofs" / f"{file_stem(game)}.p{player}-{result}.json"
 
 
-def closed_proof_path(game: str, player: int) -> Path:
-    """certificates/proofs/closed/mnk-4-5-4.p2-no-loss.json: a no-loss proof closed by pairings, apart
-    from the plain proof of the same claim."""
-    return Path("certificates") / "proofs" / "closed" / f"{file_stem(game)}.p{player}-no-loss.json"
+def closed_proof_path(game: str, player: int, within: int | None = None) -> Path:
+    """certificates/proofs/closed/mnk-4-5-4.p2-no-loss.json: a no-loss proof closed by pairings (or
+    counts), apart from the plain proof of the same claim; a bounded one ends `-within-N`."""
+    bound = "" if within is None else f"-within-{within}"
+    return Path("certificates") / "proofs" / "closed" / f"{file_stem(game)}.p{player}-no-loss{bound}.json"
 
 
 def large_limits(path: Path) -> checker.Limits:
