@@ -75,7 +75,8 @@ PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # entry, does not read closures.
 KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1))
 # Kept likewise (the index's closed proofs), closed by the meta-line count: bounded no-loss proofs
-# of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36)
+# of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36);
+# their checks take minutes, so their entries are carried over as LARGE_PROOFS' are
 KEPT_COUNTED_PROOFS = (("uttt:open", 2, 21), ("uttt:open", 2, 23))
 ProgressHook = Callable[[str], None]
 
@@ -157,11 +158,18 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
         path = closed_proof_path(game, player)
         if (root / path).is_file():
             closed.append(proof_entry(game, player, "no-loss", path, (root / path).read_text(encoding="utf-8"), None))
-    for game, player, within in KEPT_COUNTED_PROOFS:
+    carried_closed = {entry["file"]: entry for entry in scale_record.carried_over(root, "pairing_proofs")}
+    for game, player, within in KEPT_COUNTED_PROOFS:  # checked in minutes: carried over as LARGE_PROOFS are
         path = closed_proof_path(game, player, within)
-        if (root / path).is_file():
-            closed.append(proof_entry(game, player, "no-loss", path, (root / path).read_text(encoding="utf-8"), None,
-                                      large_limits(root / path)))
+        if not (root / path).is_file():
+            continue
+        text = (root / path).read_text(encoding="utf-8")
+        entry = carried_closed.get(path.as_posix())
+        if scale or entry is None or entry.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
+            if progress:
+                progress(f"proof (kept, counted): {path.as_posix()}")
+            entry = proof_entry(game, player, "no-loss", path, text, None, large_limits(root / path))
+        closed.append(entry)
     for game, player, result in KEPT_PROOFS:
         path = proof_path(game, player, result)
         if (root / path).is_file():
