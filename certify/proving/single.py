@@ -383,7 +383,7 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any]) -> di
     """Position key → the prover's move, by replaying the canonical traversal; raises ProofFileError."""
     claim = certificate.claim
     if certificate.proof.closures:
-        raise ProofFileError(f"proof: {certificate.proof.closures:,} positions are closed by a pairing; drawing such a "
+        raise ProofFileError(f"proof: {certificate.proof.closures:,} positions are closed (by a pairing or a count); drawing such a "
                              "proof is not supported yet (`python -m checker FILE` checks it)")
     try:
         moves = iter(unpack_moves(certificate.proof.moves, certificate.proof.turns))
