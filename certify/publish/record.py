@@ -160,16 +160,8 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             closed.append(proof_entry(game, player, "no-loss", path, (root / path).read_text(encoding="utf-8"), None))
     carried_closed = {entry["file"]: entry for entry in scale_record.carried_over(root, "pairing_proofs")}
     for game, player, within in KEPT_COUNTED_PROOFS:  # checked in minutes: carried over as LARGE_PROOFS are
-        path = closed_proof_path(game, player, within)
-        if not (root / path).is_file():
-            continue
-        text = (root / path).read_text(encoding="utf-8")
-        entry = carried_closed.get(path.as_posix())
-        if scale or entry is None or entry.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
-            if progress:
-                progress(f"proof (kept, counted): {path.as_posix()}")
-            entry = proof_entry(game, player, "no-loss", path, text, None, large_limits(root / path))
-        closed.append(entry)
+        entry = large_entry(root, game, player, "no-loss", closed_proof_path(game, player, within), carried_closed, scale, progress)
+        closed += [entry] if entry else []
     for game, player, result in KEPT_PROOFS:
         path = proof_path(game, player, result)
         if (root / path).is_file():
@@ -178,16 +170,8 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None))
     carried = {entry["file"]: entry for entry in scale_record.carried_over(root, "proofs")}
     for game, player, result in LARGE_PROOFS:
-        path = proof_path(game, player, result)
-        if not (root / path).is_file():
-            continue
-        text = (root / path).read_text(encoding="utf-8")
-        entry = carried.get(path.as_posix())
-        if scale or entry is None or entry.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
-            if progress:
-                progress(f"proof (kept, large): {path.as_posix()}")
-            entry = proof_entry(game, player, result, path, text, None, large_limits(root / path))
-        proofs.append(entry)
+        entry = large_entry(root, game, player, result, proof_path(game, player, result), carried, scale, progress)
+        proofs += [entry] if entry else []
     pairings, pairing_files = pairing_record.generate(root, progress)
     files.update(pairing_files)
     audits: list[FileAudit] = []
@@ -250,6 +234,22 @@ def closed_proof_path(game: str, player: int, within: int | None = None) -> Path
 def large_limits(path: Path) -> checker.Limits:
     """The checker's budget raised to fit this proof exactly: its positions, and their work."""
     return proof_limits(json.loads(path.read_text(encoding="utf-8")), PROOF_LIMITS)
+
+
+def large_entry(root: Path, game: str, player: int, result: str, path: Path, carried: dict[str, dict], scale: bool,
+                progress: ProgressHook | None) -> dict | None:
+    """The index entry of a kept proof whose check takes minutes: carried over from `carried` while
+    the file is the one it describes (its sha256), else (or with `scale`) checked anew; None when
+    the file is not there."""
+    if not (root / path).is_file():
+        return None
+    text = (root / path).read_text(encoding="utf-8")
+    entry = carried.get(path.as_posix())
+    if scale or entry is None or entry.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
+        if progress:
+            progress(f"proof (kept, large): {path.as_posix()}")
+        entry = proof_entry(game, player, result, path, text, None, large_limits(root / path))
+    return entry
 
 
 def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None,
