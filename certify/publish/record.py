@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -308,9 +309,10 @@ def readme(
         "|---|---|---|---|---|---|---|---|",
     ]
     for proof in proofs:
-        claimed = "wins" if proof["claim"] == "win" else "does not lose"
+        bound = re.search(r" within [\d,]+ plies", proof["checker"])  # a bounded claim, as the checker states it
+        claimed = ("wins" if proof["claim"] == "win" else "does not lose") + (bound.group(0) if bound else "")
         lines.append(
-            f"| `{proof['game']}` | [player {proof['player']} {claimed}](proofs/{Path(proof['file']).name}) | "
+            f"| `{proof['game']}` | [player {proof['player']} {claimed}]({Path(proof['file']).relative_to('certificates').as_posix()}) | "
             f"{proof['prover_moves']:,} | {proof['positions']:,} | {'not redone' if proof['nodes'] is None else format(proof['nodes'], ',')} | `{proof['sha256'][:16]}…` | "
             f"{proof['bytes']:,} B | {proof['checker'].split()[0]} |"
         )
