@@ -34,7 +34,10 @@ THEORIES = sorted(SOURCES.glob("*.v"))
 PUBLISHED = json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
 # the pairings, and the proofs closed by pairings
 INDEX = json.loads((ROOT / "certificates" / "index.json").read_text())
-PAIRINGS = [entry for entry in INDEX["pairings"] + INDEX["pairing_proofs"] if entry.get("file")]
+CLOSED = [entry for entry in INDEX["pairings"] + INDEX["pairing_proofs"] if entry.get("file")]
+# bounded claims (uttt:open's lower bounds, closed by counts): the verified checker does not read them yet
+BOUNDED = [entry for entry in CLOSED if "--within" in entry["command"]]
+PAIRINGS = [entry for entry in CLOSED if entry not in BOUNDED]
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
 TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()
 SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game
@@ -146,6 +149,12 @@ def test_what_it_does_not_read_it_says_so(build: Path, tmp_path: Path) -> None:
     path.write_text(json.dumps({**doc, "claim": {**doc["claim"], "within": 9}}))
     code, line = run(build, path)
     assert code == 3 and line.startswith("NOT READ: claim.within") and "python -m checker" in line, line
+
+
+@pytest.mark.parametrize("entry", BOUNDED, ids=lambda entry: Path(entry["file"]).stem)
+def test_the_published_bounded_proofs_are_not_read_and_it_says_so(build: Path, entry: dict) -> None:
+    code, line = run(build, ROOT / entry["file"])
+    assert code == 3 and line.startswith("NOT READ: claim.within"), line
 
 
 # Tic-tac-toe's pairing for X (certificates/pairings/tictactoe.p1-pairing.json: the centre, then
