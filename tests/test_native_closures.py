@@ -124,3 +124,15 @@ def test_cli_pairings_use_the_compiled_core(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["core"] == "native"
     checked = subprocess.run([sys.executable, "-S", "-m", "checker", str(out)], capture_output=True, text=True, cwd=ROOT)
     assert checked.returncode == 0 and "closed by a pairing" in checked.stdout, checked.stdout + checked.stderr
+
+
+def test_knowledge_bench_runs_whole_processes_beside_the_peer() -> None:
+    from certify.bench.prove import knowledge_benchmarks
+    from certify.bench.scale import default_peer_source
+
+    source = default_peer_source("pns.c")
+    if source is None:
+        pytest.skip("shared/bench/pns.c is not beside the repository")
+    [row] = knowledge_benchmarks(source, [("mnk:3,3,3", 2, "no-loss")])
+    assert row["verdict"] == "VALID" and row["closures"] > 0 and row["peer_status"] == "proved"
+    assert row["target_met"] == (row["peer_seconds"] >= 3 * row["prove_seconds"])
