@@ -73,7 +73,10 @@ PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # Kept likewise, closed by pairings (certificates/proofs/closed/). Index key `pairing_proofs`, apart
 # from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
 # entry, does not read closures.
-KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1))
+KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("mnk:4,6,4", 2), ("mnk:4,7,4", 2))
+# ... and past PROOF_LIMITS, carried over as LARGE_PROOFS are: the frontier of issue 35, found by the
+# compiled df-pn with its compiled pairing closure (docs/findings.md)
+LARGE_PAIRING_PROOFS = (("mnk:4,8,4", 2),)
 ProgressHook = Callable[[str], None]
 
 
@@ -160,18 +163,19 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             if progress:
                 progress(f"proof (kept): {path.as_posix()}")
             proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None))
-    carried = {entry["file"]: entry for entry in scale_record.carried_over(root, "proofs")}
-    for game, player, result in LARGE_PROOFS:
-        path = proof_path(game, player, result)
+    large = [(proofs, "proofs", (game, player, result), proof_path(game, player, result)) for game, player, result in LARGE_PROOFS]
+    large += [(closed, "pairing_proofs", (game, player, "no-loss"), closed_proof_path(game, player))
+              for game, player in LARGE_PAIRING_PROOFS]
+    for entries, key, (game, player, result), path in large:
         if not (root / path).is_file():
             continue
         text = (root / path).read_text(encoding="utf-8")
-        entry = carried.get(path.as_posix())
+        entry = {entry["file"]: entry for entry in scale_record.carried_over(root, key)}.get(path.as_posix())
         if scale or entry is None or entry.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
             if progress:
                 progress(f"proof (kept, large): {path.as_posix()}")
             entry = proof_entry(game, player, result, path, text, None, large_limits(root / path))
-        proofs.append(entry)
+        entries.append(entry)
     pairings, pairing_files = pairing_record.generate(root, progress)
     files.update(pairing_files)
     audits: list[FileAudit] = []
