@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from certify import __version__
+from certify.version import __version__
 from certify.proving.checkpoint import load_checkpoint, save_checkpoint
 from certify.files import write_atomic
 from certify.record.format import FORMAT
