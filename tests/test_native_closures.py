@@ -107,6 +107,13 @@ def test_bounded_claim_with_closures() -> None:
     assert checker.check_document(json.loads(native.text)).exit_code == 0
 
 
+def test_the_compiled_closure_has_the_python_search_budget() -> None:
+    from solver.games.positional.blocking import DEFAULT_BUDGET
+
+    game = resolve_game("tictactoe")
+    assert kernel_for(game, game.search_hooks()).config[-1] == DEFAULT_BUDGET == pns.CLOSURE_BUDGET  # type: ignore[union-attr]
+
+
 def test_which_kernels_close() -> None:
     game = resolve_game("tictactoe")
     assert _dfpn.closes("positional") and has_closure(kernel_for(game, game.search_hooks()))  # type: ignore[arg-type]
