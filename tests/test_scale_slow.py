@@ -16,7 +16,7 @@ import pytest
 
 from certify.pipeline import solve_and_certify
 from certify.bench.scale import SCALE_BOARDS, VALUE_WORDS, run_peer
-from certify.publish.record import LARGE_PROOFS, large_limits, proof_path
+from certify.publish.record import LARGE_PAIRING_PROOFS, LARGE_PROOFS, closed_proof_path, large_limits, proof_path
 from certify.publish.scale import INDEX_KEY, check_in_fresh_process
 from solver.search.analysis import first_move_values
 from solver.games.positional.rules import resolve
@@ -56,13 +56,16 @@ def test_board_is_published_and_every_method_agrees(peer, game, tmp_path):  # no
     assert theirs.first_moves == first_moves
 
 
-@pytest.mark.parametrize("game,player,result", LARGE_PROOFS)
-def test_large_kept_proof_is_valid_in_a_fresh_process(game, player, result):
+LARGE = [(proof_path(*claim), "proofs") for claim in LARGE_PROOFS] + [
+    (closed_proof_path(*claim), "pairing_proofs") for claim in LARGE_PAIRING_PROOFS]
+
+
+@pytest.mark.parametrize("path,key", LARGE, ids=[f"{path.parent.name}/{path.name}" for path, _ in LARGE])
+def test_large_kept_proof_is_valid_in_a_fresh_process(path, key):
     """A large kept proof (its entry carried over by `certify publish`) is the published file, and the
     checker, run as a referee would, gives the index's verdict line on it."""
-    path = proof_path(game, player, result)
     index = json.loads((ROOT / "certificates" / "index.json").read_text(encoding="utf-8"))
-    entry = next((e for e in index["proofs"] if e["file"] == path.as_posix()), None)
+    entry = next((e for e in index[key] if e["file"] == path.as_posix()), None)
     assert entry is not None, f"{path} has no entry in certificates/index.json: run `certify publish --scale`"
     data = (ROOT / path).read_bytes()
     assert hashlib.sha256(data).hexdigest() == entry["sha256"]

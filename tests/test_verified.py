@@ -37,7 +37,10 @@ INDEX = json.loads((ROOT / "certificates" / "index.json").read_text())
 CLOSED = [entry for entry in INDEX["pairings"] + INDEX["pairing_proofs"] if entry.get("file")]
 # bounded claims (uttt:open's lower bounds, closed by counts): the verified checker does not read them yet
 BOUNDED = [entry for entry in CLOSED if "--within" in entry["command"]]
-PAIRINGS = [entry for entry in CLOSED if entry not in BOUNDED]
+# the large closed proofs (certify/publish/record.py LARGE_PAIRING_PROOFS: 4x8, 2.9 M positions) are past
+# its default budget and this test's timeout, as the large `proofs` are; tests/test_scale_slow.py checks them
+LARGE_CLOSED = {"certificates/proofs/closed/mnk-4-8-4.p2-no-loss.json"}
+PAIRINGS = [entry for entry in CLOSED if entry not in BOUNDED and entry["file"] not in LARGE_CLOSED]
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
 TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()
 SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game

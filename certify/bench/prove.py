@@ -4,8 +4,10 @@ Each proof runs once (proofs are long; the ratios between rows are what compare)
 expansions, nodes/s, peak memory, certificate size, and the independent checker's time. Then the
 compiled df-pn beside its C peer `pns.c` (kept outside the project, built with gcc -O2 into a
 temporary directory for the run): node rates on the same claims, in turn, and the extension's
-load time in a fresh interpreter. Last, the k = 4 frontier against issue 21's targets: whole
-`certify prove` and `python -m checker` processes, their wall time and peak memory.
+load time in a fresh interpreter. Then the k = 4 frontier against issue 21's targets: whole
+`certify prove` and `python -m checker` processes, their wall time and peak memory. Last, knowledge
+against the peer (issue 35): whole `certify prove --pairings` processes (the compiled search with
+the family's compiled closure) beside whole pns.c processes on the same claims, in turn.
 """
 
 from __future__ import annotations
@@ -231,6 +233,74 @@ def frontier_benchmarks(suite: list[tuple[str, int, str, float]] = FRONTIER_SUIT
                 game=game, player=player, claim=result, prove_seconds=round(seconds, 2), prove_peak_mb=round(peak),
                 prove_target_s=target_s, positions=positions, certificate_bytes=size, check_seconds=round(check_seconds, 2),
                 check_peak_mb=round(check_peak), verdict=verdict, target_met=met)))
+    return rows
+
+
+# issue 35: a no-loss search that closes by pairings, whole processes, at least KNOWLEDGE_RATIO times
+# faster than the blind peer pns.c on the same claims
+KNOWLEDGE_SUITE = [(game, 2, "no-loss") for game in ("mnk:4,5,4", "mnk:5,5,4", "mnk:4,6,4")]
+KNOWLEDGE_RATIO = 3.0
+PEER_SECONDS = 900.0  # pns.c's budget per claim: out of it, its time is a lower bound (the ratio too)
+
+
+@dataclass(frozen=True)
+class KnowledgeRun:
+    """One claim: `certify prove --pairings` and its checker, then pns.c, each a whole process, in turn."""
+
+    game: str
+    player: int
+    claim: str
+    prove_seconds: float
+    prove_peak_mb: float
+    nodes: int
+    positions: int
+    closures: int
+    check_seconds: float
+    verdict: str
+    peer_status: str  # pns.c's: proved, disproved, or its budget ran out (its time then a lower bound)
+    peer_nodes: int
+    peer_seconds: float  # the whole process, wall (its 1 GB table allocated and touched included)
+    peer_search_seconds: float  # pns.c's own figure: the search alone
+    peer_over_certify: float  # whole process over whole process: the target
+    peer_search_over_certify: float  # the peer's search alone over certify's whole process
+    target_met: bool
+
+
+def knowledge_benchmarks(peer_source: Path, suite: list[tuple[str, int, str]] = KNOWLEDGE_SUITE,
+                         peer_seconds: float = PEER_SECONDS) -> list[dict]:
+    """Each claim proved by a whole `certify prove --pairings`, its file checked by `python -S -m
+    checker`, then searched by a whole pns.c process (built with gcc -O2 for the run); raises PeerError."""
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        binary = build_peer(peer_source, Path(scratch))
+        path = Path(scratch) / "proof.json"
+        for game, player, result in suite:
+            code, out, seconds, peak = timed_process("certify", ["prove", game, "--claim", result, "--player", str(player),
+                                                               "--pairings", "-o", str(path), "--force", "--json"])
+            report = json.loads(out) if code == 0 else {}
+            verdict, check_seconds, closures = f"not proved (exit {code})", 0.0, 0
+            if code == 0:
+                document = json.loads(path.read_text(encoding="utf-8"))
+                closures = document["proof"].get("closures", 0)
+                limits = proof_limits(document)
+                start = time.perf_counter()
+                checked = subprocess.run([sys.executable, "-S", "-m", "checker", str(path), "--max-states",
+                                          str(limits.max_states), "--max-work", str(limits.max_work)],
+                                         capture_output=True, text=True, cwd=Path(checker.__file__).resolve().parents[1])
+                check_seconds = time.perf_counter() - start
+                verdict = checked.stdout.split()[0] if checked.stdout.split() else "no verdict"
+            start = time.perf_counter()
+            peer_status, peer_nodes, peer_search, _ = run_pns(binary, ["mnk", *game.removeprefix("mnk:").split(","), result,
+                                                             str(player), "-t", str(peer_seconds)])
+            peer_wall = time.perf_counter() - start
+            ratio = peer_wall / seconds if seconds else 0.0
+            rows.append(asdict(KnowledgeRun(
+                game=game, player=player, claim=result, prove_seconds=round(seconds, 2), prove_peak_mb=round(peak),
+                nodes=report.get("nodes", 0), positions=report.get("positions", 0), closures=closures,
+                check_seconds=round(check_seconds, 2), verdict=verdict, peer_status=peer_status, peer_nodes=peer_nodes,
+                peer_seconds=round(peer_wall, 2), peer_search_seconds=peer_search, peer_over_certify=round(ratio, 1),
+                peer_search_over_certify=round(peer_search / seconds, 1) if seconds else 0.0,
+                target_met=verdict == "VALID" and ratio >= KNOWLEDGE_RATIO)))
     return rows
 
 

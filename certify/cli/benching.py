@@ -102,6 +102,7 @@ def bench(
     proofs: list[dict] = []
     native: dict | None = None
     frontier: list[dict] | None = None
+    knowledge: list[dict] | None = None
     with console.status("benchmarking…", spinner="dots") if not json_out else nullcontext():
         if suite in ("solver", "all"):
             timings += solver_benchmarks(repeat)
@@ -119,6 +120,7 @@ def bench(
             proofs = prove_benchmarks()
             native = native_rows()
             frontier = frontier_benchmarks()
+            knowledge = knowledge_rows()
     by_name = {t.name: t for t in timings}
     ratio = by_name[PEER].median / by_name[OURS].median if PEER in by_name and OURS in by_name else None
     if json_out:
@@ -130,8 +132,9 @@ def bench(
             "proofs": proofs,
             "native": native,
             "frontier": frontier,
+            "knowledge": knowledge,
         }))
-        if missed_frontier(frontier):
+        if missed_frontier(frontier) or missed_frontier(knowledge):
             raise typer.Exit(EXIT_FAILED)
         return
     if timings:
@@ -164,9 +167,11 @@ def bench(
         report_native(native)
     if frontier:
         report_frontier(frontier)
+    if knowledge:
+        report_knowledge(knowledge)
     info = machine()
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}")
-    missed = missed_frontier(frontier)
+    missed = missed_frontier(frontier) + missed_frontier(knowledge)
     if missed:
         errors.print(f"[bold red]✗[/] {plural(len(missed), 'target')} missed: {escape(', '.join(missed))}")
         raise typer.Exit(EXIT_FAILED)
@@ -191,6 +196,39 @@ def report_frontier(rows: list[dict]) -> None:
     console.print(table)
     console.print(f"targets: certify prove ≤ 60 s (4x5) or ≤ 30 min (5x5) and ≤ {FRONTIER_PROVE_MB / 1024:.0f} GB; "
                   f"the checker ≤ {FRONTIER_CHECK_SECONDS / 60:.0f} min and ≤ {FRONTIER_CHECK_MB / 1024:.0f} GB")
+
+
+def knowledge_rows() -> list[dict] | None:
+    """`certify prove --pairings` beside pns.c, whole processes (None: no peer this run, said why)."""
+    from certify.bench.prove import knowledge_benchmarks
+    from certify.bench.scale import PeerError, default_peer_source
+
+    source = default_peer_source("pns.c")
+    try:
+        if source is None:
+            raise PeerError("shared/bench/pns.c not found beside the repository")
+        return knowledge_benchmarks(source)
+    except PeerError as err:
+        errors.print(escape(f"{err}: no knowledge rows beside the C peer this run."), soft_wrap=True)
+        return None
+
+
+def report_knowledge(rows: list[dict]) -> None:
+    """Knowledge against the blind peer (issue 35): whole processes, in turn."""
+    from certify.bench.prove import KNOWLEDGE_RATIO
+
+    table = Table("claim", "certify prove --pairings", "peak RSS", "nodes", "positions", "closed", "python -S -m checker",
+                  "pns.c (process)", "pns.c search", "pns.c nodes", "ratio", "target",
+                  title="knowledge beside the blind peer: whole processes, in turn")
+    for row in rows:
+        table.add_row(f"{row['game']} p{row['player']} {row['claim']}", f"{row['prove_seconds']:,.2f} s",
+                      f"{row['prove_peak_mb']:,.0f} MB", f"{row['nodes']:,}", f"{row['positions']:,}", f"{row['closures']:,}",
+                      f"{row['check_seconds']:,.2f} s ({row['verdict']})", f"{row['peer_seconds']:,.2f} s ({row['peer_status']})",
+                      f"{row['peer_search_seconds']:,.2f} s", f"{row['peer_nodes']:,}", f"{row['peer_over_certify']:,.1f}×",
+                      target_mark(row["target_met"]))
+    console.print(table)
+    console.print(f"target: the whole `certify prove --pairings` process ≥ {KNOWLEDGE_RATIO:.0f}× faster than the whole pns.c "
+                  "process, and its certificate VALID")
 
 
 def native_rows() -> dict:

@@ -74,11 +74,14 @@ PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # Kept likewise, closed by pairings (certificates/proofs/closed/). Index key `pairing_proofs`, apart
 # from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
 # entry, does not read closures.
-KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1))
+KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("mnk:4,6,4", 2), ("mnk:4,7,4", 2))
 # Kept likewise (the index's closed proofs), closed by the meta-line count: bounded no-loss proofs
 # of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36);
 # their checks take minutes, so their entries are carried over as LARGE_PROOFS' are
 KEPT_COUNTED_PROOFS = (("uttt:open", 2, 21), ("uttt:open", 2, 23))
+# ... and past PROOF_LIMITS, carried over likewise: the 4×n frontier of issue 35, found by the
+# compiled df-pn with its compiled pairing closure (docs/findings.md), (game, player, within)
+LARGE_PAIRING_PROOFS = (("mnk:4,8,4", 2, None),)
 ProgressHook = Callable[[str], None]
 
 
@@ -160,7 +163,7 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
         if (root / path).is_file():
             closed.append(proof_entry(game, player, "no-loss", path, (root / path).read_text(encoding="utf-8"), None))
     carried_closed = {entry["file"]: entry for entry in scale_record.carried_over(root, "pairing_proofs")}
-    for game, player, within in KEPT_COUNTED_PROOFS:  # checked in minutes: carried over as LARGE_PROOFS are
+    for game, player, within in KEPT_COUNTED_PROOFS + LARGE_PAIRING_PROOFS:  # checked in minutes: carried over as LARGE_PROOFS are
         entry = large_entry(root, game, player, "no-loss", closed_proof_path(game, player, within), carried_closed, scale, progress)
         closed += [entry] if entry else []
     for game, player, result in KEPT_PROOFS:

@@ -5,12 +5,14 @@
    most-lines) of solver/games/positional/rules.py. The configuration comes from the Python wrapper
    (solver/search/native.py) and carries what the family's SearchHooks decide, so the two searches order
    and prune alike:
-     (cells, lines, marks, goal, order, symmetries, threats)
+     (cells, lines, marks, goal, order, symmetries, threats[, closure_budget])
    lines: one bit mask per line; marks: 0 own, 1 either, 2 x-only; goal: 0 first-line-wins,
    1 first-line-loses, 2 most-lines; order: the cells, best first (solver/games/positional/hooks.py: cells on more
    lines first); symmetries: cell permutations (the table key is one image of the board under
    them, so symmetric positions share an entry); threats: 1 to search only completions and blocks
-   where solver/games/positional/hooks.py does. A position is (x, o): the bitboards of X and O. */
+   where solver/games/positional/hooks.py does; closure_budget: the steps of the pairing closure per
+   attempt (solver/games/positional/blocking.py's budget; 0 or absent: no closure). A position is
+   (x, o): the bitboards of X and O. */
 #include "../../search/dfpn.h"
 
 #include <stdlib.h>
@@ -29,7 +31,8 @@ typedef struct {
 } Position;
 
 typedef struct {
-    int cells, nlines, marks, goal, threats, nsym;
+    int cells, nlines, marks, goal, threats, nsym, closure_budget;
+    u64 *scratch; /* the pairing search's open lines, nlines per level (MAX_CELLS / 2 + 1 levels) */
     u64 full, *lines;
     int *through, through_start[MAX_CELLS + 1]; /* lines through each cell: through[through_start[c] ...] */
     int order[MAX_CELLS];
@@ -48,6 +51,7 @@ static void destroy(void *kernel) {
     Kernel *k = kernel;
     free(k->lines);
     free(k->through);
+    free(k->scratch);
     free(k);
 }
 
@@ -77,8 +81,9 @@ static int int_list(PyObject *seq, const char *what, long long *out, int most, l
 
 static void *create(PyObject *config) {
     PyObject *lines, *order, *symmetries;
-    int cells, marks, goal, threats;
-    if (!PyArg_ParseTuple(config, "iOiiOOp", &cells, &lines, &marks, &goal, &order, &symmetries, &threats)) return NULL;
+    int cells, marks, goal, threats, closure_budget = 0;
+    if (!PyArg_ParseTuple(config, "iOiiOOp|i", &cells, &lines, &marks, &goal, &order, &symmetries, &threats, &closure_budget))
+        return NULL;
     if (cells < 1 || cells > MAX_CELLS || marks < OWN || marks > X_ONLY || goal < LINE_WINS || goal > MOST_LINES) {
         PyErr_SetString(PyExc_ValueError, "positional kernel: cells must be 1..64, marks 0..2, goal 0..2");
         return NULL;
@@ -86,6 +91,7 @@ static void *create(PyObject *config) {
     Kernel *k = calloc(1, sizeof *k);
     if (!k) return PyErr_NoMemory();
     k->cells = cells, k->marks = marks, k->goal = goal, k->threats = threats;
+    k->closure_budget = marks == OWN && goal != LINE_LOSES && closure_budget > 0 ? closure_budget : 0;
     k->full = cells == 64 ? ~0ULL : (1ULL << cells) - 1;
     Py_ssize_t nlines = PySequence_Size(lines);
     long long buffer[MAX_CELLS];
@@ -96,6 +102,7 @@ static void *create(PyObject *config) {
     k->nlines = (int)nlines;
     k->lines = calloc(nlines, sizeof(u64));
     if (!k->lines) goto fail;
+    if (k->closure_budget && !(k->scratch = malloc((size_t)(MAX_CELLS / 2 + 1) * nlines * sizeof(u64)))) goto fail;
     for (Py_ssize_t i = 0; i < nlines; i++) {
         PyObject *item = PySequence_GetItem(lines, i);
         if (!item) goto fail;
@@ -303,6 +310,81 @@ static void identity(const void *kernel, const void *state, DfpnKey *key) {
     key->w[2] = 0;
 }
 
+/* ---------------------------------------------------------------- closures: pairings
+
+   solver/games/positional/blocking.py in C, step for step (the same lines, the same pairs tried in
+   the same order, the same budget), so the two searches close the same positions. */
+
+/* Disjoint pairs of empty cells such that every open line (one without a mark in `mine`) holds
+   one: the open lines at `level` of the scratch, `n` of them, none of whose pairs may use `used`.
+   The pairs found go to pairs[level...]; returns how many pairs in all, or -1. */
+static int solve(const Kernel *k, int level, int n, u64 used, int *steps, u64 *pairs) {
+    if (!n) return level;
+    if (++*steps > k->closure_budget) return -1;
+    const u64 *remaining = k->scratch + (size_t)level * k->nlines;
+    u64 *rest = k->scratch + (size_t)(level + 1) * k->nlines;
+    int fewest = 0, least = 1 << 30;
+    for (int i = 0; i < n; i++) { /* the line with the fewest usable pairs, the first of them */
+        int free_cells = __builtin_popcountll(remaining[i] & ~used), options = free_cells * (free_cells - 1) / 2;
+        if (options < least) least = options, fewest = i;
+    }
+    u64 cells = remaining[fewest] & ~used;
+    for (u64 a = cells; a; a &= a - 1)
+        for (u64 b = a & (a - 1); b; b &= b - 1) {
+            u64 pair = (a & -a) | (b & -b);
+            int m = 0;
+            for (int i = 0; i < n; i++)
+                if ((remaining[i] & pair) != pair) rest[m++] = remaining[i];
+            int found = solve(k, level + 1, m, used | pair, steps, pairs);
+            if (found >= 0) {
+                pairs[level] = pair;
+                return found;
+            }
+        }
+    return -1;
+}
+
+/* blocking_pairs: how many pairs block every line without a mark in `mine`, or -1. */
+static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, u64 *pairs) {
+    int n = 0, steps = 0;
+    for (int l = 0; l < k->nlines; l++) {
+        u64 line = k->lines[l], mask = line & empty;
+        if (line & mine) continue;
+        if (!(mask & (mask - 1))) return -1; /* fewer than two empty cells: no pair fits */
+        k->scratch[n++] = mask;
+    }
+    return solve(k, 0, n, 0, &steps, pairs);
+}
+
+/* dfpn.h close: closing_pairing -- pairs blocking every line open to the opponent, or else the
+   first empty cell where a move of the prover leaves such pairs; written as checker/proof.py reads
+   a closure: the first move (255: none), the number of pairs, their cells (pairs in order). */
+static int closure(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    if (!no_loss || !k->closure_budget) return 0;
+    u64 mine = prover == 1 ? p->x : p->o, empty = k->full & ~(p->x | p->o), pairs[MAX_CELLS / 2];
+    int first = 255, count = blocking_pairs(k, mine, empty, pairs);
+    for (u64 rest = empty; count < 0 && rest; rest &= rest - 1) {
+        u64 cell = rest & -rest;
+        first = __builtin_ctzll(cell);
+        count = blocking_pairs(k, mine | cell, empty & ~cell, pairs);
+    }
+    if (count < 0) return 0;
+    for (int i = 1; i < count; i++) /* sorted by their first cell, as the Python closure sorts them */
+        for (int j = i; j > 0 && __builtin_ctzll(pairs[j]) < __builtin_ctzll(pairs[j - 1]); j--) {
+            u64 t = pairs[j];
+            pairs[j] = pairs[j - 1], pairs[j - 1] = t;
+        }
+    out[0] = (unsigned char)first;
+    out[1] = (unsigned char)count;
+    for (int i = 0; i < count; i++) {
+        out[2 + 2 * i] = (unsigned char)__builtin_ctzll(pairs[i]);
+        out[3 + 2 * i] = (unsigned char)(63 - __builtin_clzll(pairs[i]));
+    }
+    return 2 + 2 * count;
+}
+
 const DfpnFamily dfpn_positional = {
     .name = "positional",
     .state_bytes = sizeof(Position),
@@ -317,6 +399,7 @@ const DfpnFamily dfpn_positional = {
     .expand = expand,
     .legal = legal,
     .identity = identity,
+    .close = closure,
 };
 
 _Static_assert(sizeof(Position) <= DFPN_STATE_BYTES, "a position fits a child's state");

@@ -2,8 +2,11 @@
 
 `kernel_for(game, hooks)` hands the kernel exactly what the hooks decide — the cell order
 (cells on more lines first), the board symmetries of the table key, whether threats prune — so
-the compiled search orders and prunes as the Python one does. Boards of up to 64 cells, every
-mark rule and goal. Plain search (NoHooks) is the canonical order and the exact board as key.
+the compiled search orders and prunes as the Python one does, and closes by pairings (the hooks'
+`closure`, solver/games/positional/blocking.py, with its default budget: the one the Python search
+passes, solver/search/pns.py CLOSURE_BUDGET) where it does.
+Boards of up to 64 cells, every mark rule and goal. Plain search (NoHooks) is the canonical order
+and the exact board as key, and closes nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from solver.games.positional.engine import Game, Move
 from solver.games.game import NoHooks
 from solver.games.positional.rules import GOALS, MARK_RULES, board_symmetries
 from solver.games.positional.hooks import PositionalHooks
+from solver.games.positional.blocking import DEFAULT_BUDGET
 
 MAX_CELLS = 64  # two 64-bit bitboards
 
@@ -51,12 +55,12 @@ def kernel_for(game: Game, hooks: object) -> PositionalKernel | None:  # registe
     cells = range(rules.cells)
     if isinstance(hooks, PositionalHooks) and hooks.rules == rules:
         order = sorted(cells, key=lambda c: -hooks.weight[c])  # stable: as the hooks sort the moves
-        symmetries, threats = board_symmetries(rules), hooks.threats
+        symmetries, threats, budget = board_symmetries(rules), hooks.threats, DEFAULT_BUDGET
     elif type(hooks) is NoHooks:
-        order, symmetries, threats = list(cells), [tuple(cells)], False
+        order, symmetries, threats, budget = list(cells), [tuple(cells)], False, 0
     else:
         return None
     lines = tuple(sum(1 << c for c in line) for line in rules.lines)
     config = (rules.cells, lines, MARK_RULES.index(rules.marks), GOALS.index(rules.goal), tuple(order),
-              tuple(symmetries), threats)
+              tuple(symmetries), threats, budget)
     return PositionalKernel(game, config)
