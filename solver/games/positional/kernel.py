@@ -1,7 +1,8 @@
 """The positional family's compiled kernel (solver/games/positional/kernel.c) as the wrapper sees it.
 
 `kernel_for(game, hooks)` hands the kernel exactly what the hooks decide — the cell order
-(cells on more lines first), the board symmetries of the table key, whether threats prune — so
+(cells on more lines first), the symmetries of the table key (the line set's automorphism group up
+to the hooks' group_plies marks, the geometric subgroup past it), whether threats prune — so
 the compiled search orders and prunes as the Python one does. Boards of up to 64 cells, every
 mark rule and goal. Plain search (NoHooks) is the canonical order and the exact board as key.
 """
@@ -13,7 +14,7 @@ from typing import Any
 
 from solver.games.positional.engine import Game, Move
 from solver.games.game import NoHooks
-from solver.games.positional.rules import GOALS, MARK_RULES, board_symmetries
+from solver.games.positional.rules import GOALS, MARK_RULES
 from solver.games.positional.hooks import PositionalHooks
 
 MAX_CELLS = 64  # two 64-bit bitboards
@@ -51,12 +52,12 @@ def kernel_for(game: Game, hooks: object) -> PositionalKernel | None:  # registe
     cells = range(rules.cells)
     if isinstance(hooks, PositionalHooks) and hooks.rules == rules:
         order = sorted(cells, key=lambda c: -hooks.weight[c])  # stable: as the hooks sort the moves
-        symmetries, threats = board_symmetries(rules), hooks.threats
+        symmetries, threats = (tuple(hooks.fast), tuple(hooks.group), hooks.group_plies), hooks.threats
     elif type(hooks) is NoHooks:
-        order, symmetries, threats = list(cells), [tuple(cells)], False
+        order, symmetries, threats = list(cells), ((tuple(cells),), (tuple(cells),), -1), False
     else:
         return None
     lines = tuple(sum(1 << c for c in line) for line in rules.lines)
     config = (rules.cells, lines, MARK_RULES.index(rules.marks), GOALS.index(rules.goal), tuple(order),
-              tuple(symmetries), threats)
+              symmetries, threats)
     return PositionalKernel(game, config)
