@@ -2,8 +2,8 @@
 optionally within a number of plies, each reading settled by a checked strategy certificate.
 
 A reading names a bound in plies (a paper's "moves" may be plies or rounds: each is a reading).
-It holds when a strategy certificate of exactly that claim passes the independent checker, or
-when it is a bounded win and the checked certificate of the unbounded win allows no play longer
+It holds when a strategy certificate of exactly that claim passes the independent checker (a
+checked no-loss proof holds within every bound too), or when it is a bounded win and the checked certificate of the unbounded win allows no play longer
 than the bound (the checker states the longest play). A claim that a player is not beaten within
 a bound is refuted by a checked certificate that the other player wins whose longest play is
 within it. Otherwise proof search tries it within the claim's budget: proved, it holds (the
@@ -91,7 +91,7 @@ class StrategyBound(ClaimBase):
              against: tuple[str, int] | None = None) -> Reading:
         """One reading: from a published certificate where one settles it, else by search."""
         bound = "no bound" if reading.within is None else f"within {plural(reading.within, 'ply', 'plies')}"
-        if published is not None and self.result == "win" and (reading.within is None or published[1] <= reading.within):
+        if published is not None and (self.result == "no-loss" or reading.within is None or published[1] <= reading.within):
             return Reading(reading.name, f"{bound}: the checked certificate's longest play is {plural(published[1], 'ply', 'plies')}",
                            True, published[0])
         if against is not None and self.result == "no-loss" and (reading.within is None or against[1] <= reading.within):

@@ -21,7 +21,10 @@ from solver.games.positional.blocking import CLOSING_GOALS, Closure, closing_pai
 from solver.games.positional.rules import Permutation, Rules, board_symmetries
 from solver.games.positional.symmetry import line_automorphisms
 
-GROUP_PLIES = 12  # marks on the board up to which keys use the whole group (docs/proof-search.md: measured)
+# Marks on the board up to which keys use the whole group: each key then builds |group| images, so a
+# large group pays near the root only (docs/proof-search.md, measured: 4x4 with k = 4, 32 elements,
+# 12 marks: 2-3x fewer nodes at the same rate; Qubic, 192: 4 marks keep the node rate, 8 cut it 4x)
+GROUP_PLIES, LARGE_GROUP, LARGE_GROUP_PLIES = 12, 32, 4
 
 
 class Placement(Protocol):
@@ -44,10 +47,10 @@ class PositionalHooks:
     without the two modules importing each other.
     """
 
-    def __init__(self, rules: Rules, board: Callable[[int], tuple[int, ...]], group_plies: int = GROUP_PLIES) -> None:
+    def __init__(self, rules: Rules, board: Callable[[int], tuple[int, ...]], group_plies: int | None = None) -> None:
         """`group_plies`: keys use the whole group up to this many marks (-1: the geometric
-        symmetries everywhere)."""
-        self.rules, self.board, self.group_plies = rules, board, group_plies
+        symmetries everywhere; None: GROUP_PLIES, or LARGE_GROUP_PLIES for a group over LARGE_GROUP)."""
+        self.rules, self.board = rules, board
         weight = [0] * rules.cells
         for line in rules.lines:
             for cell in line:
@@ -55,7 +58,11 @@ class PositionalHooks:
         self.weight = weight
         self.threats = rules.marks == "own" and rules.goal == "first-line-wins"
         self.fast: list[Permutation] = board_symmetries(rules)
-        self.group: list[Permutation] = list(line_automorphisms(rules)) if group_plies >= 0 else [tuple(range(rules.cells))]
+        off = group_plies is not None and group_plies < 0
+        self.group: list[Permutation] = [tuple(range(rules.cells))] if off else list(line_automorphisms(rules))
+        if group_plies is None:
+            group_plies = GROUP_PLIES if len(self.group) <= LARGE_GROUP else LARGE_GROUP_PLIES
+        self.group_plies = group_plies
         self.images, self.group_images = _images(self.fast, rules.cells), _images(self.group, rules.cells)
 
     def table_key(self, state: int) -> bytes:
