@@ -14,6 +14,7 @@ evaluated and says what the search reached.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import checker
 from certify.claims.base import ClaimBase
+from certify.record.budget import proof_limits
 from certify.claims.facts import Bench
 from certify.claims.result import Reading
 from certify.render.text import plural
@@ -79,7 +81,11 @@ class StrategyBound(ClaimBase):
         if not certificate or not path.is_file():
             return None
         game = resolve_game(self.game)
-        verdict = checker.check_file(str(path), checker.Limits(max_states=10**9), game.rules.sha256()).message
+        try:  # checked with the budget its size needs, as `certify publish` checks a kept proof
+            limits = proof_limits(json.loads(path.read_bytes()), checker.Limits(max_states=10**9))
+        except (ValueError, KeyError, TypeError):  # not a strategy proof: the checker says why below
+            limits = checker.Limits(max_states=10**9)
+        verdict = checker.check_file(str(path), limits, game.rules.sha256()).message
         found = LONGEST.search(verdict)
         if not verdict.startswith("VALID") or found is None:
             return None
