@@ -14,8 +14,8 @@ EMPTY, X, O = 0, 1, 2
 MARK_RULES = ("own", "either", "x-only")
 GOALS = ("first-line-wins", "first-line-loses", "most-lines")
 RULES_KEYS = ("cols", "family", "goal", "lines", "marks", "name", "rows")
-MAX_SIDE = 16
-MAX_PROOF_SIDE = 8
+MAX_CELLS = 256  # a board of any shape up to 256 cells: a pairing's cells are one byte each
+MAX_PROOF_CELLS = 64  # the strategy kind: boards of at most 64 cells, as the producer's
 
 Board = bytes
 Move = tuple[int, int]
@@ -42,8 +42,8 @@ def parse_rules(raw: dict) -> Game:
     if sorted(raw) != list(RULES_KEYS):
         raise NotACertificate(f"rules must have exactly the keys {', '.join(RULES_KEYS)}")
     rows, cols = field(raw, "rows", int, "rules"), field(raw, "cols", int, "rules")
-    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise NotACertificate(f"rules: board {rows}x{cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+    if rows < 1 or cols < 1 or rows * cols > MAX_CELLS:
+        raise NotACertificate(f"rules: board {rows}x{cols} is not 1 to {MAX_CELLS} cells")
     marks = word_field(raw, "marks", "rules", MARK_RULES)
     goal = word_field(raw, "goal", "rules", GOALS)
     if goal == "most-lines" and marks != "own":
@@ -74,11 +74,11 @@ def describe(game: Game) -> str:
 
 def position_work(game: Game) -> int:
     """The work of one position of a strategy proof: twice the cells its line checks read and the
-    board (its children, its memory), about 0.2 microseconds a unit. Refuses boards over 8x8, which
-    the strategy kind does not cover."""
-    if game.rows > MAX_PROOF_SIDE or game.cols > MAX_PROOF_SIDE:
-        raise NotACertificate(f"the strategy kind covers boards up to {MAX_PROOF_SIDE}x{MAX_PROOF_SIDE}, "
-                              f"not {game.rows}x{game.cols}")
+    board (its children, its memory), about 0.2 microseconds a unit. Refuses boards over 64 cells,
+    which the strategy kind does not cover."""
+    if game.cells > MAX_PROOF_CELLS:
+        raise NotACertificate(f"the strategy kind covers boards of up to {MAX_PROOF_CELLS} cells, "
+                              f"not {game.rows}x{game.cols} ({game.cells} cells)")
     return 2 * (sum(map(len, game.lines)) + game.cells)
 
 

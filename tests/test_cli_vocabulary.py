@@ -326,7 +326,7 @@ def test_every_file_option_is_in_the_matrix():
     (["bench", "--suite", "uttt", "--repeat", "3"], "error: --repeat applies to --suite solver, z3, pairing, all or startup only"),
     (["show", "mnk:5,5,4", "--cert", "x.json"], "error: --cert x.json: mnk:5,5,4 is past the tables"),
     (["show", "uttt", "--cert", "x.json"], "error: --cert x.json: uttt has no table certificate"),
-    (["show", "mnk:9,9,5"], "error: mnk:9,9,5: board 9x9 is outside 1x1..8x8"),
+    (["show", "mnk:9,9,5"], "error: mnk:9,9,5: board 9x9 has 81 cells; a board has 1 to 64 cells (any shape: 8x8, 4x16, 1x64)"),
 ])
 def test_a_value_that_does_not_parse_names_its_option(args, words):
     assert one_error_line(run(*args)).startswith(words)

@@ -15,7 +15,7 @@ from solver.search.prooftree import canonical_strategy
 from solver.search.retrograde import solve
 from solver.games.positional.rules import BUILTIN_DESCRIPTIONS, make_rules, resolve
 
-SMALL_GAMES = [*BUILTIN_DESCRIPTIONS, "mnk:3,4,3", "mnk:2,4,2,wild", "mnk:2,4,2,misere"]
+SMALL_GAMES = [*(name for name in BUILTIN_DESCRIPTIONS if resolve(name).cells <= 9), "mnk:3,4,3", "mnk:2,4,2,wild", "mnk:2,4,2,misere"]
 
 
 def sample_states(game: Game, rng: random.Random, count: int) -> list[int]:

@@ -3,8 +3,8 @@ optionally within a number of plies, each reading settled by a checked strategy 
 
 A reading names a bound in plies (a paper's "moves" may be plies or rounds: each is a reading).
 It holds when a strategy certificate of exactly that claim (the reading's `certificate`, or one
-the search finds) passes the independent checker, or
-when it is a bounded win and the checked certificate of the unbounded win allows no play longer
+the search finds) passes the independent checker (a checked no-loss proof holds within every bound
+too), or when it is a bounded win and the checked certificate of the unbounded win allows no play longer
 than the bound (the checker states the longest play). A claim that a player is not beaten within
 a bound is refuted by a checked certificate that the other player wins whose longest play is
 within it. Otherwise proof search tries it within the claim's budget: proved, it holds (the
@@ -15,6 +15,7 @@ evaluated and says what the search reached.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import checker
 from certify.claims.base import ClaimBase
+from certify.record.budget import proof_limits
 from certify.claims.facts import Bench
 from certify.claims.result import Reading
 from certify.render.text import plural
@@ -98,7 +100,11 @@ class StrategyBound(ClaimBase):
         if not certificate or not path.is_file():
             return None
         game = resolve_game(self.game)
-        verdict = checker.check_file(str(path), checker.Limits(max_states=10**9), game.rules.sha256()).message
+        try:  # checked with the budget its size needs, as `certify publish` checks a kept proof
+            limits = proof_limits(json.loads(path.read_bytes()), checker.Limits(max_states=10**9))
+        except (ValueError, KeyError, TypeError):  # not a strategy proof: the checker says why below
+            limits = checker.Limits(max_states=10**9)
+        verdict = checker.check_file(str(path), limits, game.rules.sha256()).message
         found = LONGEST.search(verdict)
         if not verdict.startswith("VALID") or found is None:
             return None
@@ -110,7 +116,7 @@ class StrategyBound(ClaimBase):
              against: tuple[str, int] | None = None) -> Reading:
         """One reading: from a published certificate where one settles it, else by search."""
         bound = "no bound" if reading.within is None else f"within {plural(reading.within, 'ply', 'plies')}"
-        if published is not None and self.result == "win" and (reading.within is None or published[1] <= reading.within):
+        if published is not None and (self.result == "no-loss" or reading.within is None or published[1] <= reading.within):
             return Reading(reading.name, f"{bound}: the checked certificate's longest play is {plural(published[1], 'ply', 'plies')}",
                            True, published[0])
         if against is not None and self.result == "no-loss" and (reading.within is None or against[1] <= reading.within):

@@ -61,7 +61,7 @@ def game_rows() -> list[dict[str, str]]:
 
     rows = [{"game": name, "kind": "built-in", "rules": text} for name, text in BUILTIN_DESCRIPTIONS.items()]
     rows.append({"game": "mnk:R,C,K[,wild][,misere]", "kind": "pattern",
-                 "rules": "R×C board (up to 8×8; tables up to 4×4), K in a row; wild = either mark; misere = line loses"})
+                 "rules": "R×C board (up to 64 cells in any shape; tables up to 4×4), K in a row; wild = either mark; misere = line loses"})
     rows.append({"game": "FILE.json / FILE.toml", "kind": "spec file",
                  "rules": "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)"})
     for family in FAMILIES:  # other families: positions and proofs, no tables

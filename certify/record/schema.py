@@ -10,7 +10,7 @@ from certify.record.format import ValueWord
 
 
 TABLE_CELLS = 16  # the table kind's boards: at most 16 cells, any shape (docs/certificate-format.md)
-PROOF_SIDE = 8  # the strategy kind's positional boards: at most 8 rows and 8 columns
+PROOF_CELLS = 64  # the strategy kind's positional boards: at most 64 cells, any shape
 
 
 class _Strict(BaseModel):
@@ -145,9 +145,9 @@ class StrategyCertificate(_Strict):
     @field_validator("rules")
     @classmethod
     def _proof_sized(cls, value: dict[str, Any]) -> dict[str, Any]:
-        sides = [value.get(key) for key in ("rows", "cols")]
-        if value.get("family") == "positional" and any(type(side) is int and side > PROOF_SIDE for side in sides):
-            raise ValueError(f"the strategy kind covers boards up to {PROOF_SIDE}x{PROOF_SIDE}")
+        rows, cols = value.get("rows"), value.get("cols")
+        if value.get("family") == "positional" and type(rows) is int and type(cols) is int and rows * cols > PROOF_CELLS:
+            raise ValueError(f"the strategy kind covers boards of up to {PROOF_CELLS} cells, not {rows}x{cols}")
         return value
 
 

@@ -8,8 +8,13 @@
      (cells, lines, marks, goal, order, symmetries, threats[, closure_budget])
    lines: one bit mask per line; marks: 0 own, 1 either, 2 x-only; goal: 0 first-line-wins,
    1 first-line-loses, 2 most-lines; order: the cells, best first (solver/games/positional/hooks.py: cells on more
-   lines first); symmetries: cell permutations (the table key is one image of the board under
-   them, so symmetric positions share an entry); threats: 1 to search only completions and blocks
+   lines first); symmetries: (fast, group, plies), cell permutations of the line set's automorphism
+   group (solver/games/positional/symmetry.py) — the table key is one image of the board under them,
+   so symmetric positions share an entry: up to `plies` marks the least image under the whole
+   `group` (up to 256: Qubic's 192), each image built from the bitboards, and past it the image of
+   least Zobrist hash under the `fast` subgroup (up to 8, the board's geometric ones), whose hashes
+   follow each move incrementally; a position's key depends on the position alone, and each is one
+   of its true images; threats: 1 to search only completions and blocks
    where solver/games/positional/hooks.py does; closure_budget: the steps of the pairing closure per
    attempt (solver/games/positional/blocking.py's budget; 0 or absent: no closure). A position is
    (x, o): the bitboards of X and O. */
@@ -20,7 +25,8 @@
 
 typedef uint64_t u64;
 #define MAX_CELLS 64
-#define MAX_SYMMETRIES 8
+#define MAX_SYMMETRIES 8 /* the fast subgroup, a Zobrist hash each in every position */
+#define MAX_GROUP 256     /* the whole group, used near the root */
 enum { OWN, EITHER, X_ONLY };
 enum { LINE_WINS, LINE_LOSES, MOST_LINES };
 
@@ -31,12 +37,13 @@ typedef struct {
 } Position;
 
 typedef struct {
-    int cells, nlines, marks, goal, threats, nsym, closure_budget;
+    int cells, nlines, marks, goal, threats, nsym, ngroup, group_plies, closure_budget;
     u64 *scratch; /* the pairing search's open lines, nlines per level (MAX_CELLS / 2 + 1 levels) */
     u64 full, *lines;
     int *through, through_start[MAX_CELLS + 1]; /* lines through each cell: through[through_start[c] ...] */
     int order[MAX_CELLS];
     int sym[MAX_SYMMETRIES][MAX_CELLS];
+    unsigned char group[MAX_GROUP][MAX_CELLS]; /* [g][cell]: where g sends the cell */
     u64 zobrist[MAX_SYMMETRIES][MAX_CELLS][2]; /* [s][cell][mark - 1]: the key of that mark's image under s */
 } Kernel;
 
@@ -80,9 +87,10 @@ static int int_list(PyObject *seq, const char *what, long long *out, int most, l
 }
 
 static void *create(PyObject *config) {
-    PyObject *lines, *order, *symmetries;
-    int cells, marks, goal, threats, closure_budget = 0;
-    if (!PyArg_ParseTuple(config, "iOiiOOp|i", &cells, &lines, &marks, &goal, &order, &symmetries, &threats, &closure_budget))
+    PyObject *lines, *order, *symmetries, *group;
+    int cells, marks, goal, threats, group_plies, closure_budget = 0;
+    if (!PyArg_ParseTuple(config, "iOiiO(OOi)p|i", &cells, &lines, &marks, &goal, &order, &symmetries, &group, &group_plies,
+                          &threats, &closure_budget))
         return NULL;
     if (cells < 1 || cells > MAX_CELLS || marks < OWN || marks > X_ONLY || goal < LINE_WINS || goal > MOST_LINES) {
         PyErr_SetString(PyExc_ValueError, "positional kernel: cells must be 1..64, marks 0..2, goal 0..2");
@@ -90,7 +98,7 @@ static void *create(PyObject *config) {
     }
     Kernel *k = calloc(1, sizeof *k);
     if (!k) return PyErr_NoMemory();
-    k->cells = cells, k->marks = marks, k->goal = goal, k->threats = threats;
+    k->cells = cells, k->marks = marks, k->goal = goal, k->threats = threats, k->group_plies = group_plies;
     k->closure_budget = marks == OWN && goal != LINE_LOSES && closure_budget > 0 ? closure_budget : 0;
     k->full = cells == 64 ? ~0ULL : (1ULL << cells) - 1;
     Py_ssize_t nlines = PySequence_Size(lines);
@@ -154,6 +162,23 @@ static void *create(PyObject *config) {
             k->zobrist[s][c][1] = base[buffer[c]][1];
         }
     }
+    Py_ssize_t ngroup = PySequence_Size(group);
+    if (ngroup < 1 || ngroup > MAX_GROUP) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: 1 to 256 group elements");
+        goto fail;
+    }
+    k->ngroup = (int)ngroup;
+    for (int g = 0; g < k->ngroup; g++) {
+        PyObject *perm = PySequence_GetItem(group, g);
+        if (!perm) goto fail;
+        int n = int_list(perm, "group element", buffer, MAX_CELLS, 0, cells - 1);
+        Py_DECREF(perm);
+        if (n != cells) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: a group element is not a permutation of the cells");
+            goto fail;
+        }
+        for (int c = 0; c < cells; c++) k->group[g][c] = (unsigned char)buffer[c];
+    }
     return k;
 bad_order:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: order is not a permutation of the cells");
@@ -211,10 +236,27 @@ static u64 image(const Kernel *k, int s, u64 bits) {
     return out;
 }
 
-static void key(const void *kernel, const void *state, DfpnKey *key) { /* the image with the least hash */
+static u64 group_image(const Kernel *k, int g, u64 bits) {
+    u64 out = 0;
+    for (; bits; bits &= bits - 1) out |= 1ULL << k->group[g][__builtin_ctzll(bits)];
+    return out;
+}
+
+static void key(const void *kernel, const void *state, DfpnKey *key) {
     const Kernel *k = kernel;
     const Position *p = state;
-    int best = 0;
+    if (p->filled <= k->group_plies && k->ngroup > 1) { /* near the root: the least image under the group */
+        u64 best_x = p->x, best_o = p->o;
+        for (int g = 0; g < k->ngroup; g++) {
+            u64 x = group_image(k, g, p->x);
+            if (x > best_x) continue;
+            u64 o = group_image(k, g, p->o);
+            if (x < best_x || o < best_o) best_x = x, best_o = o;
+        }
+        key->w[0] = best_x, key->w[1] = best_o, key->w[2] = 0;
+        return;
+    }
+    int best = 0; /* past it: the fast subgroup's image with the least hash */
     for (int s = 1; s < k->nsym; s++)
         if (p->hash[s] < p->hash[best]) best = s;
     key->w[0] = image(k, best, p->x);

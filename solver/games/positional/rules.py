@@ -25,7 +25,7 @@ Goal = Literal["first-line-wins", "first-line-loses", "most-lines"]
 MARK_RULES: tuple[str, ...] = get_args(MarkRule)
 GOALS: tuple[str, ...] = get_args(Goal)
 
-MAX_SIDE = 8  # proof search handles boards up to 8x8; the table solver stops at TABLE_MAX_CELLS
+MAX_CELLS = 64  # boards of up to 64 cells in any shape: two 64-bit bitboards in the compiled search
 TABLE_MAX_CELLS = 16  # 3**16 state codes: the exhaustive table solver's limit (4x4)
 X, O = 1, 2
 
@@ -36,7 +36,9 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """One positional game: an R×C board, its winning lines, who may place which mark, the goal.
+    """One positional game: an R×C board of at most 64 cells, its winning lines, who may place which mark, the goal.
+
+    The lines are any sets of cells: a 3-D game (qubic) is laid out on a flat board and stated by its lines.
 
     Constructing one validates it (RulesError, one line) and puts the lines in canonical form: each
     line's cells ascending, the lines sorted — a line is a set, and one game has one form.
@@ -55,8 +57,7 @@ class Rules:
         for field in ("rows", "cols"):
             if type(getattr(self, field)) is not int:
                 raise RulesError(f"{field}: must be an integer")
-        if not (1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE):
-            raise RulesError(f"board {self.rows}x{self.cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+        require_board(self.rows, self.cols)
         if self.marks not in MARK_RULES:
             raise RulesError(f"marks: {ascii(self.marks)[:40]} is not one of {', '.join(MARK_RULES)}")
         if self.goal not in GOALS:
@@ -136,6 +137,13 @@ class Rules:
         return hashlib.sha256(canonical_json(unnamed).encode()).hexdigest()
 
 
+def require_board(rows: int, cols: int) -> None:
+    """Raise RulesError unless an R×C board has 1 to MAX_CELLS cells."""
+    if rows < 1 or cols < 1 or rows * cols > MAX_CELLS:
+        raise RulesError(f"board {rows}x{cols} has {max(rows, 0) * max(cols, 0)} cells; a board has 1 to {MAX_CELLS} "
+                         f"cells (any shape: 8x8, 4x16, 1x64)")
+
+
 def require_table_size(rules: Rules) -> None:
     """Raise RulesError unless the exhaustive table solver can take this board."""
     if rules.cells > TABLE_MAX_CELLS:
@@ -177,8 +185,7 @@ def make_rules(
     lines: list[list[int]] | None = None,
 ) -> Rules:
     """Rules from their parts; lines come from K unless given explicitly. Raises RulesError."""
-    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise RulesError(f"board {rows}x{cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+    require_board(rows, cols)
     if k is not None and lines is not None:
         raise RulesError("a spec gives k or lines, not both (docs/rules.md)")
     if lines is None:
@@ -196,6 +203,7 @@ BUILTIN_DESCRIPTIONS: dict[str, str] = {
     "misere": "3x3, X then O, completing a line loses",
     "notakto": "one 3x3 board, both place X, completing a line loses",
     "cumulative": "3x3, X then O, play to a full board, more complete lines wins",
+    "qubic": "4x4x4 cube, X then O, four in a row wins (76 lines; layers side by side on a 4x16 board)",
 }
 
 _BUILTIN_PARTS = {
@@ -204,13 +212,33 @@ _BUILTIN_PARTS = {
     "misere": ("own", "first-line-loses"),
     "notakto": ("x-only", "first-line-loses"),
     "cumulative": ("own", "most-lines"),
+    "qubic": ("own", "first-line-wins"),
 }
 
 
 def builtin(name: str) -> Rules:
-    """One of the named 3×3 games of claims.md."""
+    """One of the named 3×3 games of claims.md, or qubic."""
+    if name == "qubic":
+        return make_rules(name, 4, 16, "own", "first-line-wins", lines=cube_lines(4))
     marks, goal = _BUILTIN_PARTS[name]
     return make_rules(name, 3, 3, marks, goal, k=3)
+
+
+def cube_lines(side: int) -> list[list[int]]:
+    """Every line of `side` cells across a side×side×side cube (orthogonal, face and space diagonals),
+    the cube laid out as its layers side by side: cell (layer z, row r, column c) is r·side² + z·side + c,
+    so row r of the flat board is row r of every layer, left to right. ((side+2)³ − side³)/2 lines.
+    """
+    span = range(side)
+    found = set()
+    for step in product((-1, 0, 1), repeat=3):
+        if step == (0, 0, 0):
+            continue
+        for start in product(span, repeat=3):
+            points = [tuple(start[a] + step[a] * i for a in range(3)) for i in range(side)]
+            if all(0 <= v < side for point in points for v in point):
+                found.add(frozenset(r * side * side + z * side + c for z, r, c in points))
+    return sorted(sorted(line) for line in found)
 
 
 def parse_mnk(text: str) -> Rules:
