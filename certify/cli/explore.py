@@ -61,8 +61,10 @@ def explore(
             rules = load_table_game(source, certificates_too=True)  # another family (uttt) is refused here, in one line
             from certify.cli.solving import solving_progress
 
-            with user_errors():  # refuse before the solve, not after
-                check_output(page_path(output, serve, rules, None), PAGE_MARK, force)
+            planned = page_path(output, serve, rules, None)
+            if planned is not None:  # with --serve and no -o, no page is written
+                with user_errors():  # refuse before the solve, not after
+                    check_output(planned, PAGE_MARK, force)
             with solving_progress(not json_out) as hook:
                 certificate = solve_and_certify(rules, source, progress=hook).certificate
         certified = CertifiedGame(certificate)
