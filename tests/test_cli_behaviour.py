@@ -170,6 +170,42 @@ def test_solve_refuses_to_overwrite_a_file_that_is_not_a_certificate(tmp_path):
     assert json.loads(notes.read_text())["format"] == "certify-certificate"
 
 
+def test_a_proof_from_one_position_does_not_replace_a_proof_from_another(tmp_path):
+    path = tmp_path / "tictactoe.p1-no-loss.json"
+    assert run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(path)).exit_code == 0
+    before = path.read_text()
+    refused = run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--position", "X.O/.X./...", "-o", str(path))
+    assert refused.exit_code == 2 and refused.stdout == "", refused.stdout
+    assert first_error(refused) == (f"error: {path}: exists and is the proof from the start, not from X.O/.X./...; "
+                                    "give -o FILE or --force to replace it")
+    assert path.read_text() == before
+    assert run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(path)).exit_code == 0  # the same proof again
+    forced = run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--position", "X.O/.X./...", "-o", str(path), "--force")
+    assert forced.exit_code == 0 and json.loads(path.read_text())["claim"]["root"] == "X.O/.X./..."
+    again = run("prove", "tictactoe", "--value", "--position", "X.O/.X./...", "-o", str(tmp_path))  # --value names files alike
+    assert again.exit_code == 0  # the same position: its proofs may be rewritten
+    refused = run("prove", "tictactoe", "--value", "-o", str(tmp_path))
+    assert refused.exit_code == 2 and "not from the start" in first_error(refused)
+
+
+def test_the_api_refuses_what_the_cli_refuses(tmp_path):
+    import certify
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    proof = certify.prove("tictactoe", 1, "no-loss")
+    with pytest.raises(certify.CertifyError, match="use --force"):
+        proof.save(notes)
+    with pytest.raises(certify.CertifyError, match="use --force"):
+        certify.solve("w3t").save(notes)
+    assert notes.read_text() == "my notes"
+    proof.save(tmp_path / "p1.json")
+    proof.save(tmp_path / "p1.json")  # the same proof again
+    with pytest.raises(certify.CertifyError, match="the proof from the start, not from X.O"):
+        certify.prove("tictactoe", 1, "no-loss", position="X.O/.X./...").save(tmp_path / "p1.json")
+    assert proof.save(notes, force=True) == notes and "certify-certificate" in notes.read_text()
+
+
 def test_overwriting_keeps_mode_and_symlink(tmp_path):
     target = tmp_path / "real.json"
     assert run("solve", "tictactoe", "-o", str(target)).exit_code == 0

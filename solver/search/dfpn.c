@@ -694,6 +694,9 @@ static PyObject *Search_load(Search *self, PyObject *args) {
         fclose(f);
         return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
     }
+    /* sized for every entry first: entries come in the dumped table's slot order, and a table
+       doubling as they come overfills the slots their home bits share, evicting some on the way */
+    while (4 * entries > 3 * self->slots && grow(self)) continue;
     u64 sum = 0;
     const char *problem = NULL;
     for (u64 i = 0; i < entries && !problem; i++) {
