@@ -206,6 +206,17 @@ def test_the_api_refuses_what_the_cli_refuses(tmp_path):
     assert proof.save(notes, force=True) == notes and "certify-certificate" in notes.read_text()
 
 
+def test_the_peak_reported_is_the_processs_peak(tmp_path):
+    import resource
+
+    filler = b"x" * (300 << 20)  # a peak above anything the search reaches: the report must include it
+    del filler
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    proved = json.loads(run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "-o", str(tmp_path / "p.json"), "--json").stdout)
+    settled = json.loads(run("prove", "tictactoe", "--value", "-o", str(tmp_path), "--json").stdout)
+    assert proved["peak_rss_mb"] >= peak and settled["peak_rss_mb"] >= peak, (peak, proved["peak_rss_mb"], settled["peak_rss_mb"])
+
+
 def test_overwriting_keeps_mode_and_symlink(tmp_path):
     target = tmp_path / "real.json"
     assert run("solve", "tictactoe", "-o", str(target)).exit_code == 0

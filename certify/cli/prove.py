@@ -20,7 +20,7 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, file_stem, is_stdout, readable_file
-from certify.proving.single import Attempt, CoreUnavailable, prove as run_proof, prove_command, write_proof
+from certify.proving.single import Attempt, CoreUnavailable, peak_rss_mb, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
 from solver.search.policy import PolicyMoveError
@@ -73,7 +73,7 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         "table_entries": outcome.entries,
         "seconds": round(attempt.seconds, 3),
         "nodes_per_second": round(outcome.nodes / outcome.seconds) if outcome.seconds > 0 else None,
-        "peak_rss_mb": round(outcome.peak_rss_mb, 1),
+        "peak_rss_mb": round(max(outcome.peak_rss_mb, peak_rss_mb()), 1),  # the process's, the certificate's writing too
         "core": attempt.core,
     }
     if attempt.first_moves:
@@ -313,7 +313,7 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
     data = {
         "game": name, "position": game_obj.format_position(start), "to_move": mover, "value": settled.value,
         "files": written, "nodes": settled.nodes, "seconds": round(settled.seconds, 3),
-        "peak_rss_mb": round(max(a.outcome.peak_rss_mb for a in settled.searches), 1),
+        "peak_rss_mb": round(max(peak_rss_mb(), *(a.outcome.peak_rss_mb for a in settled.searches)), 1),
         "searches": [{"player": a.claim.player, "claim": a.claim.result, "status": a.outcome.status, "nodes": a.outcome.nodes}
                      for a in settled.searches],
     }
