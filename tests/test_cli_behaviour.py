@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from certify.cli import app
+from certify.cli.prove import work_done
 from certify.files import CERTIFICATE_MARK, FileProblem, write_atomic
 from certify.limits import available_memory
 from certify.smt.graph import memory_estimate
@@ -215,6 +216,45 @@ def test_the_peak_reported_is_the_processs_peak(tmp_path):
     proved = json.loads(run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "-o", str(tmp_path / "p.json"), "--json").stdout)
     settled = json.loads(run("prove", "tictactoe", "--value", "-o", str(tmp_path), "--json").stdout)
     assert proved["peak_rss_mb"] >= peak and settled["peak_rss_mb"] >= peak, (peak, proved["peak_rss_mb"], settled["peak_rss_mb"])
+
+
+UNDER_ULIMIT = """
+import json, resource, sys
+import numpy  # noqa: F401 (its thread buffers are mapped before the limit, as in any long run)
+from typer.testing import CliRunner
+from certify.cli import app
+from solver.search.native import GROWTH_HEADROOM, address_space_left_mb, table_mb_for
+mapped = next(int(line.split()[1]) * 1024 for line in open("/proc/self/status") if line.startswith("VmSize:"))
+resource.setrlimit(resource.RLIMIT_AS, (mapped + (80 << 20), resource.getrlimit(resource.RLIMIT_AS)[1]))  # ulimit -v
+left = address_space_left_mb()
+assert 60 < left <= 80 and table_mb_for(None) == left / GROWTH_HEADROOM, (left, table_mb_for(None))
+result = CliRunner().invoke(app, ["prove", "mnk:4,5,4", "--claim", "no-loss", "--player", "2", "--max-nodes", "800000", "--json"])
+sys.stdout.write(result.stdout)
+"""
+
+
+def test_the_compiled_table_fits_the_address_space_left_and_says_when_it_is_full():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", UNDER_ULIMIT], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["status"] == "node budget" and data["table_evictions"] > 0 and data["core"] == "native"
+    line = " ".join(work_done(data).split())
+    assert f"(the table was full: {data['table_evictions']:,} entries evicted;" in line and "ulimit -v" in line
+
+
+def test_check_with_the_game_named_fits_its_budget_to_a_large_proof_and_only_then(tmp_path):
+    proof = tmp_path / "p.json"
+    assert run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(proof)).exit_code == 0
+    small = ("check", str(proof), "--max-states", "100", "--max-work", "1000")  # a budget this proof is over
+    refused = run(*small)
+    assert refused.exit_code == 2 and "over the work budget" in refused.stderr and "--max-states 222" in refused.stderr
+    named = run(*small, "--game", "tictactoe")
+    assert named.exit_code == 0 and "VALID strategy" in named.stdout, named.output
+    other = run(*small, "--game", "w3t")  # another game: INVALID before any work, the budget untouched
+    assert other.exit_code == 1 and "not the game asked for" in other.stdout
 
 
 def test_overwriting_keeps_mode_and_symlink(tmp_path):

@@ -50,8 +50,9 @@ def progress_line(p: Progress, max_nodes: int | None, max_memory: float | None) 
     """`250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB`."""
     used = [p.nodes / max_nodes if max_nodes else 0.0, p.rss_mb / max_memory if max_memory else 0.0]
     budget = f" ({max(used):.0%} of the {'node' if used[0] >= used[1] else 'memory'} budget)" if max_nodes or max_memory else ""
+    full = f" (table full: {p.evictions:,} evicted)" if p.evictions else ""
     return (f"{p.nodes:,} nodes{budget}  root pn {number(p.root_pn)} dn {number(p.root_dn)}  "
-            f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries  {p.rss_mb:,.0f} MB")
+            f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries{full}  {p.rss_mb:,.0f} MB")
 
 
 def default_output(game_name: str, claim: Claim) -> Path:
@@ -71,6 +72,7 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         "root_dn": None if outcome.root_dn >= INF else outcome.root_dn,
         "nodes": outcome.nodes,
         "table_entries": outcome.entries,
+        "table_evictions": outcome.evictions,
         "seconds": round(attempt.seconds, 3),
         "nodes_per_second": round(outcome.nodes / outcome.seconds) if outcome.seconds > 0 else None,
         "peak_rss_mb": round(max(outcome.peak_rss_mb, peak_rss_mb()), 1),  # the process's, the certificate's writing too
@@ -354,9 +356,13 @@ def report(data: dict, claim: Claim, name: str, out: Console = console) -> None:
 
 
 def work_done(data: dict) -> str:
-    """What one search cost."""
+    """What one search cost; and whether its table was full (it then forgets positions and redoes their work)."""
+    full = ""
+    if data.get("table_evictions"):
+        full = (f" (the table was full: {plural(data['table_evictions'], 'entry', 'entries')} evicted; it may take a third of "
+                "the machine's memory, what --max-memory or `ulimit -v` leaves)")
     return (f"{plural(data['nodes'], 'node')} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
-            f"{plural(data['table_entries'], 'table entry', 'table entries')}, peak {data['peak_rss_mb']:,.0f} MB")
+            f"{plural(data['table_entries'], 'table entry', 'table entries')}{full}, peak {data['peak_rss_mb']:,.0f} MB")
 
 
 def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
