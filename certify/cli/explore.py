@@ -15,7 +15,8 @@ from certify.files import PAGE_MARK, certificate_kind, check_output, is_stdout, 
 if TYPE_CHECKING:
     from solver.games.positional.rules import Rules
 
-EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
+EXPLORE_HELP = ("A certificate file: a table (.json written by `certify solve`) or a proof (.json written by `certify prove`); "
+                "or a GAME to solve first (see `certify games`).")
 
 
 @app.command()
@@ -30,6 +31,9 @@ def explore(
     json_out: JsonOpt = False,
 ) -> None:
     """Write one self-contained HTML page to play through a certified game: board, move values, strategy tree.
+
+    CERT may be a table certificate (`certify solve`) or a proof file (`certify prove`): a proof's
+    page walks the prover's strategy against every reply.
 
     Example: certify explore certificates/w3t.json -o w3t.html
     """
