@@ -98,7 +98,11 @@ def explore(
     if json_out and not to_stdout:
         console.print_json(json.dumps(summary))
     elif path is not None:
-        reach = "every state" if facts.horizon is None else f"{facts.states:,} states within {facts.horizon} plies"
+        if kind == "strategy":  # a large proof is embedded breadth first up to certify/explorer/proof.py's NODE_LIMIT
+            reach = ("every position of the proof" if facts.states >= total
+                     else f"{facts.states:,} of the proof's {total:,} positions, breadth first from its start")
+        else:
+            reach = "every state" if facts.horizon is None else f"{facts.states:,} states within {facts.horizon} plies"
         where = "the page" if to_stdout else f"[bold]{path}[/]"
         (errors if to_stdout else console).print(f"wrote {where} ({facts.bytes:,} bytes, {reach}); open it in any browser")
     if verdict is not None and not verdict.startswith("VALID"):
