@@ -212,10 +212,10 @@ def test_the_peak_reported_is_the_processs_peak(tmp_path):
 
     filler = b"x" * (300 << 20)  # a peak above anything the search reaches: the report must include it
     del filler
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # reported to 0.1 MB
     proved = json.loads(run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "-o", str(tmp_path / "p.json"), "--json").stdout)
     settled = json.loads(run("prove", "tictactoe", "--value", "-o", str(tmp_path), "--json").stdout)
-    assert proved["peak_rss_mb"] >= peak and settled["peak_rss_mb"] >= peak, (peak, proved["peak_rss_mb"], settled["peak_rss_mb"])
+    assert min(proved["peak_rss_mb"], settled["peak_rss_mb"]) >= peak - 0.05, (peak, proved["peak_rss_mb"], settled["peak_rss_mb"])
 
 
 UNDER_ULIMIT = """

@@ -685,3 +685,33 @@ def test_ctrl_c_saves_a_checkpoint_that_resumes(tmp_path):
 def test_pairings_are_refused_for_a_game_without_pairing_closures():
     result = run("prove", "uttt", "--claim", "no-loss", "--player", "1", "--pairings")
     assert result.exit_code == 2 and result.stderr.startswith("error: --pairings: uttt has no pairing closures"), result.stderr
+
+
+def large_proof_flow() -> list[str]:
+    """The README's commands that prove and check player 2's half of the 5×5 draw, as written."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    blocks = readme.split("```console\n")[1:]
+    block = next(b.split("```", 1)[0] for b in blocks if "$ certify prove mnk:5,5,4" in b.split("```", 1)[0])
+    return [line[2:] for line in block.splitlines() if line.startswith("$ ")]
+
+
+def test_the_readme_large_proof_flow_checks_the_file_its_prove_command_writes():
+    from certify.cli.prove import default_output
+    from solver.search.pns import Claim
+
+    prove_line, check_line = large_proof_flow()
+    assert prove_line == "certify prove mnk:5,5,4 --claim no-loss --player 2"
+    written = default_output("mnk:5,5,4", Claim(2, "no-loss")).name
+    assert check_line == f"certify check {written} --game mnk:5,5,4"  # --game: the budget fits a proof of that game
+
+
+@pytest.mark.slow
+def test_the_readme_large_proof_flow_runs_verbatim(tmp_path):
+    """About 3 minutes and 2.5 GB to prove, 4 to 8 minutes to check on a shared 2-core machine."""
+    import shlex
+    import subprocess
+
+    for line in large_proof_flow():
+        done = subprocess.run(shlex.split(line), cwd=tmp_path, capture_output=True, text=True, timeout=3600)
+        assert done.returncode == 0, (line, done.stdout, done.stderr)
+    assert "VALID strategy" in done.stdout

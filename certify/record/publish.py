@@ -293,7 +293,7 @@ def readme(
     for proof in proofs:
         claimed = "wins" if proof["claim"] == "win" else "does not lose"
         lines.append(
-            f"| `{proof['game']}` | [player {proof['player']} {claimed}](proofs/{Path(proof['file']).name}) | "
+            f"| `{proof['game']}` | [player {proof['player']} {claimed}]({Path(proof['file']).relative_to('certificates').as_posix()}) | "
             f"{proof['prover_moves']:,} | {proof['positions']:,} | {'not redone' if proof['nodes'] is None else format(proof['nodes'], ',')} | `{proof['sha256'][:16]}…` | "
             f"{proof['bytes']:,} B | {proof['checker'].split()[0]} |"
         )
