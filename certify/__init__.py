@@ -5,14 +5,11 @@ The notebook API (docs/api.md), loaded on first use so `import certify` stays in
 `Verdict` types. Every bad input it is given raises `CertifyError`, with one line saying what is wrong.
 """
 
-__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
+from certify.errors import CertifyError
+from certify.version import __version__
+
 _API = ("Certified", "Position", "Proof", "Verdict", "audit_claims", "check", "game", "load", "prove", "solve")
 __all__ = ["__version__", "CertifyError", *_API]
-
-
-class CertifyError(ValueError):
-    """Bad input to the certify API (an unknown game, an illegal move, a file that is not a
-    certificate, ...): the message is one line saying what is wrong, as the command line says it."""
 
 
 def __getattr__(name: str) -> object:

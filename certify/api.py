@@ -20,7 +20,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from certify import CertifyError
+from certify.errors import CertifyError
 from certify.record.positions import CertifiedGame, Label, MoveValue
 from certify.record.schema import Certificate
 from solver.games.positional.engine import Move, parse_moves
@@ -144,15 +144,15 @@ def check(certificate: Certified | Proof | str | Path) -> Verdict:
     return Verdict(result.exit_code == 0, result.message)
 
 
-def audit_claims(claims: str | Path, published: str | Path = "certificates"):  # -> certify.audit.run.FileAudit
+def audit_claims(claims: str | Path, published: str | Path = "certificates"):  # -> certify.claims.run.FileAudit
     """Evaluate a claims file (docs/claims-format.md); each result has `.id`, `.verdict` (its primary
     reading's, or ambiguous), `.primary` and `.readings` (the primary first).
 
     `published` is the directory of published certificates some claims refer to. (Not named
-    `audit`: `certify.audit` is the package that does the work.)
+    `claims`: `certify.claims` is the package that does the work.)
     """
-    from certify.audit.facts import Bench
-    from certify.audit.run import audit_file
+    from certify.claims.facts import Bench
+    from certify.claims.run import audit_file
 
     with bad_input():
         return audit_file(Path(claims), Bench(published_dir=Path(published)))

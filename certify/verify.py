@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from certify.audit.claims import ClaimsFileError, load_claims
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimResult
-from certify.audit.run import audit_file
+from certify.claims.load import ClaimsFileError, load_claims
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import ClaimResult
+from certify.claims.run import audit_file
 from certify.record.certificate import CertificateError, fitting_limits, read_certificate, write_certificate
 from certify.files import FileProblem
 from certify.limits import TimedOut, run_bounded

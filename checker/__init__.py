@@ -1,4 +1,6 @@
-"""Independent minimal checker for certify's proof certificates (standard library only).
+"""Layer: the bottom, standing apart — the independent checker, importing only the standard library.
+
+Independent minimal checker for certify's proof certificates (standard library only).
 
 `check_file(path)` returns a CheckResult: exit code 0 (VALID), 1 (INVALID: the certificate states
 something false) or 2 (ERROR: the input is not a certificate this checker can read, or is over the

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from certify.audit.claims import ClaimsFileError, load_claims
+from certify.claims.load import ClaimsFileError, load_claims
 from certify.cli import app
 
 HEAD = 'source = "t"\ntitle = "test"\n\n'

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from certify.audit.facts import Bench
-from certify.audit.run import audit_file
-from certify.audit.symmetry import games_up_to_symmetry
+from certify.claims.facts import Bench
+from certify.claims.run import audit_file
+from certify.claims.symmetry import games_up_to_symmetry
 from solver.games.positional.rules import board_symmetries
 from solver.games.positional.engine import Game, parse_moves
 from solver.search.retrograde import solve
@@ -148,7 +148,7 @@ def test_sequence_formula_counterexample(tmp_path: Path) -> None:
 
 def test_placement_orders_count_by_hand(domino: str) -> None:
     # 1×2 board: "X O" and "O X" are each reached by one order; "X ." by one; "X X" by none
-    from certify.audit.boards import placement_orders
+    from certify.claims.boards import placement_orders
 
     game = Game(solve(make_rules("domino", 1, 2, "own", "first-line-wins", k=2)).rules)
     orders = placement_orders(game)
@@ -274,7 +274,7 @@ def test_a_universal_pairing_with_every_opening(tmp_path: Path) -> None:
 
 
 def test_an_opening_for_every_cell_needs_every_free_move(tmp_path: Path) -> None:
-    from certify.audit.claims import ClaimsFileError
+    from certify.claims.load import ClaimsFileError
 
     body = claim("x", "cumulative", "universal_pairing", exists=False) + 'reading = [{ property = "draw", free_moves = "some", opening = "every" }]\n'
     with pytest.raises(ClaimsFileError, match="opening = 'every' reads the opening as a free move"):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from certify.audit.facts import Bench
-from certify.audit.report import audit_markdown
-from certify.audit.run import audit_file
-from certify.record.publish import audit_command
+from certify.claims.facts import Bench
+from certify.claims.report import audit_markdown
+from certify.claims.run import audit_file
+from certify.publish.record import audit_command
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = ["000", "001"]

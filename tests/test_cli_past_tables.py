@@ -10,7 +10,7 @@ from typing import get_args
 import pytest
 from typer.testing import CliRunner
 
-from certify.audit.result import Verdict
+from certify.claims.result import Verdict
 from certify.cli import app
 from certify.proving.single import move_values
 from solver.games.positional.engine import Game

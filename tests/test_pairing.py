@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import checker
-from certify.record.pairing_certificate import pairing_certificate, search_pairing
+from certify.smt.pairing_certificate import pairing_certificate, search_pairing
 from certify.proving.single import certificate_text
 from certify.smt.cover import Position, counting_bound, open_lines, search
 from certify.smt.pairing import maximal_pairings
@@ -329,7 +329,7 @@ def test_seed_004_pairings_in_the_new_kind():
     count on player 2 completing one too (most-lines), which a pairing certificate does not prove."""
     from pathlib import Path
 
-    from certify.record.pairing_record import seeds
+    from certify.publish.pairings import seeds
 
     entries, files = seeds(Path(__file__).resolve().parents[1])
     verdicts = {entry["source"]: entry["checker"].split()[0] for entry in entries}

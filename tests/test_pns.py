@@ -122,7 +122,7 @@ def test_published_proofs_are_valid(small: bool) -> None:
     from pathlib import Path
 
     import checker
-    from certify.record.publish import PROOF_LIMITS
+    from certify.publish.record import PROOF_LIMITS
 
     files = sorted((Path(__file__).resolve().parents[1] / "certificates" / "proofs").glob("*.json"))
     for path in [f for f in files if (f.stat().st_size <= SMALL_PROOF_BYTES) == small]:

@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from certify.policy.audit import Outcome, PolicyError, audit_policy
-from certify.policy.registry import builtin_policy, uniform_random
+from certify.players.registry import builtin_policy
+from certify.policy.registry import uniform_random
 from solver.games.positional.engine import Game, Move
 from solver.search.retrograde import solve
 from solver.games.positional.rules import make_rules, resolve

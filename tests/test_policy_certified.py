@@ -9,7 +9,7 @@ import pytest
 from certify.record.certificate import CertificateError, build_certificate, certificate_json
 from certify.policy.audit import audit_policy
 from certify.policy.certified import CertificateRejected, certified_policy, checked_labels
-from certify.policy.registry import builtin_policy
+from certify.players.registry import builtin_policy
 from solver.search.retrograde import solve
 from solver.games.positional.rules import resolve
 

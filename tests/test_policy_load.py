@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from certify.policy.load import PolicySpecError, load_policy, table_policy
-from certify.policy.registry import builtin_policies, uniform_random
+from certify.players.load import PolicySpecError, load_policy, table_policy
+from certify.players.registry import builtin_policies
+from certify.policy.registry import uniform_random
 from solver.games.positional.engine import Game, Move
 from solver.games.positional.rules import resolve
 

@@ -16,8 +16,8 @@ import pytest
 
 from certify.pipeline import solve_and_certify
 from certify.bench.scale import SCALE_BOARDS, VALUE_WORDS, run_peer
-from certify.record.publish import LARGE_PROOFS, large_limits, proof_path
-from certify.record.scale_record import INDEX_KEY, check_in_fresh_process
+from certify.publish.record import LARGE_PROOFS, large_limits, proof_path
+from certify.publish.scale import INDEX_KEY, check_in_fresh_process
 from solver.search.analysis import first_move_values
 from solver.games.positional.rules import resolve
 from test_scale import peer  # noqa: F401  (the fixture that builds mnk.c)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from certify.audit.pairings import first_serving_pairing
+from certify.claims.pairings import first_serving_pairing
 from certify.smt.bmc import check_side
 from certify.smt.pairing import Pairing, PairingStrategy, obeys, search_pairings
 from solver.games.positional.engine import Game, Move

@@ -259,8 +259,8 @@ def p1_win_certificate(tmp_path) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_strategy_bound_claims_read_the_checked_longest_play_and_search_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from certify.audit.bounds import StrategyBound
-    from certify.audit.facts import Bench
+    from certify.claims.bounds import StrategyBound
+    from certify.claims.facts import Bench
 
     path = p1_win_certificate(tmp_path)
     claim = StrategyBound(id="t.1", where="test", statement="player 1 wins within 7 moves", game="mnk:3,4,3",
@@ -274,8 +274,8 @@ def test_strategy_bound_claims_read_the_checked_longest_play_and_search_the_rest
 def test_a_checked_win_refutes_holding_out_past_its_longest_play(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A no-loss bound of player 2 at or past the longest play of a checked player-1 win is refuted
     by that certificate; a shorter bound is left to the search."""
-    from certify.audit.bounds import StrategyBound
-    from certify.audit.facts import Bench
+    from certify.claims.bounds import StrategyBound
+    from certify.claims.facts import Bench
 
     path = p1_win_certificate(tmp_path)
     claim = StrategyBound(id="t.2", where="test", statement="player 2 holds on", game="mnk:3,4,3",

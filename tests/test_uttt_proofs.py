@@ -10,7 +10,7 @@ import zlib
 import pytest
 
 import checker
-from certify.audit.uttt import CriticalSquares, ForcedBoard, WorkedPosition
+from certify.claims.uttt import CriticalSquares, ForcedBoard, WorkedPosition
 from certify.proving.single import prove
 from solver.search.pns import Claim
 from solver.games.uttt.engine import Uttt
@@ -96,7 +96,7 @@ def test_a_witness_certificate_is_rewritten_by_the_command_quoted_beside_its_has
 
     from typer.testing import CliRunner
 
-    from certify.audit.uttt import witness
+    from certify.claims.uttt import witness
     from certify.cli import app
 
     quoted = witness(GAME.parse_position(WORKED), None, 1, "win", 200_000)

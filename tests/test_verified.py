@@ -96,8 +96,8 @@ def test_the_proofs_assume_nothing(build: Path) -> None:
 
 
 def large(entry: dict) -> bool:
-    """A large kept proof (certify/record/publish.py LARGE_PROOFS): millions of positions."""
-    from certify.record.publish import LARGE_PROOFS, proof_path
+    """A large kept proof (certify/publish/record.py LARGE_PROOFS): millions of positions."""
+    from certify.publish.record import LARGE_PROOFS, proof_path
 
     return entry["file"] in {proof_path(*claim).as_posix() for claim in LARGE_PROOFS}
 
@@ -106,7 +106,7 @@ def large(entry: dict) -> bool:
 def test_every_published_proof_is_valid(build: Path, entry: dict) -> None:
     """The published record holds the stdlib checker's verdict line (tests/test_published.py keeps it
     current), checked with the budget `certify publish` gives the stdlib checker."""
-    from certify.record.publish import PROOF_LIMITS
+    from certify.publish.record import PROOF_LIMITS
 
     budget = ("--max-states", str(PROOF_LIMITS.max_states), "--max-work", str(PROOF_LIMITS.max_work))
     # mnk:4,5,4 player 2 (1.4 M positions) passed 120 s on the shared machine at load 6
@@ -117,7 +117,7 @@ def test_every_published_proof_is_valid(build: Path, entry: dict) -> None:
 @pytest.mark.parametrize("entry", [e for e in PUBLISHED if large(e)], ids=lambda entry: Path(entry["file"]).stem)
 def test_every_large_published_proof_is_valid(build: Path, entry: dict) -> None:
     """The large kept proofs, with the budget `certify publish --scale` gives the stdlib checker."""
-    from certify.record.publish import large_limits
+    from certify.publish.record import large_limits
 
     limits = large_limits(ROOT / entry["file"])
     budget = ("--max-states", str(limits.max_states), "--max-work", str(limits.max_work))

@@ -8,7 +8,7 @@ certificate of up to 64 cells.
 from __future__ import annotations
 
 from certify.bench.timing import Timing, time_runs
-from certify.record.pairing_certificate import search_pairing
+from certify.smt.pairing_certificate import search_pairing
 from certify.render.text import plural
 from solver.games.positional.rules import resolve
 

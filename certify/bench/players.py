@@ -8,7 +8,7 @@ import time
 
 from certify.policy import Policy
 from certify.policy import PolicySpecError
-from certify.policy.registry import builtin_policies
+from certify.players.registry import builtin_policies
 from solver.games.positional.engine import Game
 from solver.games.positional.rules import resolve
 

@@ -1,4 +1,6 @@
-"""Command-line interface: `certify COMMAND --help` for each command (docs/cli.md).
+"""Layer: the command line, the top folder — every `certify` command.
+
+Command-line interface: `certify COMMAND --help` for each command (docs/cli.md).
 
 Importing this package is cheap: command modules load when their command runs.
 """

@@ -305,7 +305,7 @@ app = typer.Typer(
 def show_version(value: bool) -> None:
     """`certify --version`: print the version and stop."""
     if value:
-        from certify import __version__
+        from certify.version import __version__
 
         console.print(f"certify {__version__}")
         raise typer.Exit(EXIT_OK)

@@ -18,14 +18,14 @@ from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
 
-from certify.audit.claims import ClaimsFileError, load_claims
-from certify.audit.facts import Bench
-from certify.audit.report import VERDICT_STYLE, audit_markdown, audit_table, evidence_lines, reading_text, verdict_summary
-from certify.audit.run import FileAudit, audit_file
+from certify.claims.load import ClaimsFileError, load_claims
+from certify.claims.facts import Bench
+from certify.claims.report import VERDICT_STYLE, audit_markdown, audit_table, evidence_lines, reading_text, verdict_summary
+from certify.claims.run import FileAudit, audit_file
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, TimeoutOpt
 from certify.files import AUDIT_MARK, certificate_mark, check_output, existing_folder, readable_file, write_atomic
-from certify.record.publish import audit_command, generate, publish as write_published, stale
+from certify.publish.record import audit_command, generate, publish as write_published, stale
 from certify.render.text import plural
 from certify.verify import STEP_TITLES, STEPS, Step, Verification, verify as run_verify
 from solver.games.positional.rules import RulesError

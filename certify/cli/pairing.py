@@ -18,7 +18,7 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_game, 
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, OutputOpt, Player, TimeoutOpt
 from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout, write_atomic
 from certify.limits import TimedOut, run_bounded
-from certify.record.pairing_certificate import PairingSearch, root_position, search_pairing
+from certify.smt.pairing_certificate import PairingSearch, root_position, search_pairing
 from certify.render.text import plural
 from certify.smt.pairing import Pairing
 from solver.games.positional.rules import Rules

@@ -25,8 +25,8 @@ from certify.cli.solving import solving_progress
 from certify.record.format import VALUE_WORDS
 from certify.policy.audit import AuditProgress, PolicyAudit, PolicyError, audit_policy
 from certify.policy.certified import CertifiedPlayer, labels_of, published_certificate
-from certify.policy.load import PolicySpecError, load_policy
-from certify.policy.registry import builtin_policies
+from certify.players.load import PolicySpecError, load_policy
+from certify.players.registry import builtin_policies
 from certify.render.text import board_table, value_text
 from solver.games.positional.engine import Game, Move
 from solver.search.retrograde import solve

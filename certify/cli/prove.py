@@ -177,7 +177,7 @@ def prove(
     if policy is not None:
         if parallel:
             raise fail("--policy is for the serial search (leave out --workers, --ray and --batch)")
-        from certify.policy.load import PolicySpecError, imported_policy
+        from certify.players.load import PolicySpecError, imported_policy
 
         try:
             plan = imported_policy(policy)

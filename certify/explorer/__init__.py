@@ -1,4 +1,6 @@
-"""The explorer page: one self-contained HTML file that walks a table certificate.
+"""Layer: the explorer page, above proving — one HTML file that walks a certificate.
+
+The explorer page: one self-contained HTML file that walks a table certificate.
 
 The page inlines its CSS and JavaScript and embeds the labels it needs as packed arrays (zlib,
 base64, the certificate's own packing), so it works opened from disk with no network. A board of

@@ -1,7 +1,8 @@
 """The published audit of the search players (seed 002, section 3): certificates/audits/policies-search.md.
 
 A paper reproduction built on the general policy audit (certify/policy/audit.py): every search
-player of the registry audited as both sides, and the choices at the paper's Fig. 3 position.
+player of the general registry (certify/policy/registry.py) audited as both sides, and the choices
+at the paper's Fig. 3 position.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from certify.files import write_atomic
 from certify.record.format import VALUE_WORDS
 from certify.policy.audit import PolicyAudit, audit_policy
-from certify.policy.registry import builtin_policy
+from certify.policy.registry import SEARCH_POLICIES
 from certify.policy.search import ALGORITHMS, search
 from certify.render.text import board_line
 from solver.games.positional.engine import Game, Move
@@ -40,7 +41,7 @@ def search_audits(progress: Callable[[str], None] | None = None) -> list[PolicyA
             for player in (1, 2):
                 if progress:
                     progress(f"{name} as player {player} in {game_name}")
-                audits.append(audit_policy(rules, builtin_policy(name, rules), player, name, solution))
+                audits.append(audit_policy(rules, SEARCH_POLICIES[name].factory(rules), player, name, solution))
     return audits
 
 

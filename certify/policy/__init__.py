@@ -1,4 +1,6 @@
-"""Policies: players as functions from a position to the moves they may play.
+"""Layer: the general players, above Z3 — policies, the search and certified players, the policy audit.
+
+Policies: players as functions from a position to the moves they may play.
 
 A policy is called as `policy(game, code)` for a non-terminal state with its player to move and
 returns every move it may choose there (a deterministic policy returns one move, a randomised

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from certify import __version__
+from certify.version import __version__
 from certify.proving.checkpoint import load_checkpoint, save_checkpoint
 from certify.files import write_atomic
 from certify.record.format import FORMAT
@@ -121,17 +121,14 @@ def prove(
     close a prover's position of a no-loss proof by a pairing that blocks every line left to the opponent.
     With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks).
     `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
-    game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel;
-    pairing closures are the Python search's alone, so with them `auto` is `python`.
+    game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel (with
+    `pairings`, a kernel with a compiled closure, dfpn.h `close`).
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    python_only = [name for name, used in (("--pairings", pairings),) if used]
-    if python_only and core == "native":
-        raise CoreUnavailable(f"--core native: {python_only[0]}: only the Python search does that; leave out --core")
     hooks = NoHooks() if plain else game.search_hooks()
     search, used = proof_search(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
-                                "python" if python_only else core, max_memory_mb, pairings)
+                                core, max_memory_mb, pairings)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {})}
     if claim.within is not None or policy is not None:  # a bounded or guided search is another search
@@ -144,14 +141,23 @@ def prove(
     if outcome.status != "proved":
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled, used)
-    closure = getattr(hooks, "closure", None) if pairings else None
+    walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself, closures included
+    closure = getattr(hooks, "closure", None) if pairings and walk is None else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
-        lambda position: closure(position, claim.player, claim.result, TRAVERSAL_BUDGET))
-    walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself
-    tree = (walk(state) if walk is not None and close is None
+        lambda position: closure_record(closure(position, claim.player, claim.result, TRAVERSAL_BUDGET)))
+    tree = (walk(state) if walk is not None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
+
+
+def closure_record(closure: tuple[int | None, Any] | None) -> bytes | None:
+    """A pairing closure (first move or None, pairs) as the certificate stores it: the first move
+    (NO_FIRST_MOVE: none), the number of pairs, then their cells, one byte each (checker/proof.py)."""
+    if closure is None:
+        return None
+    first, pairs = closure
+    return bytes([NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair)])
 
 
 def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Callable[[Progress], None] | None,
@@ -159,13 +165,17 @@ def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Calla
     """The search `core` asks for, and its name; the compiled one is imported only here."""
     if core != "python":
         try:
-            from solver.search.native import NativeProofSearch, kernel_for, table_mb_for
+            from solver.search.native import NativeProofSearch, has_closure, kernel_for, table_mb_for
         except ImportError as err:
             if core == "native":
                 raise CoreUnavailable(f"--core native: the compiled df-pn is not built ({err}); run `pip install -e .`") from None
         else:
-            if kernel_for(game, hooks) is not None:
-                return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb)), "native"
+            kernel = kernel_for(game, hooks)
+            if kernel is not None and (not pairings or has_closure(kernel)):
+                return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb),
+                                         closures=pairings), "native"
+            if core == "native" and kernel is not None:
+                raise CoreUnavailable(f"--core native: --pairings: the compiled kernel of {game.rules.name} has no closure; leave out --core")
             if core == "native":
                 raise CoreUnavailable(f"--core native: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells, Ultimate tic-tac-toe under either rules with its own hooks or none, and a --policy over them)")
     return ProofSearch(game, claim, hooks, progress, pairings=pairings), "python"
@@ -317,8 +327,7 @@ def strategy_certificate(
     (certificate, seconds since `started`). The root is written as the game draws `state`,
     whatever way `root` was typed. Any search that found the strategy writes the same file
     through here."""
-    packed = [byte for first, pairs in tree.closures
-              for byte in (NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair))]
+    packed = b"".join(tree.closures)
     seconds = time.perf_counter() - started
     certificate = StrategyCertificate(
         format=FORMAT,
@@ -329,7 +338,7 @@ def strategy_certificate(
         claim=StrategyClaim(player=claim.player, result=claim.result, root=None if root is None else game.format_position(state),
                              within=claim.within),
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves),
-                    **({"closures": len(tree.closures), "closure_bytes": len(packed), "pairings": pack_moves(packed)}
+                    **({"closures": len(tree.closures), "closure_bytes": len(packed), "pairings": pack_moves(list(packed))}
                        if tree.closures else {})),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )

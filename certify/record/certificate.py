@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from certify import __version__
+from certify.version import __version__
 from certify.files import FileProblem, parse_json, read_text, write_atomic
 from certify.record.format import FORMAT, VALUE_WORDS, VERSION, pack, unpack
 from solver.search.analysis import first_move_values

@@ -21,11 +21,17 @@
    core knows nothing of what it decides (solver/search/native.py builds it from the Python
    search's PolicyHooks), and the node counts stay those of solver/search/pns.py with them.
 
+   Closures (optional, the family's `close`, dfpn.h): at a position where the prover moves, visited
+   for the first time (no table entry yet: a later visit knows it did not close), the family may
+   prove the claim by its knowledge; the position is then proved (0, INF) without expanding it, as
+   solver/search/pns.py's `closes`. The node counts stay those of solver/search/pns.py with
+   `pairings` when the family's C closure decides as its Python hook does.
+
    A bounded claim (`within` N, as solver/search/pns.py's Claim.within): a position at ply N from
    the root of the search call is an end that satisfies a no-loss claim and fails a win claim.
 
    Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes, policy=None,
-   within=-1). */
+   within=-1, closures=False), and closes(family): whether that family's kernel has `close`. */
 #include "dfpn.h"
 
 #include <setjmp.h>
@@ -40,6 +46,7 @@ typedef uint64_t u64;
 #define PROBES 64 /* the slots from its home where a key may live */
 #define MIN_SLOTS (1ULL << 14)
 #define CHECK_EVERY 1024 /* nodes between looks at the clock, memory, Ctrl-C and progress */
+#define DFPN_CLOSE 255 /* the move byte of a position a closure proves (checker/proof.py CLOSE) */
 
 typedef struct {
     DfpnKey key;
@@ -58,6 +65,8 @@ typedef struct {
     void *kernel;
     int prover, no_loss;
     int within; /* a bounded claim: a position at this ply from the search's root is an end (-1: none) */
+    int closures; /* 1: the family's `close` may prove the prover's positions */
+    unsigned char record[DFPN_CLOSURE_BYTES]; /* the closure being asked for */
     Entry *table;
     u64 slots, used, evictions, table_cap; /* table_cap: the most bytes the table may take */
     DfpnChild *children;                     /* max_moves per depth, for the path being searched */
@@ -260,6 +269,18 @@ static int policy_children(Search *s, const void *state, DfpnChild *out) {
     return n ? taken : -1;
 }
 
+/* The length of the record of the family's closure of `state` (the prover to move, at `ply` from
+   the search's root) written to `out`, or 0; a closure that raises fails the search. */
+static int closure(Search *s, const void *state, int ply, unsigned char *out) {
+    int length = s->family->close(s->kernel, state, s->prover, s->no_loss, s->within < 0 ? -1 : s->within - ply, out);
+    if (length > DFPN_CLOSURE_BYTES) {
+        PyErr_Format(PyExc_SystemError, "family '%s': a closure's record of %d bytes", s->family->name, length);
+        length = -1;
+    }
+    if (length < 0) halt(s, interruption(s));
+    return length;
+}
+
 static int expand(Search *s, const void *state, DfpnChild *out) {
     int count = -1;
     if (s->policy && s->family->mover(s->kernel, state) == s->prover) count = policy_children(s, state, out);
@@ -275,6 +296,12 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
     tick(s);
     u64 first = s->nodes;
     int or_node = s->family->mover(s->kernel, state) == s->prover;
+    if (or_node && s->closures && !find(s->table, s->slots, hash, key) && closure(s, state, depth, s->record)) {
+        *node_pn = 0;
+        *node_dn = INF;
+        store(s, hash, key, 0, INF, 1);
+        return;
+    }
     DfpnChild *children = s->children + (size_t)depth * s->max_moves;
     int count = expand(s, state, children);
     if (!count) { /* the prover has no candidate: every move loses (hooks prune only losers) */
@@ -407,8 +434,9 @@ static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *
     return -1;
 }
 
-/* solver/search/prooftree.py canonical_strategy, with `choose` the proved move: the same
-   traversal, so the same certificate. Returns (moves as bytes, positions, terminals, depth). */
+/* solver/search/prooftree.py canonical_strategy, with `choose` the proved move and `close` the
+   family's closure (when the search takes closures): the same traversal, so the same certificate.
+   Returns (moves as bytes, positions, terminals, depth, the closures' records as a list of bytes). */
 static PyObject *Search_strategy(Search *self, PyObject *position) {
     if (!ready(self)) return NULL;
     Pending root;
@@ -422,7 +450,8 @@ static PyObject *Search_strategy(Search *self, PyObject *position) {
     Seen seen = {0};
     u64 terminals = 0, steps = 0;
     int depth = 0;
-    PyObject *out = NULL;
+    PyObject *out = NULL, *records = PyList_New(0);
+    if (!records) goto done;
     if (!stack || !moves || !legal || !buffer || !seen_init(&seen, 1 << 16)) goto no_memory;
     stack[stack_len++] = root;
     self->limit_nodes = ~0ULL, self->limit_mb = 1e300, self->deadline = 1e300, self->progress = NULL;
@@ -446,10 +475,21 @@ static PyObject *Search_strategy(Search *self, PyObject *position) {
         }
         if (at.ply == self->within) continue; /* a bounded claim's leaf */
         int count = self->family->legal(self->kernel, at.state, legal);
-        int pick = -1, push = count;
+        int pick = -1, push = count, closed = 0;
         if (self->family->mover(self->kernel, at.state) == self->prover) {
-            pick = chosen_index(self, at.state, at.ply, legal, count, buffer);
-            if (pick < 0) {
+            int length = self->closures ? closure(self, at.state, at.ply, self->record) : 0;
+            if (length) {
+                PyObject *record = PyBytes_FromStringAndSize((const char *)self->record, length);
+                if (!record || PyList_Append(records, record) < 0) {
+                    Py_XDECREF(record);
+                    goto done;
+                }
+                Py_DECREF(record);
+                closed = 1;
+            } else {
+                pick = chosen_index(self, at.state, at.ply, legal, count, buffer);
+            }
+            if (pick < 0 && !closed) {
                 PyErr_SetString(PyExc_ValueError, "a position of the strategy is not proved");
                 goto done;
             }
@@ -458,7 +498,8 @@ static PyObject *Search_strategy(Search *self, PyObject *position) {
                 if (!bigger) goto no_memory;
                 moves = bigger;
             }
-            moves[moves_len++] = (unsigned char)pick;
+            moves[moves_len++] = closed ? DFPN_CLOSE : (unsigned char)pick;
+            if (closed) continue; /* the traversal does not go past a closure */
             push = 1;
         }
         if (stack_len + (size_t)push > stack_cap) {
@@ -472,8 +513,8 @@ static PyObject *Search_strategy(Search *self, PyObject *position) {
                 stack[stack_len++].ply = at.ply + 1;
             }
     }
-    out = Py_BuildValue("y#KKi", (const char *)moves, (Py_ssize_t)moves_len, (unsigned long long)seen.used,
-                        (unsigned long long)terminals, depth);
+    out = Py_BuildValue("y#KKiO", (const char *)moves, (Py_ssize_t)moves_len, (unsigned long long)seen.used,
+                        (unsigned long long)terminals, depth, records);
     goto done;
 no_memory:
     PyErr_NoMemory();
@@ -483,6 +524,7 @@ done:
     free(legal);
     free(buffer);
     seen_free(&seen);
+    Py_XDECREF(records);
     return out;
 }
 
@@ -498,13 +540,13 @@ static void Search_dealloc(Search *self) {
 }
 
 static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"family", "config", "prover", "no_loss", "table_bytes", "policy", "within", NULL};
+    static char *names[] = {"family", "config", "prover", "no_loss", "table_bytes", "policy", "within", "closures", NULL};
     const char *name;
     PyObject *config, *policy = Py_None;
-    int prover, no_loss, within = -1;
+    int prover, no_loss, within = -1, closures = 0;
     unsigned long long table_bytes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOipK|Oi", names, &name, &config, &prover, &no_loss, &table_bytes,
-                                     &policy, &within))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOipK|Oip", names, &name, &config, &prover, &no_loss, &table_bytes,
+                                     &policy, &within, &closures))
         return -1;
     if (self->kernel) {
         PyErr_SetString(PyExc_RuntimeError, "Search is already initialised");
@@ -521,6 +563,10 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
         PyErr_Format(PyExc_ValueError, "family '%s' takes no policy, or the policy is not callable", name);
         return -1;
     }
+    if (closures && !family->close) {
+        PyErr_Format(PyExc_ValueError, "family '%s' has no compiled closure", name);
+        return -1;
+    }
     if (prover != 1 && prover != 2) {
         PyErr_SetString(PyExc_ValueError, "prover must be 1 or 2");
         return -1;
@@ -532,6 +578,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
     self->prover = prover;
     self->no_loss = no_loss;
     self->within = within < 0 ? -1 : within;
+    self->closures = closures;
     self->max_plies = family->max_plies(self->kernel);
     self->max_moves = family->max_moves(self->kernel);
     self->table_cap = table_bytes;
@@ -747,8 +794,9 @@ static PyMethodDef Search_methods[] = {
     {"load", (PyCFunction)Search_load, METH_VARARGS,
      "load(path, offset, entries, nodes, checksum): read a dumped table back; ValueError if it is damaged."},
     {"strategy", (PyCFunction)Search_strategy, METH_O,
-     "strategy(position) -> (moves, positions, terminals, depth): the canonical traversal of the proved"
-     " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes."},
+     "strategy(position) -> (moves, positions, terminals, depth, closures): the canonical traversal of the proved"
+     " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes (CLOSE where a closure"
+     " proves the position), and the closures' records in traversal order."},
     {NULL},
 };
 
@@ -757,9 +805,10 @@ static PyTypeObject SearchType = {
     .tp_name = "solver.search._dfpn.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(family, config, prover, no_loss, table_bytes, policy=None, within=-1): df-pn for one claim over one"
-              " family's kernel; policy(position) -> the prover's move codes there, or None for the kernel's candidates;"
-              " within: a bounded claim's ply (-1 none).",
+    .tp_doc = "Search(family, config, prover, no_loss, table_bytes, policy=None, within=-1, closures=False): df-pn for"
+              " one claim over one family's kernel; policy(position) -> the prover's move codes there, or None for the"
+              " kernel's candidates; within: a bounded claim's ply (-1 none); closures: the family's closure may prove"
+              " the prover's positions.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,
@@ -767,8 +816,23 @@ static PyTypeObject SearchType = {
     .tp_getset = Search_getset,
 };
 
+/* closes(family) -> whether the family's kernel has a closure (dfpn.h `close`). */
+static PyObject *module_closes(PyObject *module, PyObject *arg) {
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name) return NULL;
+    for (int i = 0; dfpn_families[i]; i++)
+        if (!strcmp(dfpn_families[i]->name, name)) return PyBool_FromLong(dfpn_families[i]->close != NULL);
+    return PyErr_Format(PyExc_ValueError, "no compiled kernel for family '%s'", name);
+}
+
+static PyMethodDef module_methods[] = {
+    {"closes", module_closes, METH_O, "closes(family) -> whether the family's compiled kernel has a closure."},
+    {NULL},
+};
+
 static struct PyModuleDef dfpn_module = {
-    PyModuleDef_HEAD_INIT, "solver.search._dfpn", "Compiled df-pn (solver/search/dfpn.c) and the family kernels it searches.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "solver.search._dfpn", "Compiled df-pn (solver/search/dfpn.c) and the family kernels it searches.", -1,
+    module_methods,
 };
 
 PyMODINIT_FUNC PyInit__dfpn(void) {
@@ -778,6 +842,7 @@ PyMODINIT_FUNC PyInit__dfpn(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(module, "Search", (PyObject *)&SearchType) < 0
         || PyModule_AddIntConstant(module, "ENTRY_BYTES", sizeof(Entry)) < 0
+        || PyModule_AddIntConstant(module, "CLOSE", DFPN_CLOSE) < 0
         || PyModule_AddObject(module, "INF", PyLong_FromUnsignedLongLong(INF)) < 0) {
         Py_DECREF(&SearchType);
         Py_DECREF(module);

@@ -16,6 +16,7 @@
 
 #define DFPN_STATE_BYTES 96 /* room for the largest family's position */
 #define DFPN_OPEN (-1)      /* a position's result while play goes on; else the winner, 0 a draw */
+#define DFPN_CLOSURE_BYTES 256 /* the most bytes one closure's record may take */
 
 /* The exact identity of a table entry: the whole key is stored, so a hash collision can cost
    work but never confuse two positions. */
@@ -60,6 +61,14 @@ typedef struct {
        with a Python exception set. A search with a policy hands it to the policy at the prover's
        positions. */
     PyObject *(*export)(const void *kernel, const void *state);
+    /* Optional (NULL: the family closes nothing): at a position where the prover moves, whether the
+       family's knowledge proves the claim there without search. no_loss: the claim's kind;
+       plies_left: the plies left before the claim's `within` bound (-1: unbounded). Returns the
+       length (1..DFPN_CLOSURE_BYTES) of the closure's record written to `out` -- the bytes the
+       certificate stores for it, in the checker's format for that family -- or 0 when it does not
+       close, or -1 with a Python exception set. */
+    int (*close)(const void *kernel, const void *state, int prover, int no_loss, int plies_left,
+                 unsigned char *out);
 } DfpnFamily;
 
 /* The families compiled into the extension (solver/games/kernels.c), NULL-terminated. */

@@ -6,7 +6,9 @@ and moves translate (or None when the kernel cannot search with those hooks). `N
 child choice and thresholds; the same node counts while the table evicts nothing), with a
 fixed-size table of 48-byte entries sized from a memory cap, and answers `numbers` and
 `proved_move`, and walks a proved strategy in C (`strategy`): the same traversal, so the same
-certificate, as solver/search/prooftree.py's with `proved_move`. With PolicyHooks
+certificate, as solver/search/prooftree.py's with `proved_move`. With `closures`, a kernel that has
+a compiled closure (dfpn.h `close`; `has_closure`) proves the prover's positions it closes, and
+the walk writes them as CLOSE and the closure's record, as the Python search with `pairings`. With PolicyHooks
 (solver/search/policy.py) the core calls the policy back at the prover's positions, given the
 position as the kernel exports it; a kernel wrapper that reads that back into the engine's state
 (`state`) and gives a move's code (`code`) takes a policy.
@@ -75,6 +77,11 @@ def kernel_for(game: Game[Any, Any], hooks: SearchHooks[Any, Any]) -> Kernel | N
     return offer(game, hooks)
 
 
+def has_closure(kernel: Kernel) -> bool:
+    """Whether the kernel's family has a compiled closure (dfpn.h `close`)."""
+    return bool(_dfpn.closes(kernel.family))
+
+
 def table_mb_for(max_memory_mb: float | None) -> float:
     """The table's cap: what a memory budget leaves beside the process as it is, and what the
     address-space limit leaves (`ulimit -v`: a table doubling past it cannot be allocated, and
@@ -109,6 +116,7 @@ class NativeProofSearch:
         progress: Callable[[Progress], None] | None = None,
         progress_seconds: float = 0.5,
         table_mb: float = DEFAULT_TABLE_MB,
+        closures: bool = False,
     ) -> None:
         hooks = hooks if hooks is not None else NoHooks()
         kernel = kernel_for(game, hooks)
@@ -119,7 +127,7 @@ class NativeProofSearch:
         policy = self._policy_codes if isinstance(hooks, PolicyHooks) else None
         self._cap_bytes = int(table_mb * 2**20)
         self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss",
-                                  self._cap_bytes, policy, -1 if claim.within is None else claim.within)
+                                  self._cap_bytes, policy, -1 if claim.within is None else claim.within, closures)
 
     @property
     def nodes(self) -> int:
@@ -192,9 +200,9 @@ class NativeProofSearch:
 
     def strategy(self, state: Any) -> ProofTree:
         """The proved strategy from `state` as prooftree.canonical_strategy traverses it with
-        `proved_move` (the same moves and counts), walked in C."""
-        moves, positions, terminals, depth = self._core.strategy(self.kernel.position(state))
-        return ProofTree(list(moves), positions, terminals, depth)
+        `proved_move` and, with closures, the family's closure (the same moves and counts), walked in C."""
+        moves, positions, terminals, depth, closures = self._core.strategy(self.kernel.position(state))
+        return ProofTree(list(moves), positions, terminals, depth, tuple(closures))
 
     def table_checksum(self) -> int:
         """The checksum of the table's used entries, as `dump_table` writes them."""

@@ -25,20 +25,20 @@ class ProofTree:
     positions: int  # distinct positions the traversal visits (terminals included)
     terminals: int
     depth: int  # longest play from the root, in plies
-    closures: tuple[Any, ...] = ()  # the pairings of the CLOSE moves, in traversal order
+    closures: tuple[bytes, ...] = ()  # the records of the CLOSE moves as the certificate stores them, in traversal order
 
 
-CLOSE = 255  # the move byte of a prover's position closed by a pairing (never a move index)
+CLOSE = 255  # the move byte of a prover's position closed by a closure (never a move index)
 
 
 def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any],
-                       close: Callable[[Any], Any] | None = None, within: int | None = None) -> ProofTree:
+                       close: Callable[[Any], bytes | None] | None = None, within: int | None = None) -> ProofTree:
     """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc),
-    or, where `close(state)` gives a pairing, closes the position by it (the byte CLOSE); with
-    `within` N, positions at ply N are leaves (a bounded claim)."""
+    or, where `close(state)` gives a closure's record (a pairing's, for the positional family), closes
+    the position by it (the byte CLOSE); with `within` N, positions at ply N are leaves (a bounded claim)."""
     seen: set[Any] = set()
     moves: list[int] = []
-    closures: list[Any] = []
+    closures: list[bytes] = []
     terminals = depth = 0
     stack = [(root, 0)]
     while stack:
@@ -55,10 +55,10 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
             continue
         legal = game.legal_moves(state)
         if game.to_move(state) == prover:
-            pairing = None if close is None else close(state)
-            if pairing is not None:
+            record = None if close is None else close(state)
+            if record is not None:
                 moves.append(CLOSE)
-                closures.append(pairing)
+                closures.append(record)
                 continue
             move = choose(state)
             moves.append(legal.index(move))

@@ -11,7 +11,7 @@ Bertholon et al. 2020, closes a board only when it is full (a won board stays pl
 won by the first player who made a line in it).
 
 `critical_*` and `immediate_wins` are the positional analysis of seed 003 ("critical squares"),
-used by proof search as optional pruning and move ordering, and audited in certify/audit.
+used by proof search as optional pruning and move ordering, and audited in certify/claims.
 """
 
 from __future__ import annotations

@@ -7,10 +7,10 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from certify.audit.base import ClaimBase, PositionFields, describe, parse_moves
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimError, Exhibit, Reading, single, some
-from certify.audit.symmetry import edge_orbits
+from certify.claims.base import ClaimBase, PositionFields, describe, parse_moves
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import ClaimError, Exhibit, Reading, single, some
+from certify.claims.symmetry import edge_orbits
 from certify.record.format import VALUE_WORDS, ValueWord
 from certify.render.text import plural
 from solver.search.analysis import first_move_values

@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimError, Exhibit, Reading
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import ClaimError, Exhibit, Reading
 from certify.render.text import board_line
 from solver.games.positional.engine import Game, IllegalMove, Move
 from solver.games.positional.engine import parse_moves as engine_parse_moves

@@ -13,7 +13,7 @@ from types import ModuleType
 from certify.files import FileProblem, read_json
 from certify.policy import Policy
 from certify.policy import PolicySpecError
-from certify.policy.registry import builtin_policy
+from certify.players.registry import builtin_policy
 from solver.games.positional.engine import Game, Move
 from solver.games.positional.rules import Rules
 

@@ -12,9 +12,9 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from certify.audit.base import ClaimBase
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import Reading
+from certify.claims.base import ClaimBase
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import Reading
 from certify.smt.bmc import check_side
 from certify.papers.td import player1_results
 from certify.smt.pairing import Pairing, SearchOutcome, maximal_pairings, search_pairings

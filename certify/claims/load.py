@@ -14,16 +14,16 @@ from typing import Annotated, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from certify.files import FileProblem, certificate_kind, read_text
-from certify.audit.atlas import AtlasNodes
-from certify.audit.boards import SequenceFormula, WinTest
-from certify.audit.bounds import KINDS as BOUND_KINDS
-from certify.audit.learning import TdSelfPlay
-from certify.audit.counts import Count, MoveBetween, Ratio, UpperBound
-from certify.audit.pairings import PairingStrategy, UniversalPairing
-from certify.audit.policies import FastestWin, PolicyCase, PolicyNeverLoses
-from certify.audit.scores import EvaluationRange, FinalScores, ScoreBounds
-from certify.audit.uttt import KINDS as UTTT_KINDS
-from certify.audit.values import AtlasDump, FirstMoves, PositionValue, RootValue
+from certify.claims.atlas import AtlasNodes
+from certify.claims.boards import SequenceFormula, WinTest
+from certify.claims.bounds import KINDS as BOUND_KINDS
+from certify.claims.learning import TdSelfPlay
+from certify.claims.counts import Count, MoveBetween, Ratio, UpperBound
+from certify.claims.pairings import PairingStrategy, UniversalPairing
+from certify.claims.policies import FastestWin, PolicyCase, PolicyNeverLoses
+from certify.claims.scores import EvaluationRange, FinalScores, ScoreBounds
+from certify.claims.uttt import KINDS as UTTT_KINDS
+from certify.claims.values import AtlasDump, FirstMoves, PositionValue, RootValue
 
 KINDS = (
     RootValue, FirstMoves, PositionValue, AtlasDump, AtlasNodes,

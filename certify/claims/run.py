@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from certify.audit.base import ClaimBase
-from certify.audit.claims import ClaimsFile, ClaimsFileError, claim_line, load_claims
-from certify.audit.facts import Bench
-from certify.audit.result import ClaimError, ClaimResult
+from certify.claims.base import ClaimBase
+from certify.claims.load import ClaimsFile, ClaimsFileError, claim_line, load_claims
+from certify.claims.facts import Bench
+from certify.claims.result import ClaimError, ClaimResult
 
 ClaimHook = Callable[[str, str], None]  # (claim id, game) as each claim starts
 

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import checker
-from certify.audit.claims import load_claims
-from certify.audit.pairings import PairingStrategy
+from certify.claims.load import load_claims
+from certify.claims.pairings import PairingStrategy
 from certify.files import file_stem
-from certify.record.pairing_certificate import pairing_certificate, search_pairing
+from certify.smt.pairing_certificate import pairing_certificate, search_pairing
 from certify.proving.single import certificate_text
 from certify.smt.pairing import Pairing
 from solver.games.positional.rules import Rules, resolve

@@ -8,13 +8,13 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from certify.audit.base import ClaimBase, describe
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimError, Reading
+from certify.claims.base import ClaimBase, describe
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import ClaimError, Reading
 from certify.record.format import ValueWord
 from certify.papers import t3dt
 from certify.policy.audit import PolicyError, audit_policy
-from certify.policy.load import PolicySpecError, load_policy
+from certify.players.load import PolicySpecError, load_policy
 from certify.policy.search import Algorithm, Ties, search, search_policy
 
 _ROLE = {1: "first (player 1)", 2: "second (player 2)"}

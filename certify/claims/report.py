@@ -9,8 +9,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from certify.audit.result import ClaimResult, Reading
-from certify.audit.run import FileAudit
+from certify.claims.result import ClaimResult, Reading
+from certify.claims.run import FileAudit
 
 VERDICT_STYLE = {"holds": "bold green", "refuted": "bold red", "ambiguous": "bold yellow", "not evaluated": "dim", "tautology": "dim"}
 _ROLE = {"primary": "primary", "alternative": "other", "tautology": "tautology"}

@@ -7,9 +7,9 @@ from typing import Literal
 import numpy as np
 from pydantic import Field, model_validator
 
-from certify.audit.base import ClaimBase, describe
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimError, Reading, single
+from certify.claims.base import ClaimBase, describe
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import ClaimError, Reading, single
 from certify.papers.td import tcd_range
 
 Pair = tuple[int, int]

@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 
 import checker
-from certify import __version__
+from certify.version import __version__
 from certify.record.format import FORMAT
 from certify.proving.single import certificate_text
 from certify.record.schema import PairingCertificate, PairingClaim, PairingSpec, Provenance

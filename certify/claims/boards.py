@@ -8,9 +8,9 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from certify.audit.base import ClaimBase, describe
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimError, Reading
+from certify.claims.base import ClaimBase, describe
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import ClaimError, Reading
 from solver.games.positional.engine import Game
 
 

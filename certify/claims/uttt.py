@@ -19,9 +19,9 @@ from pydantic import Field, field_validator
 
 import checker
 from certify.render.text import plural
-from certify.audit.base import ClaimBase
-from certify.audit.facts import Bench
-from certify.audit.result import ClaimError, Reading
+from certify.claims.base import ClaimBase
+from certify.claims.facts import Bench
+from certify.claims.result import ClaimError, Reading
 from certify.proving.single import prove, prove_command
 from solver.search.pns import Claim, ProofSearch
 from solver.games.uttt.engine import (

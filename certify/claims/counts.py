@@ -12,10 +12,10 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from certify.audit.base import ClaimBase, PositionFields, describe, parse_moves, play
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimError, Reading, single
-from certify.audit.symmetry import edges_up_to_symmetry, games_up_to_symmetry
+from certify.claims.base import ClaimBase, PositionFields, describe, parse_moves, play
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import ClaimError, Reading, single
+from certify.claims.symmetry import edges_up_to_symmetry, games_up_to_symmetry
 from solver.search.analysis import predecessors, symmetry_classes
 
 

@@ -14,9 +14,9 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from certify.audit.base import ClaimBase, describe
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import Reading
+from certify.claims.base import ClaimBase, describe
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import Reading
 from solver.search.analysis import symmetric_image, symmetry_classes
 from solver.games.positional.rules import board_symmetries
 from solver.games.positional.engine import Game

@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from certify.audit.base import ClaimBase
-from certify.audit.facts import Bench, GameFacts
-from certify.audit.result import ClaimError, Reading
+from certify.claims.base import ClaimBase
+from certify.claims.facts import Bench, GameFacts
+from certify.claims.result import ClaimError, Reading
 from certify.papers.td import FrozenTd, TdParams, frozen_policy, head_to_head, train
 from solver.search.retrograde import Solution
 

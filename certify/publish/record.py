@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import checker
-from certify.audit.facts import Bench
-from certify.record import pairing_record, scale_record
+from certify.claims.facts import Bench
+from certify.publish import pairings as pairing_record, scale as scale_record
 from certify.record.budget import proof_limits
-from certify.audit.report import audit_markdown, verdict_counts
-from certify.audit.run import FileAudit, audit_file
+from certify.claims.report import audit_markdown, verdict_counts
+from certify.claims.run import FileAudit, audit_file
 from certify.files import file_stem, write_atomic
 from certify.papers.search_audit import write_search_audits
 from certify.papers.td import write_seed_policy_audits
@@ -58,7 +58,7 @@ KEPT_PROOFS = (
     ("uttt:open", 1, "win"),
 )
 # Kept proofs whose check takes minutes (past PROOF_LIMITS): like the 4×4 tables
-# (certify/record/scale_record.py), their index entries are carried over while the file is the one
+# (certify/publish/scale.py), their index entries are carried over while the file is the one
 # they describe (its sha256), checked anew when it is not or by `certify publish --scale`;
 # tests/test_scale_slow.py checks each in a fresh process.
 LARGE_PROOFS = (

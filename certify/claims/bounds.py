@@ -21,9 +21,9 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import checker
-from certify.audit.base import ClaimBase
-from certify.audit.facts import Bench
-from certify.audit.result import Reading
+from certify.claims.base import ClaimBase
+from certify.claims.facts import Bench
+from certify.claims.result import Reading
 from certify.render.text import plural
 from certify.proving.single import prove
 from solver.games.families import resolve_game
