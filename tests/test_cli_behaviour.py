@@ -229,6 +229,13 @@ resource.setrlimit(resource.RLIMIT_AS, (mapped + (80 << 20), resource.getrlimit(
 left = address_space_left_mb()
 assert 60 < left <= 80 and table_mb_for(None) == left / GROWTH_HEADROOM, (left, table_mb_for(None))
 result = CliRunner().invoke(app, ["prove", "mnk:4,5,4", "--claim", "no-loss", "--player", "2", "--max-nodes", "800000", "--json"])
+from solver.games.families import resolve_game
+from solver.search.native import NativeProofSearch
+from solver.search.pns import Claim
+game = resolve_game("mnk:4,5,4")
+unsized = NativeProofSearch(game, Claim(2, "no-loss"), game.search_hooks(), table_mb=100_000)  # a cap past the limit
+unsized.search(game.initial(), max_nodes=800_000)
+assert unsized.full_evictions > 0 and unsized._core.table_cap == unsized.table_bytes  # the failed doubling set the cap
 sys.stdout.write(result.stdout)
 """
 

@@ -125,9 +125,8 @@ class NativeProofSearch:
         self.game, self.claim, self.hooks, self.kernel = game, claim, hooks, kernel
         self.progress, self.progress_seconds = progress, progress_seconds
         policy = self._policy_codes if isinstance(hooks, PolicyHooks) else None
-        self._cap_bytes = int(table_mb * 2**20)
         self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss",
-                                  self._cap_bytes, policy, -1 if claim.within is None else claim.within, closures)
+                                  int(table_mb * 2**20), policy, -1 if claim.within is None else claim.within, closures)
 
     @property
     def nodes(self) -> int:
@@ -151,9 +150,10 @@ class NativeProofSearch:
 
     @property
     def full_evictions(self) -> int:
-        """`evictions` once the table is at its cap (it cannot double), else 0: below the cap a
-        rare long cluster evicts too, and the table is not full."""
-        return self.evictions if 2 * self.table_bytes > self._cap_bytes else 0
+        """`evictions` once the table is at its cap (it cannot double: the cap asked for, or where
+        an allocation failed), else 0: below the cap a rare long cluster evicts too, and the table
+        is not full."""
+        return self.evictions if 2 * self.table_bytes > self._core.table_cap else 0
 
     def search(self, state: Any, max_nodes: int | None = None, max_memory_mb: float | None = None,
                max_seconds: float | None = None) -> Outcome:
