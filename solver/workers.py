@@ -16,6 +16,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -69,11 +70,15 @@ class Retrying:
 
     def __init__(self, engine: Engine, max_attempts: int = 3) -> None:
         self.engine = engine
-        self.workers = engine.workers
         self.max_attempts = max_attempts
         self.lost = self.retried = 0
         self._calls: dict[int, tuple[int, Fn, Any, int]] = {}  # inner handle -> (handle, fn, task, attempt)
         self._next = 0
+
+    @property
+    def workers(self) -> int:
+        """The engine's workers now (a Ray cluster's may change while it runs)."""
+        return self.engine.workers
 
     def submit(self, fn: Fn, task: Any) -> int:
         handle = self._next
@@ -236,9 +241,13 @@ class RayEngine:
 
     `address` None starts a private local Ray instance with `workers` CPUs (all cores if 0) and
     stops it on close; an address (`auto`, `HOST:PORT`, `ray://HOST:PORT`) joins a running cluster
-    (docs/scaling.md), whose CPUs set `workers` unless given. Ray's own task retries are off:
-    the caller sees a dead worker as WorkerLost and decides, as with the process pool.
+    (docs/scaling.md), whose CPUs set `workers` unless given: then nodes that join or leave the
+    cluster while it runs change `workers` (read again at most every REFRESH_SECONDS). Ray's own
+    task retries are off: the caller sees a dead worker as WorkerLost and decides, as with the
+    process pool.
     """
+
+    REFRESH_SECONDS = 2.0
 
     def __init__(self, workers: int, context: Any = None, address: str | None = None) -> None:
         ray = self._ray = import_ray()
@@ -251,11 +260,23 @@ class RayEngine:
                 ray.init(address=address, **options)
             except (ConnectionError, RuntimeError, ValueError) as err:
                 raise EngineError(f"cannot start or join Ray at {address or 'a local instance'}: {str(err).splitlines()[0]}") from None
-        self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self._fixed = workers
+        self._workers, self._read = self._cluster_cpus(), time.monotonic()
         self._context = ray.put(context)
         self._remote = ray.remote(num_cpus=1, max_retries=0)(_call_ray)
         self._refs: dict[Any, int] = {}
         self._next = 0
+
+    def _cluster_cpus(self) -> int:
+        return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+
+    @property
+    def workers(self) -> int:
+        if self._fixed:
+            return self._fixed
+        if time.monotonic() - self._read > self.REFRESH_SECONDS:
+            self._workers, self._read = self._cluster_cpus(), time.monotonic()
+        return self._workers
 
     def submit(self, fn: Fn, task: Any) -> int:
         handle = self._next
@@ -271,7 +292,8 @@ class RayEngine:
             handle = self._refs.pop(ref)
             try:
                 out.append((handle, ray.get(ref)))
-            except (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError, ray.exceptions.NodeDiedError) as err:
+            except (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError, ray.exceptions.NodeDiedError,
+                    ray.exceptions.ObjectLostError) as err:  # the last: an answer kept on a node that left
                 out.append((handle, WorkerLost(f"a Ray worker died: {type(err).__name__}")))
             except ray.exceptions.RayTaskError as err:
                 if isinstance(err.cause, MemoryError):

@@ -44,7 +44,7 @@ def misplaced_option(ctx: typer.Context, suite: str) -> str | None:
 @app.command()
 def bench(
     ctx: typer.Context,
-    suite: Annotated[Literal["solver", "z3", "players", "prove", "pairing", "all", "startup", "scale", "parallel", "uttt"], typer.Option("--suite", help="solver (solve, certify, check, and OpenSpiel as peer if installed: pip install -e '.[bench]'), z3, players (TPM/TPG), prove (proof search and strategy certificates), pairing (pairing search and pairing certificates checked), all of those, startup (whole-process times of small commands), scale (the 4x4 boards beside the C peer mnk.c), parallel (1 vs 2 workers, process pool and Ray; docs/scaling.md), or uttt (how far checked Ultimate tic-tac-toe proofs reach, with and without critical squares; docs/benchmarks.md).")] = "solver",
+    suite: Annotated[Literal["solver", "z3", "players", "prove", "pairing", "all", "startup", "scale", "parallel", "uttt"], typer.Option("--suite", help="solver (solve, certify, check, and OpenSpiel as peer if installed: pip install -e '.[bench]'), z3, players (TPM/TPG), prove (proof search and strategy certificates), pairing (pairing search and pairing certificates checked), all of those, startup (whole-process times of small commands), scale (the 4x4 boards beside the C peer mnk.c), parallel (serial compiled search vs 1 and 2 compiled workers, process pool and Ray, and simulated larger clusters; docs/scaling.md), or uttt (how far checked Ultimate tic-tac-toe proofs reach, with and without critical squares; docs/benchmarks.md).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
     board: Annotated[list[str] | None, typer.Option("--board", help="scale: a board to run (repeatable; default the eight 4x4 boards).")] = None,
@@ -66,8 +66,10 @@ def bench(
     `certify solve BOARD -o FILE` as whole processes on each 4x4 board, one after the other, and
     prints their wall and CPU times, peak memory and ratios, measured in the same run.
 
-    --suite parallel proves Ultimate tic-tac-toe positions serially, then with 1 and 2 workers on
-    the process pool and on Ray (if installed): speedup and overhead per job (docs/scaling.md).
+    --suite parallel proves mnk:4,5,4 and Ultimate tic-tac-toe positions with the serial compiled
+    search, then with 1 and 2 compiled workers on the process pool and on Ray (if installed):
+    speedup, efficiency, node and per-job overhead, and a simulation of 16, 64 and 1,024 workers
+    from the job logs (docs/scaling.md).
 
     --suite uttt settles Ultimate tic-tac-toe positions from seeded random games (--positions at
     each of --plies, --seconds each), with and without critical squares, and checks every

@@ -29,7 +29,8 @@ WorkersOpt = Annotated[Optional[int], typer.Option(
 RayOpt = Annotated[bool, typer.Option("--ray", help="Run the workers as Ray tasks (pip install -e '.[ray]'): a private local Ray unless --ray-address.")]
 RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", show_default=False,
                                                       help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.")]
-JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of one worker job.")]
+JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of the first worker jobs (of every job with --job-seconds 0).")]
+JobSecondsOpt = Annotated[Optional[float], typer.Option("--job-seconds", min=0.0, metavar="S", show_default=False, help="Parallel search: adapt the jobs' node budget so a job takes about S seconds of CPU (default 0.1; raise it with the workers, docs/scaling.md; 0: keep --job-nodes).")]
 BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", show_default=False,
                                                   help="Prove every line of FILE (GAME --claim C --player P, or GAME --value; [--position X]) as `certify prove` would, certificates in the -o folder; resumable.")]
 
@@ -49,20 +50,27 @@ def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:
 
 
 def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, job_nodes: int, max_nodes: int | None,
-                      command: str, timed: bool, show_progress: bool) -> tuple[Any, Any]:
+                      command: str, timed: bool, show_progress: bool, job_seconds: float | None = None,
+                      checkpoint: Path | None = None, checkpoint_seconds: float = 600.0,
+                      resume: Path | None = None) -> tuple[Any, Any]:
     """`certify prove --workers/--ray`: the parallel driver with progress; (Attempt, driver Stats).
 
-    A job whose worker keeps dying stops the proof with one line and exit 3.
+    A job whose worker keeps dying stops the proof with one line and exit 3; a checkpoint that
+    cannot be resumed, with one line and exit 2.
     """
+    from certify.proving.checkpoint import CheckpointError
     from certify.proving.parallel import prove_on_engine
+    from solver.search.parallel import DEFAULT_JOB_SECONDS
     from solver.workers import EngineError
     from solver.search.parallel import JobFailed
 
     with driver_progress(show_progress) as progress:
         try:
             return prove_on_engine(game, claim, position, spec, job_nodes=job_nodes, max_nodes=max_nodes,
-                                   progress=progress, command=command, timed=timed)
-        except EngineError as err:
+                                   progress=progress, command=command, timed=timed,
+                                   job_seconds=DEFAULT_JOB_SECONDS if job_seconds is None else job_seconds or None,
+                                   checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds, resume=resume)
+        except (EngineError, CheckpointError) as err:
             raise fail(str(err)) from None
         except JobFailed as err:
             raise fail(f"parallel search stopped: {err}; a smaller --job-nodes needs less memory", EXIT_INTERNAL) from None
@@ -251,18 +259,24 @@ def bench_parallel(json_out: bool) -> None:
         console.print_json(json.dumps({"machine": machine(), **result}))
         return
     runs = result["runs"]
-    table = Table("engine", "workers", "wall", "speedup vs ×1", "job CPU", "nodes", "jobs", "overhead / job", "driver CPU / job", "lost", "verdicts = serial",
-                  title=f"certify bench --suite parallel: {escape(result['positions'])}, {result['budget_nodes_per_job']:,} nodes per job")
-    one = {r["engine"]: r["wall_s"] for r in runs if r["workers"] == 1}
+    table = Table("engine", "workers", "wall", "speedup", "efficiency", "job CPU", "nodes", "× serial nodes", "jobs",
+                  "overhead / job", "driver CPU / job", "lost", "verdicts = serial",
+                  title=f"certify bench --suite parallel: {escape(result['positions'])}; jobs of about {result['job_seconds']} s")
     for r in runs:
-        speedup = one[r["engine"]] / r["wall_s"] if r["workers"] > 1 else None
         overhead = r["overhead_per_job_ms"]
-        table.add_row(r["engine"], str(r["workers"]), f"{r['wall_s']:.2f} s", f"{speedup:.2f}×" if speedup else "—",
-                      f"{r['cpu_s']:.2f} s", f"{r['nodes']:,}", str(r["jobs"]) if r["jobs"] else "—",
+        table.add_row(r["engine"], str(r["workers"]), f"{r['wall_s']:.2f} s", f"{r['speedup']:.2f}×", f"{r['efficiency']:.2f}",
+                      f"{r['cpu_s']:.2f} s", f"{r['nodes']:,}", f"{r['node_overhead']:.2f}", str(r["jobs"]) if r["jobs"] else "—",
                       f"{overhead:.1f} ms" if overhead is not None else "—",
                       f"{1000 * r['driver_cpu_s'] / r['jobs']:.1f} ms" if r["jobs"] else "—",
                       str(r["lost"]), "yes" if r["agrees_with_serial"] else "[red]NO[/]")
     console.print(table)
+    simulated = result["simulation"]
+    sim = Table("workers", "simulated wall", "speedup (over serial CPU)", "efficiency",
+                title=f"simulated from the job logs of {simulated['from']} (an upper bound, not a measurement)")
+    for row in simulated["rows"]:
+        sim.add_row(f"{row['workers']:,}", f"{row['wall_s']:.2f} s", f"{row['speedup']:.2f}×", f"{row['efficiency']:.3f}")
+    console.print(sim)
+    console.print(f"assumptions: {escape(simulated['assumptions'])}")
     if result["ray_start_s"] is not None:
         console.print(f"Ray start (ray.init, 2 CPUs): {result['ray_start_s']:.1f} s, not counted above")
     elif result["ray_note"]:

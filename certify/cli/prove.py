@@ -17,7 +17,7 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_any_game, option_fail, user_errors
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
-from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, RayAddressOpt, RayOpt, WorkersOpt
+from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSecondsOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, file_stem, is_stdout, readable_file
 from certify.proving.single import Attempt, CoreUnavailable, peak_rss_mb, prove as run_proof, prove_command, write_proof
@@ -97,7 +97,7 @@ def prove(
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled: positional boards, uttt, uttt:open), python (solver/search/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
-    checkpoint: Annotated[Optional[Path], typer.Option("--checkpoint", metavar="FILE", show_default=False, help="Save the search's table to FILE every --checkpoint-minutes and when it stops unsettled (a budget, Ctrl-C); resume with --resume FILE. Removed once the claim is settled.")] = None,
+    checkpoint: Annotated[Optional[Path], typer.Option("--checkpoint", metavar="FILE", show_default=False, help="Save the search's table (with --workers/--ray: the driver's state) to FILE every --checkpoint-minutes and when it stops unsettled (a budget, Ctrl-C); resume with --resume FILE. Removed once the claim is settled.")] = None,
     checkpoint_minutes: Annotated[float, typer.Option("--checkpoint-minutes", metavar="MINUTES", min=0.01, help="How often --checkpoint saves.")] = 10.0,
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="FILE", show_default=False, help="Start from the table a --checkpoint FILE of the same search saved (same game, claim, position).")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
@@ -109,6 +109,7 @@ def prove(
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
     job_nodes: JobNodesOpt = DEFAULT_JOB_NODES,
+    job_seconds: JobSecondsOpt = None,
     batch: BatchOpt = None,
     force: ForceOpt = False,
     json_out: JsonOpt = False,
@@ -128,8 +129,8 @@ def prove(
     Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
     """
     parallel = workers is not None or ray or ray_address is not None
-    if (checkpoint is not None or resume is not None) and (parallel or value or batch is not None):
-        raise fail("--checkpoint and --resume are for the serial search of one claim (leave out --value, --batch, --workers and --ray)")
+    if (checkpoint is not None or resume is not None) and (value or batch is not None):
+        raise fail("--checkpoint and --resume are for the search of one claim (leave out --value and --batch)")
     if core != "auto" and (parallel or value or batch is not None):
         raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
     if value:
@@ -203,7 +204,10 @@ def prove(
         if spec is not None:
             from certify.cli.parallel import prove_in_parallel
 
-            return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out)
+            mine = claim_searched == target
+            return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out,
+                                     job_seconds, checkpoint if mine else None, checkpoint_minutes * 60,
+                                     resume if mine else None)
         with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
             mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
             try:
@@ -238,15 +242,13 @@ def prove(
         from certify.cli.parallel import parallel_summary
 
         data["parallel"] = parallel_summary(spec, stats)
-    else:
-        data["checkpoint"] = checkpoint_fate(attempt.outcome.status, checkpoint, resume)
+    data["checkpoint"] = checkpoint_fate(attempt.outcome.status, checkpoint, resume)
     out = errors if is_stdout(path) else console  # the certificate itself may be on stdout
     if json_out:
         out.print_json(json.dumps(data))
     else:
         report(data, target, game_obj.rules.name, out)
-        if "checkpoint" in data:
-            report_checkpoint(data["checkpoint"], attempt.outcome.status, out)
+        report_checkpoint(data["checkpoint"], attempt.outcome.status, out)
         if stats is not None:
             from certify.cli.parallel import report_parallel
 

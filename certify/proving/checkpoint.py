@@ -15,6 +15,7 @@ exactly the entries stated.
 from __future__ import annotations
 
 import json
+import pickle
 import zlib
 from collections.abc import Hashable
 from pathlib import Path
@@ -83,16 +84,7 @@ def load_checkpoint(path: Path, about: dict[str, Any], search: Any, sample: Hash
             body = b"" if hasattr(search, "load_table") else handle.read()
     except OSError as err:
         raise CheckpointError(f"{path}: cannot read: {err.strerror or err}") from None
-    try:
-        header = json.loads(head)
-        if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise ValueError
-    except ValueError:
-        raise CheckpointError(f"{path}: not a certify checkpoint (written by `certify prove --checkpoint`)") from None
-    if header.get("version") != VERSION:
-        raise CheckpointError(f"{path}: checkpoint version {ascii(header.get('version'))[:20]}; this certify reads version {VERSION}")
-    if header.get("about") != about:
-        raise CheckpointError(f"{path}: a checkpoint of another search ({describe(header.get('about'))}), not of this one ({describe(about)})")
+    header = checked_header(path, head, about, driver=False)
     nodes, entries = header.get("nodes"), header.get("entries")
     if type(nodes) is not int or type(entries) is not int or nodes < 0 or entries < 0:
         raise CheckpointError(f"{path}: checkpoint header states {ascii(nodes)[:20]} nodes and {ascii(entries)[:20]} entries")
@@ -121,6 +113,23 @@ def load_checkpoint(path: Path, about: dict[str, Any], search: Any, sample: Hash
     search.table, search.nodes = table, nodes
 
 
+def checked_header(path: Path, head: bytes, about: dict[str, Any], driver: bool) -> dict[str, Any]:
+    """The header line `head` of `path`; CheckpointError unless it is a checkpoint of this format and
+    version, of the parallel driver or of a serial search as `driver` says, about the same search."""
+    try:
+        header = json.loads(head)
+        if not isinstance(header, dict) or header.get("format") != FORMAT or (header.get("table") == "driver") != driver:
+            raise ValueError
+    except ValueError:
+        written = "certify prove --workers N --checkpoint" if driver else "certify prove --checkpoint"
+        raise CheckpointError(f"{path}: not a {'parallel-search' if driver else 'certify'} checkpoint (written by `{written}`)") from None
+    if header.get("version") != VERSION:
+        raise CheckpointError(f"{path}: checkpoint version {ascii(header.get('version'))[:20]}; this certify reads version {VERSION}")
+    if header.get("about") != about:
+        raise CheckpointError(f"{path}: a checkpoint of another search ({describe(header.get('about'))}), not of this one ({describe(about)})")
+    return header
+
+
 def describe(about: Any) -> str:
     """`player 1 win in mnk:4,4,3 from the start`: what a checkpoint's search was about."""
     if not isinstance(about, dict):
@@ -128,3 +137,34 @@ def describe(about: Any) -> str:
     where = "the start" if about.get("position") is None else f"position {about.get('position')}"
     plain = ", --plain" if about.get("plain") else ""
     return f"player {about.get('player')} {about.get('result')} in {about.get('game')} from {where}{plain}"
+
+
+def save_driver_checkpoint(path: Path, about: dict[str, Any], state: dict[str, Any]) -> None:
+    """Write the parallel driver's state (solver/search/parallel.py `Driver.state`) atomically: the
+    header line (`"table": "driver"`), then the state pickled and zlib-compressed.
+
+    Pickle runs code when read: a driver checkpoint is for resuming your own search, never a file
+    to take from someone else (unlike a certificate)."""
+    header = {"format": FORMAT, "version": VERSION, "about": about, "table": "driver",
+              "nodes": state["stats"].worker_nodes, "entries": len(state["known"])}
+    body = zlib.compress(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    write_atomic(path, json.dumps(header, sort_keys=True).encode() + b"\n" + body)
+
+
+def load_driver_checkpoint(path: Path, about: dict[str, Any]) -> dict[str, Any]:
+    """The driver state saved in `path`; CheckpointError unless it is a driver checkpoint of this
+    format and version about the same search."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.readline(HEADER_BYTES)
+            body = handle.read()
+    except OSError as err:
+        raise CheckpointError(f"{path}: cannot read: {err.strerror or err}") from None
+    checked_header(path, head, about, driver=True)
+    try:
+        state = pickle.loads(zlib.decompress(body))
+        if not isinstance(state, dict) or not {"root", "known", "proofs", "stats", "budget", "log", "origin"} <= state.keys():
+            raise ValueError("not a driver state")
+    except (zlib.error, pickle.UnpicklingError, ValueError, EOFError, AttributeError, ImportError, TypeError) as err:
+        raise CheckpointError(f"{path}: checkpoint damaged: {err}") from None
+    return state

@@ -1,6 +1,7 @@
 """One claim proved by the parallel driver (solver/search/parallel.py), written as a certificate.
 
-The driver returns the prover's move at every position its strategy reaches; the canonical
+The workers run the compiled df-pn where the family has a kernel (solver/search/parallel.py
+`worker_search`). The driver returns the prover's move at every position its strategy reaches; the canonical
 traversal (solver/search/prooftree.py) turns that into the same kind of certificate the serial
 search writes (certify/proving/single.py), so the checker cannot tell, and need not know, how it
 was found.
@@ -9,8 +10,10 @@ was found.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
+from certify.proving.checkpoint import load_driver_checkpoint, save_driver_checkpoint
 from certify.proving.single import Attempt, peak_rss_mb, strategy_certificate
 from solver.workers import EngineSpec
 from solver.search.parallel import Progress, Stats, prove_parallel
@@ -20,15 +23,24 @@ from solver.search.prooftree import canonical_strategy
 
 def prove_on_engine(game: Any, claim: Claim, root: str | None, spec: EngineSpec, *, job_nodes: int,
                     max_nodes: int | None = None, progress: Progress | None = None, command: str = "",
-                    timed: bool = False) -> tuple[Attempt, Stats]:
+                    timed: bool = False, job_seconds: float | None = None, checkpoint: Path | None = None,
+                    checkpoint_seconds: float = 600.0, resume: Path | None = None) -> tuple[Attempt, Stats]:
     """Search the claim from `root` (None: the start) on `spec`'s workers; certify it if proved.
 
-    The Attempt reads like the serial one: nodes are the workers' expansions, table entries the
-    driver's tree nodes, peak memory the driver's.
+    `job_nodes` is the first jobs' budget; with `job_seconds` the budget follows how long jobs
+    take. With `checkpoint`, the driver's state is saved there every `checkpoint_seconds` and when
+    the search stops unresolved; `resume` starts from such a file (CheckpointError if it is not
+    one of this search). The Attempt reads like the serial one: nodes are the workers' expansions,
+    table entries the driver's tree nodes, peak memory the driver's.
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    result = prove_parallel(game, state, claim, spec, budget=job_nodes, max_nodes=max_nodes, progress=progress)
+    about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
+             "result": claim.result, "position": root, "parallel": True}
+    saved = None if resume is None else load_driver_checkpoint(resume, about)
+    keep = None if checkpoint is None else (lambda driver_state: save_driver_checkpoint(checkpoint, about, driver_state))
+    result = prove_parallel(game, state, claim, spec, budget=job_nodes, max_nodes=max_nodes, progress=progress,
+                            job_seconds=job_seconds, checkpoint=keep, checkpoint_seconds=checkpoint_seconds, resume=saved)
     stats = result.stats
     status = result.status if result.status != "unknown" else result.stopped
     outcome = Outcome(status, result.pn, result.dn, stats.worker_nodes, stats.driver_nodes, stats.seconds, peak_rss_mb())

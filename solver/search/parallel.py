@@ -3,12 +3,15 @@
 The scheme is job-level proof-number search (Wu, Lin et al., 2010), the shape parallel df-pn
 systems share: the driver keeps a small proof-number tree over the first plies; it repeatedly
 selects a most-proving leaf and hands that position to a worker with a node budget; the worker
-runs the ordinary serial search (solver/search/pns.py) from it and answers proved, disproved, or, when
-the budget ran out, the proof and disproof numbers of the position's children. The driver folds
+runs the serial search from it (`worker_search`: the compiled df-pn, solver/search/native.py, where
+the family has a kernel, else solver/search/pns.py) and answers proved, disproved, or, when the
+budget ran out, the proof and disproof numbers of the position's children. The driver folds
 answers back into the tree: a leaf that came back unresolved is expanded one ply with the
 worker's numbers (children the worker settled stay settled), and its open children become new
 jobs. Workers share nothing: each gets a position and a budget, each returns an answer; a worker
-process may keep its own table between the jobs of one run (`run_job`), a private cache.
+process keeps its own table between the jobs of one run (`run_job`), a private cache. The budget
+can follow the time jobs take (`job_seconds`), and the driver's whole state can be saved and
+resumed (`Driver.state`, `resume`): a lost driver loses only the jobs it was waiting for.
 
 To keep every worker busy, a leaf whose job is running is taken out of selection ("busy"): the
 numbers used for selecting ignore busy leaves, so the next selection goes to the next most-proving
@@ -39,9 +42,11 @@ Status = Literal["proved", "disproved", "unknown"]
 class Answer:
     """A worker's answer about one position.
 
-    `moves` holds the prover's strategy below every position the worker proved (the job's
-    position or, when the budget ran out, some of its children): (position, move) pairs, one for
-    each of the prover's positions that strategy reaches. `children`, when the budget ran out, is
+    `proofs` holds the prover's strategy below every position the worker proved (the job's
+    position or, when the budget ran out, some of its children): (position, packed moves), the
+    moves as the canonical traversal from that position visits the prover's positions
+    (solver/search/prooftree.py), one byte each, as a certificate stores them; the driver replays
+    only those its final strategy reaches (`collect_strategy`). `children`, when the budget ran out, is
     what the worker learnt of each move it would search from the position: (move, pn, dn), pn 0
     for a proved child, dn 0 for a disproved one; the driver expands the position with it, so the
     children the worker settled are not searched again.
@@ -52,7 +57,7 @@ class Answer:
     dn: int
     nodes: int
     cpu_seconds: float = 0.0
-    moves: tuple[tuple[Any, Any], ...] = ()
+    proofs: tuple[tuple[Any, bytes], ...] = ()
     children: tuple[tuple[Any, int, int], ...] = ()
 
 
@@ -184,6 +189,23 @@ class Stats:
 
 
 @dataclass
+class JobRecord:
+    """One job as the driver saw it: when it was sent and answered (seconds from the run's start),
+    its budget and outcome, and which earlier job's answer created its position (-1: the root).
+
+    The bench's scaling simulation replays these (certify/bench/parallel.py)."""
+
+    job: int
+    parent: int
+    sent: float
+    answered: float
+    budget: int
+    nodes: int
+    cpu_seconds: float
+    status: str
+
+
+@dataclass
 class Outcome:
     """The driver's result: the root's status and numbers, and the winning strategy if resolved."""
 
@@ -193,30 +215,72 @@ class Outcome:
     stats: Stats
     stopped: str = ""  # why an unresolved search stopped: "node budget" or "interrupted"
     strategy: dict[Hashable, Any] = field(default_factory=dict)  # position key -> the prover's move
+    log: list[JobRecord] = field(default_factory=list)  # every job answered, in order
 
 
 Progress = Callable[[Node, Stats, int], None]  # (root, stats, jobs running)
+Checkpoint = Callable[[dict[str, Any]], None]  # given the driver's state (`Driver.state`) to keep
 
 
 class JobFailed(RuntimeError):
     """A job's worker died more often than the retry bound allows."""
 
 
+DEFAULT_JOB_SECONDS = 0.1  # `certify prove --job-seconds` and the bench: the CPU time a job aims at (docs/scaling.md)
+MIN_JOB_NODES = 1_000  # an adapted budget never goes below this (dispatch costs a few ms)
+MAX_JOB_NODES = 1 << 34
+
+
 class Driver:
-    """Job-level proof-number search of `claim` (player, win or no-loss) from `position`, on `engine`."""
+    """Job-level proof-number search of `claim` (player, win or no-loss) from `position`, on `engine`.
+
+    `budget` is the node budget of a job; with `job_seconds`, it adapts after every answer so a job
+    takes about that many CPU seconds (the answers' own nodes per CPU second), between MIN_JOB_NODES
+    and MAX_JOB_NODES. With `checkpoint`, the driver's state (`state`) is handed to it every
+    `checkpoint_seconds` and when the run stops unresolved; `resume` starts from such a state:
+    every settled position and every proof it holds is kept, and only the jobs that were running
+    are sent again.
+    """
 
     def __init__(self, game: Any, position: Any, claim: Any, engine: Retrying, *, budget: int,
-                 max_nodes: int | None = None, progress: Progress | None = None) -> None:
+                 max_nodes: int | None = None, progress: Progress | None = None, job_seconds: float | None = None,
+                 checkpoint: Checkpoint | None = None, checkpoint_seconds: float = 600.0,
+                 resume: dict[str, Any] | None = None) -> None:
         self.game, self.claim, self.engine = game, claim, engine
         self.budget, self.max_nodes, self.progress = budget, max_nodes, progress
+        self.job_seconds, self.checkpoint, self.checkpoint_seconds = job_seconds, checkpoint, checkpoint_seconds
         self.hooks = game.search_hooks()
         self.stats = Stats()
         self.known: dict[Hashable, tuple[int, int]] = {}  # resolved positions: key -> (pn, dn)
-        self.moves: dict[Hashable, Any] = {}  # the workers' proved strategies: key -> prover's move
+        self.proofs: dict[Hashable, tuple[Any, bytes]] = {}  # the workers' proofs: key -> (position, packed moves)
         self.waiting: dict[Hashable, list[Node]] = {}  # running jobs: position key -> leaves that wait
-        self.jobs: dict[int, Hashable] = {}  # engine handle -> the job's position key
+        self.jobs: dict[int, tuple[Hashable, int, float, int]] = {}  # engine handle -> (key, job number, sent, budget)
+        self.origin: dict[Hashable, int] = {}  # position key -> the job whose answer made its leaf
+        self.log: list[JobRecord] = []
         self.die_once = os.environ.get("CERTIFY_TEST_DIE_ONCE")
-        self.root = self._node(position, None, None)
+        self.clock = time.perf_counter()
+        if resume is None:
+            self.root = self._node(position, None, None)
+        else:
+            self._restore(resume)
+
+    def state(self) -> dict[str, Any]:
+        """What a checkpoint keeps: the tree (running jobs' leaves as plain open leaves), the settled
+        positions, the proofs, the counters and the job size reached. Picklable."""
+        return {"root": self.root, "known": self.known, "proofs": self.proofs, "stats": self.stats,
+                "budget": self.budget, "log": self.log, "origin": self.origin}
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        self.root, self.known, self.proofs = saved["root"], saved["known"], saved["proofs"]
+        self.stats, self.budget, self.log, self.origin = saved["stats"], saved["budget"], saved["log"], saved["origin"]
+        order, stack = [], [self.root]
+        while stack:  # the jobs that were running are lost with their driver: their leaves are open again
+            node = stack.pop()
+            node.busy = False
+            order.append(node)
+            stack.extend(node.children or ())
+        for node in reversed(order):  # children before parents
+            _refresh(node)
 
     def _node(self, position: Any, move: Any, parent: Node | None, numbers: tuple[int, int] = (1, 1)) -> Node:
         game = self.game
@@ -253,7 +317,8 @@ class Driver:
             leaf.busy = True
             if leaf.key not in self.waiting:
                 self.waiting[leaf.key] = []
-                self.jobs[self.engine.submit(run_job, Job(leaf.position, self.budget, self.die_once))] = leaf.key
+                handle = self.engine.submit(run_job, Job(leaf.position, self.budget, self.die_once))
+                self.jobs[handle] = (leaf.key, self.stats.jobs, time.perf_counter() - self.clock, self.budget)
                 self.stats.jobs += 1
             self.waiting[leaf.key].append(leaf)
             _refresh_up(leaf)
@@ -264,16 +329,18 @@ class Driver:
         return self.max_nodes is None or committed <= self.max_nodes
 
     def _receive(self, handle: int, answer: Answer | WorkerLost) -> None:
-        key = self.jobs.pop(handle)
+        key, number, sent, budget = self.jobs.pop(handle)
         if isinstance(answer, WorkerLost):
             raise JobFailed(f"a job's worker died too often ({answer.reason})")
         stats = self.stats
         stats.worker_nodes += answer.nodes
         stats.worker_cpu_seconds += answer.cpu_seconds
         setattr(stats, answer.status, getattr(stats, answer.status) + 1)
+        self.log.append(JobRecord(number, self.origin.get(key, -1), sent, time.perf_counter() - self.clock, budget,
+                                  answer.nodes, answer.cpu_seconds, answer.status))
         game = self.game
-        for position, move in answer.moves:
-            self.moves.setdefault(game.key(position), move)
+        for position, packed in answer.proofs:
+            self.proofs.setdefault(game.key(position), (position, packed))
         if answer.status != "unknown":
             self.known[key] = (0, INF) if answer.status == "proved" else (INF, 0)
         learnt = {move: (pn, dn) for move, pn, dn in answer.children}
@@ -281,13 +348,24 @@ class Driver:
             leaf.busy = False
             if answer.status == "unknown":
                 self._expand(leaf, learnt)
+                for child in leaf.children or ():
+                    self.origin.setdefault(child.key, number)
             else:
                 leaf.pn, leaf.dn = self.known[key]
                 _refresh_up(leaf)
+        self._adapt(answer)
+
+    def _adapt(self, answer: Answer) -> None:
+        """With `job_seconds`: the next jobs' budget from this answer's speed (a moving average)."""
+        if self.job_seconds is None or answer.status != "unknown" or answer.cpu_seconds <= 0:
+            return  # a settled job may have stopped early: its speed says little
+        target = answer.nodes / answer.cpu_seconds * self.job_seconds
+        self.budget = int(min(MAX_JOB_NODES, max(MIN_JOB_NODES, (self.budget + target) / 2)))
 
     def run(self) -> Outcome:
         """Search until the root is resolved, `max_nodes` are spent, or Ctrl-C; the outcome."""
         start, start_cpu = time.perf_counter(), time.process_time()
+        saved = start
         root, stopped = self.root, ""
         try:
             while not root.resolved:
@@ -299,26 +377,31 @@ class Driver:
                     self._receive(handle, answer)
                 if self.progress:
                     self.progress(root, self.stats, self.engine.pending())
+                if self.checkpoint is not None and time.perf_counter() - saved >= self.checkpoint_seconds:
+                    self.checkpoint(self.state())
+                    saved = time.perf_counter()
         except KeyboardInterrupt:
             stopped = "interrupted"
-        self.stats.seconds = time.perf_counter() - start
-        self.stats.driver_cpu_seconds = time.process_time() - start_cpu
-        self.stats.lost = self.engine.lost
+        self.stats.seconds += time.perf_counter() - start
+        self.stats.driver_cpu_seconds += time.process_time() - start_cpu
+        self.stats.lost += self.engine.lost
         status: Status = "proved" if root.pn == 0 else "disproved" if root.dn == 0 else "unknown"
-        outcome = Outcome(status, root.pn, root.dn, self.stats, "" if status != "unknown" else stopped)
+        if status == "unknown" and self.checkpoint is not None:
+            self.checkpoint(self.state())
+        outcome = Outcome(status, root.pn, root.dn, self.stats, "" if status != "unknown" else stopped, log=self.log)
         if status == "proved":
-            outcome.strategy = collect_strategy(self.game, root, self.moves, self.claim.player)
+            outcome.strategy = collect_strategy(self.game, root, self.proofs, self.claim.player)
         return outcome
 
 
-def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], prover: int) -> dict[Hashable, Any]:
+def collect_strategy(game: Any, root: Node, proofs: dict[Hashable, tuple[Any, bytes]], prover: int) -> dict[Hashable, Any]:
     """The prover's strategy from a proved root: position key -> move, each position it reaches.
 
-    The move at a position is the driver's (a proved child of a proved node) or else a worker's
-    (from a proof that contains the position). Mixing strategies is sound: a move taken from a
-    proof of position X proves X whoever found it, and every position it leads to has a move of
-    its own, down to the end of the (finite) game. Raises ValueError if a reached position has no
-    move, which would be a bug.
+    The move at a position is the driver's (a proved child of a proved node) or else a worker's:
+    the walk replays a worker's proof when it reaches that proof's position, so only the proofs the
+    strategy uses are replayed. Mixing strategies is sound: a move taken from a proof of position X
+    proves X whoever found it, and every position it leads to has a move of its own, down to the
+    end of the (finite) game. Raises ValueError if a reached position has no move, which would be a bug.
     """
     moves: dict[Hashable, Any] = {}
     stack = [root]
@@ -332,10 +415,9 @@ def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], p
             stack.append(proved[0])
         else:
             stack.extend(proved)
-    for key, move in worker_moves.items():
-        moves.setdefault(key, move)
     strategy: dict[Hashable, Any] = {}
     seen: set[Hashable] = set()
+    replayed: set[Hashable] = set()
     positions = [root.position]
     while positions:
         position = positions.pop()
@@ -343,6 +425,9 @@ def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], p
         if key in seen or game.is_terminal(position):
             continue
         seen.add(key)
+        if key in proofs and key not in replayed:
+            replayed.add(key)
+            replay(game, *proofs[key], prover, moves)
         if game.to_move(position) == prover:
             if key not in moves:
                 raise ValueError(f"no move for a position the strategy reaches: {game.format_position(position)}")
@@ -353,54 +438,105 @@ def collect_strategy(game: Any, root: Node, worker_moves: dict[Hashable, Any], p
     return strategy
 
 
-MAX_TABLE_ENTRIES = 2_000_000  # a worker's kept table starts over past this (about 0.5 GB)
+def replay(game: Any, position: Any, packed: bytes, prover: int, moves: dict[Hashable, Any]) -> None:
+    """Add the prover's moves of a worker's proof (`packed`, from `position`) to `moves` where it has none."""
+    from solver.search.prooftree import canonical_strategy
+
+    indices = iter(packed)
+
+    def choose(state: Any) -> Any:
+        move = game.legal_moves(state)[next(indices)]
+        moves.setdefault(game.key(state), move)
+        return move
+
+    canonical_strategy(game, position, prover, choose)
+
+
+MAX_TABLE_ENTRIES = 2_000_000  # the Python search's kept table starts over past this (about 0.5 GB)
 
 
 def pns_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict) -> Answer:
-    """The serial df-pn (solver/search/pns.py) from `position` within `max_nodes`: the workers' search.
+    """The serial Python df-pn (solver/search/pns.py) from `position` within `max_nodes`: the
+    workers' search for a family without a compiled kernel.
 
     The search and its table are kept in `memo` for the worker's next job. When the budget runs
-    out, the answer carries each candidate child's numbers from the table, and the strategies of
-    the children it proved.
+    out, the answer carries each candidate child's numbers from the table, and the proofs of the
+    children it proved.
     """
     from solver.search.pns import ProofSearch
-    from solver.search.prooftree import canonical_strategy
 
     search = memo.get("search")
     if search is None or len(search.table) > MAX_TABLE_ENTRIES:
         search = memo["search"] = ProofSearch(game, claim, hooks=game.search_hooks())
+    return _answer(search, position, claim, max_nodes, lambda state: _packed(search, state, claim))
+
+
+def native_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict) -> Answer:
+    """The compiled df-pn (solver/search/native.py), with the family's own hooks as the serial
+    search has them, from `position` within `max_nodes`: the workers' search where the family has
+    a kernel. Its table lives in `memo` for the worker's next job; it is capped at the compiled
+    search's default share of this machine's memory divided by its cores (one worker per core),
+    and evicts past that rather than starting over.
+    """
+    from solver.search.native import DEFAULT_TABLE_MB, NativeProofSearch
+    from solver.workers import default_workers
+
+    search = memo.get("native")
+    if search is None:
+        search = memo["native"] = NativeProofSearch(game, claim, game.search_hooks(),
+                                                    table_mb=DEFAULT_TABLE_MB / default_workers())
+    return _answer(search, position, claim, max_nodes, lambda state: bytes(search.strategy(state).moves))
+
+
+def _packed(search: Any, state: Any, claim: Any) -> bytes:
+    from solver.search.prooftree import canonical_strategy
+
+    return bytes(canonical_strategy(search.game, state, claim.player, search.proved_move).moves)
+
+
+def _answer(search: Any, position: Any, claim: Any, max_nodes: int, proof: Callable[[Any], bytes]) -> Answer:
+    """Run `search` from `position` and answer: proved (with its proof), disproved, or each
+    candidate child's numbers (with the proofs of the children proved)."""
     game = search.game  # the memo's copy: the one its table's keys were made with
     before = search.nodes
     outcome = search.search(position, max_nodes=max_nodes)
     status: Status = outcome.status if outcome.status in ("proved", "disproved") else "unknown"
-    moves: list[tuple[Any, Any]] = []
-
-    def choose(state: Any) -> Any:
-        move = search.proved_move(state)
-        moves.append((state, move))
-        return move
-
+    proofs: list[tuple[Any, bytes]] = []
     children: list[tuple[Any, int, int]] = []
     if status == "proved":
-        canonical_strategy(game, position, claim.player, choose)
+        proofs.append((position, proof(position)))
     elif status == "unknown":
         prover_moves = game.to_move(position) == claim.player
         for move in search.hooks.candidates(position, game.legal_moves(position), prover_moves, claim.player):
             child = game.apply(position, move)
             pn, dn = search.numbers(child)
             children.append((move, pn, dn))
-            if pn == 0:
-                canonical_strategy(game, child, claim.player, choose)
-    return Answer(status, outcome.root_pn, outcome.root_dn, search.nodes - before, moves=tuple(moves), children=tuple(children))
+            if pn == 0 and not game.is_terminal(child):
+                proofs.append((child, proof(child)))
+    return Answer(status, outcome.root_pn, outcome.root_dn, search.nodes - before, proofs=tuple(proofs), children=tuple(children))
 
 
-def prove_parallel(game: Any, position: Any, claim: Any, spec: EngineSpec, *, search: Search = pns_search,
-                   budget: int = 20_000, max_nodes: int | None = None, max_attempts: int = 3,
-                   progress: Progress | None = None) -> Outcome:
-    """Prove `claim` from `position` with the driver, running `search` on the workers of `spec`."""
-    engine = spec.open(Context(game, claim, search), max_attempts)
+def worker_search(game: Any) -> Search:
+    """The search the workers run for `game`: the compiled one where the family has a kernel for
+    its own hooks and the extension is built, else the Python one."""
     try:
-        return Driver(game, position, claim, engine, budget=budget, max_nodes=max_nodes,
-                      progress=progress).run()
+        from solver.search.native import kernel_for
+    except ImportError:  # the extension is not built
+        return pns_search
+    return native_search if kernel_for(game, game.search_hooks()) is not None else pns_search
+
+
+def prove_parallel(game: Any, position: Any, claim: Any, spec: EngineSpec, *, search: Search | None = None,
+                   budget: int = 20_000, max_nodes: int | None = None, max_attempts: int = 3,
+                   progress: Progress | None = None, job_seconds: float | None = None,
+                   checkpoint: Checkpoint | None = None, checkpoint_seconds: float = 600.0,
+                   resume: dict[str, Any] | None = None) -> Outcome:
+    """Prove `claim` from `position` with the driver, running `search` (default: `worker_search`)
+    on the workers of `spec`."""
+    engine = spec.open(Context(game, claim, search or worker_search(game)), max_attempts)
+    try:
+        return Driver(game, position, claim, engine, budget=budget, max_nodes=max_nodes, progress=progress,
+                      job_seconds=job_seconds, checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds,
+                      resume=resume).run()
     finally:
         engine.close()
