@@ -1,8 +1,10 @@
 """`certify verify`: solve, certify, re-check three independent ways, and audit the papers' claims.
 
 Steps: solve and write the certificate; read it back against the schema; run the independent
-checker on the file; prove the root value with Z3; audit the claims files about the game. The
-verification passes when the first four agree; refuted paper claims are findings, not failures.
+checker on the file, and the verified checker (verified/, when built); prove the root value with
+Z3; audit the claims files about the game. The verification passes when these agree (a verified
+checker not built, or a Z3 timeout, is not a disagreement); refuted paper claims are findings,
+not failures.
 """
 
 from __future__ import annotations
@@ -20,16 +22,18 @@ from certify.record.certificate import CertificateError, fitting_limits, read_ce
 from certify.files import FileProblem
 from certify.limits import TimedOut, run_bounded
 from certify.pipeline import default_filename, solve_and_certify
+from certify import verified_checker
 from certify.render.text import plural
 from certify.smt.value import cross_check_root
 from checker import check_file
 from solver.games.positional.rules import Rules
 
-STEPS = ("solve", "schema", "checker", "z3", "claims")
+STEPS = ("solve", "schema", "checker", "verified", "z3", "claims")
 STEP_TITLES = {
     "solve": "solve and write the certificate",
     "schema": "read it back against the schema",
     "checker": "independent checker (stdlib only)",
+    "verified": "verified checker (proved in Rocq)",
     "z3": "Z3 proves the root value",
     "claims": "audit the published claims",
 }
@@ -62,12 +66,14 @@ class Verification:
 
     @property
     def ok(self) -> bool:
-        """Solving, schema and checker pass and Z3 does not disagree (unknown is not a disagreement).
+        """Solving, schema and checker pass, and neither Z3 nor the verified checker disagrees (unknown,
+        not built or not read is not a disagreement).
 
         Claims are findings, not part of the verdict.
         """
         passed = {s.name: s.ok for s in self.steps}
-        return all(passed.get(name) for name in ("solve", "schema", "checker")) and passed.get("z3", False) is not False
+        return (all(passed.get(name) for name in ("solve", "schema", "checker")) and passed.get("z3", False) is not False
+                and passed.get("verified") is not False)
 
     def as_dict(self) -> dict:
         """JSON-ready form."""
@@ -144,6 +150,13 @@ def verify(
         result = check_file(str(path), fitting_limits(rules, report.states), rules.sha256())
         return result.exit_code == 0, result.message
 
+    def verified_step() -> tuple[bool | None, str]:
+        # both checkers' verdicts where both read the file; skipped (None) when it is not built
+        result = verified_checker.run(path, fitting_limits(rules, report.states), rules.sha256())
+        if result is None:
+            return None, verified_checker.NOT_BUILT
+        return (None if result.exit_code == verified_checker.NOT_READ else result.exit_code == 0), result.message
+
     def z3_step() -> tuple[bool | None, str]:
         try:  # in a child process killed at the time limit: the limit holds whatever Z3 is doing
             result = run_bounded(smt_timeout, cross_check_root, rules, report.root_value, smt_timeout)
@@ -169,6 +182,7 @@ def verify(
         return True, f"{plural(len(report.claims), 'claim')} from {', '.join(p.name for p in files)}"
 
     if run("solve", solve_step) and run("schema", schema_step) and run("checker", checker_step):
+        run("verified", verified_step)
         run("z3", z3_step)
         run("claims", claims_step)
     return report

@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import stat
 import zlib
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024  # the largest published certificate has 4.7 MB
 MAX_BUDGET = 10**15  # a larger budget is a typing error, not a plan
 MAX_CONTAINERS = 1_000_000  # JSON objects and arrays: each costs ~100 bytes once parsed
+MAX_DEPTH = 500  # JSON objects and arrays open at once (as verified/load.ml; not Python's recursion limit)
+TOKENS = re.compile(rb'\\.|["\[\]{}]')  # what decides nesting: an escape, a quote, a bracket
 MAX_INT_DIGITS = 20
 HEX = "0123456789abcdef"
 FORMAT = "certify-certificate"
@@ -128,6 +131,8 @@ def parse_json(data: bytes) -> object:
         raise NotACertificate("is empty" if not text else "not valid JSON: only white space")
     if data.count(b"{") + data.count(b"[") > MAX_CONTAINERS:
         raise NotACertificate(f"more than {MAX_CONTAINERS:,} JSON objects and arrays")
+    if data.count(b"{") + data.count(b"[") > MAX_DEPTH and _depth(data) > MAX_DEPTH:
+        raise NotACertificate("not valid JSON: nested too deeply")
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant,
                           parse_int=_bounded_int, parse_float=_finite_float)
@@ -135,6 +140,21 @@ def parse_json(data: bytes) -> object:
         raise NotACertificate(f"not valid JSON: {err}") from None
     except RecursionError:
         raise NotACertificate("not valid JSON: nested too deeply") from None
+
+
+def _depth(data: bytes) -> int:
+    """The most JSON objects and arrays open at once (brackets outside strings)."""
+    depth = deepest = 0
+    inside = False
+    for token in TOKENS.findall(data):
+        if token == b'"':
+            inside = not inside
+        elif not inside and token in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif not inside and token in (b"]", b"}"):
+            depth -= 1
+    return deepest
 
 
 def _type_name(value: object) -> str:

@@ -55,7 +55,7 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
         raise Invalid(f"the root {positional.draw_board(game, root)} is a finished game")
     blocked = blocking(game, root, player, first, pairs)
     opponent = 3 - player
-    where = "the start" if root_text is None else f"position {ascii(root_text)[:120]}"
+    where = "the start" if root_text is None else f"position {positional.draw_board(game, root)}"  # the board read
     opening = "" if first is None else f"first move on cell {first}, then "
     return (f"player {player} does not lose from {where} ({game.goal}): {opening}each move of player {opponent} "
             f"answered on its pair's other cell; {counted(len(pairs), 'pair', 'pairs')} block all "

@@ -16,10 +16,16 @@ it is stored or checked).
 
 A no-loss proof of a positional game may close a prover's position by a pairing: the move byte
 CLOSE, and the next pairing of `proof.pairings`, whose pairs of empty cells must block every line
-still open to the opponent there (checker/pairing.py); the traversal does not go past it.
+still open to the opponent there (checker/pairing.py); the traversal does not go past it. A no-loss
+proof of Ultimate tic-tac-toe may close one by a count: the next two bytes of `proof.counts`, a
+move of the prover (255: none) and the fewest marks the opponent then needs for a meta line,
+recounted there, must exceed the opponent's moves left before the bound (checker/uttt.py
+`check_count`).
 """
 
-from checker import pairing, positional
+from array import array
+
+from checker import pairing, positional, uttt
 from checker.load import Envelope, Invalid, Limits, NotACertificate, count_field, counted, field, unpack_bytes, word_field
 
 RESULTS = ("win", "no-loss")
@@ -49,7 +55,7 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                               f"raise it: --max-states {positions} --max-work {work}")
     turns = count_field(proof, "turns", "proof", 0, positions)
     moves = unpack_bytes(proof, "moves", "proof", turns)
-    closures = closures_of(proof, family, game, result, turns)
+    proof_bytes, closures = closures_of(proof, family, game, result, turns, limits)
     closed = 0
     root = family.initial(game) if root_text is None else family.parse_position(game, root_text)
     worst = 1 if result == "win" else 0
@@ -84,9 +90,13 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
             used += 1
             if index == CLOSE and closures:  # without closures, 255 is an out-of-range move index as before
                 if closed == len(closures):
-                    raise Invalid(f"proof.moves[{used - 1}] closes {family.draw_board(game, state)} by a pairing, "
+                    raise Invalid(f"proof.moves[{used - 1}] closes {family.draw_board(game, state)}, "
                                   f"but proof.closures has only {len(closures)}")
-                pairing.blocking(game, state, player, *closures[closed])
+                at = closures[closed]
+                if family is uttt:
+                    uttt.check_count(game, state, player, 81 if within is None else within - ply, proof_bytes[at:at + 2])
+                else:
+                    pairing.blocking(game, state, player, *closure_at(proof_bytes, at))
                 closed += 1
                 continue
             if index >= len(children):
@@ -99,27 +109,37 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     if used != turns:
         raise Invalid(f"proof.moves has {turns - used} move(s) the strategy never uses")
     if closed != len(closures):
-        raise Invalid(f"proof.closures has {len(closures) - closed} pairing(s) the strategy never uses")
+        raise Invalid(f"proof.closures has {len(closures) - closed} closure(s) the strategy never uses")
     if len(seen) != positions:
         raise Invalid(f"proof.positions = {positions}, but the strategy reaches {len(seen)} positions")
     where = "the start" if root_text is None else f"position {family.draw_board(game, root)}"  # in full, as read
     claimed = ("wins" if result == "win" else "does not lose") + ("" if within is None else f" within {within} plies")
-    closing = f", {counted(closed, 'position', 'positions')} closed by a pairing" if closures else ""
-    longest = "the longest play to an end or a pairing lasts" if closures else "the longest play lasts"
+    how = "a count" if family is uttt else "a pairing"
+    closing = f", {counted(closed, 'position', 'positions')} closed by {how}" if closures else ""
+    longest = f"the longest play to an end or {how} lasts" if closures else "the longest play lasts"
     return (f"player {player} {claimed} from {where}: {counted(positions, 'position', 'positions')}, "
             f"{counted(turns - closed, 'move', 'moves')} of player {player}{closing} checked; {longest} "
             f"{counted(seen[root], 'ply', 'plies')}")
 
 
-def closures_of(proof: dict, family, game, result: str, turns: int) -> list[list]:  # type: ignore[no-untyped-def]
+def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limits) -> tuple[bytes, array]:  # type: ignore[no-untyped-def]
     """The pairings of `proof.pairings` (absent: none): per closure the prover's first move (255: none),
-    the number of pairs k, then k pairs of cells, one byte each.
+    the number of pairs k, then k pairs of cells, one byte each. Returned unread: the bytes and where
+    each closure starts (`closure_at` reads one when the traversal reaches it), so that a million
+    closures cost an array of a million offsets, not a million lists of pairs.
 
-    Only no-loss proofs of positional games under rules a pairing proves may have any.
+    Only no-loss proofs of positional games under rules a pairing proves may have any; their work
+    (each reads the lines once) counts against the budget before any is read. Of uttt, the bytes of
+    `proof.counts`, two per closure (a move or 255, a count).
     """
     if "closures" not in proof:
-        return []
+        return b"", array("q")
     count = count_field(proof, "closures", "proof", 0, turns)
+    if family is uttt:
+        if result != "no-loss":
+            raise Invalid("a count closes a branch only in a no-loss proof")
+        count_field(proof, "closure_bytes", "proof", 2 * count, 2 * count)
+        return unpack_bytes(proof, "counts", "proof", 2 * count), array("q", range(0, 2 * count, 2))
     size = count_field(proof, "closure_bytes", "proof", 0, count * (game.cells + 2) if family is positional else 0)
     raw = unpack_bytes(proof, "pairings", "proof", size)
     if count and (family is not positional or result != "no-loss"):
@@ -128,14 +148,23 @@ def closures_of(proof: dict, family, game, result: str, turns: int) -> list[list
         pairing.refuse_rules(game)
         if game.cells > NO_FIRST_MOVE:
             raise NotACertificate(f"closures take boards of at most {NO_FIRST_MOVE} cells, not {game.cells}")
-    closures, offset = [], 0
+        work = count * (sum(len(line) for line in game.lines) + game.cells)
+        if work > limits.max_work:
+            raise NotACertificate(f"proof.closures = {count:,} and work {work:,}: over the work budget "
+                                  f"({limits.max_work:,} work); to check them, raise it: --max-work {work}")
+    closures, offset = array("q"), 0
     while offset < size:
         end = offset + 2 + 2 * raw[offset + 1] if offset + 1 < size else size + 1
         if end > size:
             raise NotACertificate(f"proof.pairings: closure {len(closures)} runs past the end of its bytes")
-        first = None if raw[offset] == NO_FIRST_MOVE else raw[offset]
-        closures.append((first, [list(raw[cell:cell + 2]) for cell in range(offset + 2, end, 2)]))
+        closures.append(offset)
         offset = end
     if len(closures) != count:
         raise NotACertificate(f"proof.pairings holds {len(closures)} closures, proof.closures says {count}")
-    return closures
+    return raw, closures
+
+
+def closure_at(raw: bytes, offset: int) -> tuple[int | None, list[list[int]]]:
+    """The closure starting at `offset` of the bytes: its first move (None: none) and its pairs."""
+    first = None if raw[offset] == NO_FIRST_MOVE else raw[offset]
+    return first, [list(raw[cell:cell + 2]) for cell in range(offset + 2, offset + 2 + 2 * raw[offset + 1], 2)]

@@ -8,7 +8,7 @@ a board may come to hold lines of both marks and the first one counts. A move is
 int 0..80.
 """
 
-from checker.load import NotACertificate
+from checker.load import Invalid, NotACertificate
 
 EMPTY, X, O = 0, 1, 2
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -125,6 +125,63 @@ def open_moves(state: State) -> list[tuple[int, State]]:
     return out
 
 
+def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> int:
+    """The fewest marks `player` must still place to hold a meta line (255: no meta line is left to
+    them). A board counts 0 if `player` won it; 255 if the other player won it or it is full (no
+    line of `player` can win it); else 3 minus `player`'s marks on the fullest local line
+    holding no mark of the other player. A board is won by a line, each move places one mark and
+    no mark is ever removed, so this is a floor on `player`'s moves to a win under either rules.
+    `lowered`: a board whose count is taken one lower (unless 0 or 255): the count after one move
+    of `player` there."""
+    cells = state[0]
+    status = state[2] if is_open(game) else [board_status(cells, board) for board in range(9)]
+    costs = []
+    for board in range(9):
+        marks = cells[9 * board:9 * board + 9]
+        if status[board] == player:
+            costs.append(0)
+        elif status[board] != EMPTY or EMPTY not in marks:
+            costs.append(255)
+        else:
+            free = [3 - [marks[i] for i in line].count(player) for line in LINES if 3 - player not in [marks[i] for i in line]]
+            costs.append(min(free, default=255) - (board == lowered and min(free, default=255) < 255))
+    return min(255, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES))
+
+
+NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
+
+
+def check_count(game: dict, state: State, player: int, plies_left: int, record: bytes) -> None:
+    """A closure by counting (docs/certificate-format.md), at a position where `player` is to move
+    and play goes on; `record` is (move, count). With move NO_MOVE: the opponent needs `count`
+    marks for a meta line, more than its moves left within `plies_left` plies (and the empty
+    cells). Else `player` plays its move-th legal move, which sends the opponent to a board: the
+    opponent's first move can lower only that board's count, so after it the opponent still needs
+    `count` marks, more than the moves it then has left. Raises Invalid otherwise."""
+    move, count = record
+    opponent = 3 - player
+    if to_move(game, state) != player or result(game, state) is not None:
+        raise Invalid(f"a count closes only a position where player {player} is to move and play goes on, "
+                      f"not {draw_board(game, state)}")
+    if move == NO_MOVE:
+        needed, left = marks_needed(game, state, opponent), min(plies_left, state[0].count(EMPTY)) // 2
+    else:
+        children = moves(game, state)
+        if move >= len(children):
+            raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(children)}")
+        after = children[move][1]
+        if result(game, after) is not None or after[1] < 0:
+            raise Invalid(f"a count closure's move {move} at {draw_board(game, state)} sends player {opponent} to no board")
+        needed = marks_needed(game, after, opponent, after[1])
+        left = (min(plies_left - 1, after[0].count(EMPTY)) + 1) // 2 - 1
+    if count != needed:
+        raise Invalid(f"a count closure says player {opponent} needs {count} marks at {draw_board(game, state)}, "
+                      f"but it needs {needed} (255: no meta line is left)")
+    if needed <= left:
+        raise Invalid(f"player {opponent} needs {needed} marks for a meta line at {draw_board(game, state)} "
+                      f"and has {left} moves left: the count does not close it")
+
+
 def parse_position(game: dict, text: object) -> State:
     """A position written as docs/uttt.md says: 81 cells in reading order (rows may be split by
     '/'), a space, the board sent to (0-8) or '*'. Raises NotACertificate when it is not one.
@@ -189,6 +246,8 @@ def open_position(text: object) -> State:
         raise NotACertificate(f"position {ascii(text)[:120]}: board {sent} is full, write '*'")
     if all(line_owner([w if w == mark else EMPTY for w in winners]) for mark in (X, O)):
         raise NotACertificate(f"position {ascii(text)[:120]}: both players hold a meta line")
+    if sent >= 0 and X not in cells:
+        raise NotACertificate(f"position {ascii(text)[:120]}: the first move may go anywhere, write '*'")
     return tuple(cells), sent, tuple(winners)
 
 

@@ -25,6 +25,7 @@ LAYERS = (  # bottom to top; a folder stands for every module under it
     "certify/errors.py",
     "certify/files.py",
     "certify/limits.py",
+    "certify/verified_checker.py",  # runs the verified checker (verified/), a program of its own
     "certify/record",  # what a certificate is: format, schema, writing and reading
     "certify/render",
     "certify/pipeline.py",

@@ -225,8 +225,10 @@ def test_bounded_claims_search_as_the_python_core(game: Uttt, monkeypatch: pytes
                 reference.status, reference.root_pn, reference.root_dn, reference.nodes), (game.format_position(s), claim)
             statuses.add(outcome.status)
             if outcome.status == "proved":
+                close = game.search_hooks().closure  # the meta-line count closes bounded no-loss claims
                 walked = canonical_strategy(game, s, claim.player,
-                                            lambda t: native.proved_move(t, (t.x | t.o).bit_count() - marks), within=claim.within)
+                                            lambda t: native.proved_move(t, (t.x | t.o).bit_count() - marks),
+                                            lambda t, left: close(t, claim.player, claim.result, 0, left), within=claim.within)
                 assert native.strategy(s) == walked
                 root = game.format_position(s)
                 ours, theirs = prove(game, claim, root, max_nodes=BUDGET, core="native"), prove(game, claim, root, max_nodes=BUDGET, core="python")

@@ -68,7 +68,7 @@ def with_rules(doc: dict, rules: Rules) -> dict:
     ("mnk:4,4,4", 1, None, "player 1 does not lose from the start"),
     ("mnk:8,8,8", 2, None, "player 2 does not lose from the start"),
     ("mnk:5,5,5", 1, None, "player 1 does not lose from the start"),
-    ("mnk:4,4,4", 2, "X.../..../..../....", "player 2 does not lose from position 'X.../..../..../....'"),
+    ("mnk:4,4,4", 2, "X.../..../..../....", "player 2 does not lose from position X . . . / . . . . / . . . . / . . . ."),
     ("cumulative", 1, None, "player 1 does not lose from the start (most-lines)"),
 ])
 def test_found_pairings_are_valid_and_say_what_they_prove(game, player, root, claim):

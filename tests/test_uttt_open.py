@@ -306,3 +306,22 @@ def test_prove_takes_within_and_policy_and_refuses_bad_ones(tmp_path) -> None:  
     bad = runner.invoke(app, ["prove", "uttt:open", "--claim", "win", "--player", "1", "--position", root,
                               "--policy", f"{plan}:plan", "-o", str(tmp_path / "p.json")], catch_exceptions=False)
     assert bad.exit_code == 2 and "not legal" in bad.output and not (tmp_path / "p.json").exists()
+
+
+def test_a_reading_settled_by_its_own_certificate(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A reading may name a published certificate of exactly its claim: it holds when the checker's
+    verdict states that claim, and settles nothing when the claim differs (here: the bound)."""
+    from certify.claims.bounds import StrategyBound
+    from certify.claims.facts import Bench
+    from certify.proving.single import prove, write_proof
+    from solver.search.pns import Claim
+
+    path = tmp_path / "p2-within-5.json"
+    write_proof(prove(resolve_game("mnk:3,4,3"), Claim(2, "no-loss", 5)).certificate, path)
+    claim = StrategyBound(id="t.3", where="test", statement="player 2 holds on", game="mnk:3,4,3",
+                          kind="strategy_bound", player=2, result="no-loss", max_nodes=1,
+                          readings=[{"name": "5 plies", "within": 5, "certificate": str(path)},
+                                    {"name": "6 plies", "within": 6, "certificate": str(path)}])
+    five, six = claim.evaluate(None, Bench(published_dir=None))
+    assert five.holds is True and "its checked certificate proves it" in five.measured
+    assert six.holds is None and "does not settle it" in six.measured

@@ -15,6 +15,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -29,14 +30,16 @@ from test_proof_certificates import PROOFS, document, losing_replacement, moves_
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "verified"
 THEORIES = sorted(SOURCES.glob("*.v"))
-# the published proofs of the positional family: the verified checker reads no other (uttt's are
-# checked by the stdlib checker, docs/verified-checker.md)
-PUBLISHED = [entry for entry in json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
-             if not entry["game"].startswith("uttt")]
+# the published proofs: positional and Ultimate tic-tac-toe
+PUBLISHED = json.loads((ROOT / "certificates" / "index.json").read_text())["proofs"]
+# the pairings, and the proofs closed by pairings
+INDEX = json.loads((ROOT / "certificates" / "index.json").read_text())
+PAIRINGS = [entry for entry in INDEX["pairings"] + INDEX["pairing_proofs"] if entry.get("file")]
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
 TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()
 SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game
-SUFFIX = {"strategy": "; closure check proved in Rocq", "table": "; minimax and closure checks proved in Rocq"}
+SUFFIX = {"strategy": "; closure check proved in Rocq", "table": "; minimax and closure checks proved in Rocq",
+          "pairing": "; pairing check proved in Rocq"}
 TABLES = [entry for entry in json.loads((ROOT / "certificates" / "index.json").read_text())["certificates"]
           if entry.get("checker")]  # the tables within the default budget (3x3 boards)
 SCALE = json.loads((ROOT / "certificates" / "index.json").read_text())["scale_certificates"]  # the 4x4 tables
@@ -65,7 +68,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(build: Path, path: Path, *options: str, timeout: int = 120) -> tuple[int, str]:
-    """verified/check's exit code and its one line (stdout, or stderr for ERROR)."""
+    """verified/check's exit code and its one line (stdout, or stderr for ERROR and NOT READ)."""
     done = subprocess.run([str(build / "check"), str(path), *options], capture_output=True, text=True, timeout=timeout)
     lines = (done.stdout + done.stderr).splitlines()
     assert len(lines) == 1, lines
@@ -89,7 +92,7 @@ def agree(build: Path, tmp_path: Path, doc: dict | str, name: str = "cert.json")
 def test_the_proofs_assume_nothing(build: Path) -> None:
     printed = (build / "assumptions.txt").read_text().split("\n")
     audited = (SOURCES / "Extract.v").read_text().count("Print Assumptions ")
-    assert audited >= 4 and [line for line in printed if line] == ["Closed under the global context"] * audited
+    assert audited >= 6 and [line for line in printed if line] == ["Closed under the global context"] * audited
     for theory in THEORIES:
         code = re.sub(r"\(\*.*?\*\)", "", theory.read_text(), flags=re.S)
         assert not re.search(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Hypothesis|Conjecture)\b", code), theory
@@ -127,6 +130,143 @@ def test_every_large_published_proof_is_valid(build: Path, entry: dict) -> None:
 @pytest.mark.parametrize("entry", TABLES, ids=lambda entry: Path(entry["file"]).stem)
 def test_every_published_small_table_is_valid(build: Path, entry: dict) -> None:
     assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX["table"])
+
+
+@pytest.mark.parametrize("entry", PAIRINGS, ids=lambda entry: Path(entry["file"]).stem)
+def test_every_pairing_and_closed_proof_is_valid(build: Path, entry: dict) -> None:
+    """certificates/pairings/ and certificates/proofs/closed/: the index's stdlib line, word for word."""
+    kind = "pairing" if "/pairings/" in entry["file"] else "strategy"
+    assert run(build, ROOT / entry["file"]) == (0, entry["checker"] + SUFFIX[kind])
+
+
+def test_what_it_does_not_read_it_says_so(build: Path, tmp_path: Path) -> None:
+    """A bounded claim (`within`): one line, exit 3 (the stdlib checker reads it)."""
+    doc = json.loads(PUBLISHED_BYTES)
+    path = tmp_path / "within.json"
+    path.write_text(json.dumps({**doc, "claim": {**doc["claim"], "within": 9}}))
+    code, line = run(build, path)
+    assert code == 3 and line.startswith("NOT READ: claim.within") and "python -m checker" in line, line
+
+
+# Tic-tac-toe's pairing for X (certificates/pairings/tictactoe.p1-pairing.json: the centre, then
+# four pairs), handed to the extracted Pairing.pairing_check: it must accept it and refuse each
+# change (a pair dropped, a pair on a taken cell, pairs sharing a cell, no first move, the other
+# player, misere rules) by itself -- the driver's scan refuses them first on a certificate.
+PAIRING_CHECK_PROBE = """
+let rec nat n = if n = 0 then Core.O else Core.S (nat (n - 1))
+let lines = [[0;1;2];[3;4;5];[6;7;8];[0;3;6];[1;4;7];[2;5;8];[0;4;8];[2;4;6]]
+let game goal = { Core.lines = List.map (List.map nat) lines; Core.marks = Core.Own; Core.goal_of = goal }
+let pairs = List.map (fun (a, b) -> (nat a, nat b)) PAIRS
+let root = List.init 9 (fun _ -> Core.Empty)
+let check ?(goal = Core.FirstLineWins) ?(player = Core.P1) ?(first = Some (nat 4)) ?(root = root) pairs =
+  print_string (if Core.pairing_check (game goal) player first pairs root then "1" else "0")
+let () =
+  check pairs;
+  check (List.tl pairs);
+  check ~root:(List.mapi (fun i m -> if (nat i, nat i) = (fst (List.hd pairs), fst (List.hd pairs)) then Core.Nought else m) root) pairs;
+  check ((fst (List.hd pairs), snd (List.nth pairs 1)) :: List.tl pairs);
+  check ~first:None pairs;
+  check ~player:Core.P2 pairs;
+  check ~goal:Core.FirstLineLoses pairs
+"""
+
+
+def test_the_proved_pairing_check_refuses_a_wrong_pairing_by_itself(build: Path) -> None:
+    doc = json.loads((ROOT / "certificates" / "pairings" / "tictactoe.p1-pairing.json").read_text())
+    assert doc["pairing"]["first_move"] == 4
+    pairs = "[" + "; ".join(f"({a}, {b})" for a, b in doc["pairing"]["pairs"]) + "]"
+    (build / "pairing_probe.ml").write_text(PAIRING_CHECK_PROBE.replace("PAIRS", pairs))
+    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "pairing_probe", "core.cmx", "pairing_probe.ml"], cwd=build,
+                              capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    done = subprocess.run([str(build / "pairing_probe")], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "1000000")
+
+
+# seed 003's worked position of standard Ultimate tic-tac-toe, X sent to board 8: X wins
+# (tests/test_uttt_proofs.py; a few thousand nodes)
+WORKED = "......O../.......XX/XXXX.XXX./...O.O.OO/..X.XXXXO/O...O..X./O..OOO..O/O.......O/O.....X.. 8"
+
+
+@pytest.fixture(scope="module")
+def standard_uttt() -> dict:
+    """A proof about standard Ultimate tic-tac-toe (won boards closed) from a position."""
+    from certify.proving.single import prove
+    from solver.games.uttt.engine import Uttt
+    from solver.search.pns import Claim
+
+    attempt = prove(Uttt(), Claim(1, "win"), WORKED, max_nodes=200_000)
+    assert attempt.outcome.status == "proved" and attempt.text is not None
+    return json.loads(attempt.text)
+
+
+def test_standard_uttt_proof_and_its_mutants(build: Path, tmp_path: Path, standard_uttt: dict) -> None:
+    """The two checkers give the same line on the proof and on copies with one move changed, or
+    proved from another position, or for the other player."""
+    code, line = agree(build, tmp_path, standard_uttt)
+    assert code == 0 and line.startswith("VALID strategy ultimate tic-tac-toe (won and full boards closed"), line
+    moves = moves_of(standard_uttt)
+    verdicts = []
+    for index in range(0, len(moves), max(1, len(moves) // 12)):
+        changed = bytearray(moves)
+        changed[index] = (changed[index] + 1) % 9
+        verdicts.append(agree(build, tmp_path, with_moves(standard_uttt, bytes(changed)), f"m{index}.json")[0])
+    assert verdicts.count(1) >= len(verdicts) // 2, verdicts
+    claim = standard_uttt["claim"]
+    assert agree(build, tmp_path, {**standard_uttt, "claim": {**claim, "root": WORKED[:-1] + "2"}}, "other.json")[0] == 1
+    assert agree(build, tmp_path, {**standard_uttt, "claim": {**claim, "player": 2}}, "p2.json")[0] != 0
+
+
+# The published open-rules proof, walked by the driver's traversal into the set it hands to the
+# extracted Uttt.closed; then the set changed by hand: each change must be refused by the proved
+# check itself (the driver's traversal would refuse most of them first).
+UTTT_CLOSED_PROBE = """
+let () =
+  let doc = Load.parse_json (Load.read_file Sys.argv.(1) max_int) in
+  let f = Proof.uttt Core.OpenRules in
+  let proof = Load.obj "certificate" "proof" doc in
+  let positions = Load.int_in "proof" "positions" 1 max_int proof and turns = Load.int_in "proof" "turns" 0 max_int proof in
+  let moves = Unpack.field "proof" "moves" turns proof in
+  let root = f.Proof.initial () in
+  let set = Proof.traverse f 1 false root positions turns moves in
+  let verdict ?(rules = Core.OpenRules) ?(player = Core.P1) s = Core.uttt_closed rules f.Proof.key player false s root in
+  let flag b = print_string (if b then "1" else "0") in
+  flag (verdict set);
+  flag (verdict ~player:Core.P2 set);
+  flag (verdict ~rules:Core.Standard set);
+  (* a stored choice moved to another legal move, at the first 20 positions of the set where X
+     moves (in the traversal's order) *)
+  let changed = ref 0 and refused = ref 0 and seen = Hashtbl.create 1024 in
+  let rec walk = function
+    | [] -> ()
+    | _ when !changed >= 20 -> ()
+    | s :: rest when Hashtbl.mem seen (f.Proof.key s) || Core.M.find (f.Proof.key s) set = None -> walk rest
+    | s :: rest ->
+      Hashtbl.add seen (f.Proof.key s) ();
+      let n = List.length (Core.uttt_children Core.OpenRules s) in
+      (match Core.M.find (f.Proof.key s) set with
+       | Some (_, c) when Core.uttt_to_move s = Core.P1 && n > 1 ->
+         incr changed;
+         let c' = Proof.nat_of_int ((Proof.int_of_nat c + 1) mod n) in
+         if not (verdict (Core.M.add (f.Proof.key s) (s, c') set)) then incr refused
+       | _ -> ());
+      walk (Core.uttt_children Core.OpenRules s @ rest) in
+  walk [root];
+  Printf.printf " %d %d" !changed !refused
+"""
+
+
+def test_the_proved_uttt_closure_check_refuses_a_wrong_set_by_itself(build: Path) -> None:
+    (build / "uttt_probe.ml").write_text(UTTT_CLOSED_PROBE)
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "uttt.cmx", "pairing.cmx", "proof.cmx"]
+    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "uttt_probe", "unix.cmxa", *modules, "uttt_probe.ml"],
+                              cwd=build, capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    done = subprocess.run([str(build / "uttt_probe"), str(ROOT / "certificates" / "proofs" / "uttt-open.p1-win.json")],
+                          capture_output=True, text=True, timeout=600)
+    flags, changed, refused = done.stdout.split()
+    assert (done.returncode, flags) == (0, "100")  # the honest set passes; as player 2's, or under the standard rules, not
+    assert int(changed) == 20 and int(refused) >= 15, done.stdout  # a changed choice may be another win in the set
 
 
 # Tic-tac-toe's labels by plain minimax, handed to the extracted labels_closed: it must accept
@@ -386,3 +526,89 @@ def test_the_checkers_agree_on_junk_table_values(build: Path, tmp_path_factory: 
         target = target[key]
     target[place[-1]] = data.draw(junk)
     agree(build, tmp_path_factory.mktemp("junk"), doc)
+
+
+def hostile_corpus() -> dict[str, bytes]:
+    """Files built to make the two checkers differ (issue 33): each small, each from a published
+    certificate with one hostile change."""
+    base = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_text()
+    doc = json.loads(base)
+    uttt_open = json.loads((ROOT / "certificates" / "proofs" / "uttt-open.p1-win.json").read_text())
+
+    def with_provenance(text: str) -> bytes:
+        return base.replace('"provenance": {', f'"provenance": {{"hostile": {text}, ', 1).encode()
+
+    packed = base64.b64decode(uttt_open["proof"]["moves"])
+    # a window smaller than the stream's matches reach (zlib allocates its own: read alike), bytes after the end
+    small_window = bytes([0x08, (31 - (0x08 * 256) % 31) % 31]) + packed[2:]
+    empty_named = {**uttt_open, "claim": {**uttt_open["claim"], "root": "/".join(["........."] * 9) + " 4"}}
+    return {
+        "huge-float": with_provenance("1e400"),
+        "negative-huge-float": with_provenance("-1e400"),
+        "brackets-in-strings": with_provenance(json.dumps("[" * 700 + "{" * 700)),
+        "500-open-at-once": with_provenance("[" * 498 + "]" * 498),  # with the document and provenance
+        "501-open-at-once": with_provenance("[" * 499 + "]" * 499),
+        "nested-600": with_provenance("[" * 600 + "]" * 600),
+        "many-keys": with_provenance(json.dumps({f"k{i}": i for i in range(121_000)})),
+        "duplicate-key": with_provenance('{"a": 1, "a": 2}'),
+        "lone-surrogate-name": json.dumps({**doc, "rules": {**doc["rules"], "name": "x\ud800y"}}).encode(),
+        "surrogate-pair-name": json.dumps({**doc, "rules": {**doc["rules"], "name": "x\U0001F600y"}}).encode(),
+        "small-zlib-window": json.dumps({**uttt_open, "proof": {**uttt_open["proof"],
+                                         "moves": base64.b64encode(small_window).decode()}}).encode(),
+        "zlib-trailing-bytes": json.dumps({**uttt_open, "proof": {**uttt_open["proof"],
+                                           "moves": base64.b64encode(packed + b"\0").decode()}}).encode(),
+        "uttt-open-empty-grid-board-named": json.dumps(empty_named).encode(),
+        "closure-byte-without-closures": json.dumps(with_moves(doc, moves_of(doc)[:1] + b"\xff" + moves_of(doc)[2:])).encode(),
+    }
+
+
+# The options both command lines must read alike (argparse's rules: `=`, prefixes, int()'s blanks
+# and underscores, the 1e15 ceiling).
+HOSTILE_OPTIONS = [("--max-states", str(10**16)), ("--max-states", " 1000 "), ("--max-states", "1_000_000"),
+                   ("--max-st", "5"), ("--max-states=5",), ("--max", "5"), ("--max-work", "0x10"),
+                   ("--max-bytes", "-1"), ("--rules-sha256", "zz" * 8)]
+
+
+def both(build: Path, path: Path, *options: str) -> tuple[tuple[int, str], tuple[int, str]]:
+    """Both checkers' exit codes and lines, each from its own command line, each within 30 s."""
+    code, line = run(build, path, *options, timeout=30)
+    done = subprocess.run([sys.executable, "-m", "checker", str(path), *options], capture_output=True, text=True,
+                          timeout=30, cwd=ROOT)
+    return (code, line.removesuffix(SUFFIX.get(line.split()[1] if code in (0, 1) else "", ""))), \
+        (done.returncode, (done.stdout + done.stderr).strip())
+
+
+def test_both_checkers_behave_as_one_on_a_hostile_corpus(build: Path, tmp_path: Path) -> None:
+    """Same exit code on every file and every option, the same line for VALID and INVALID."""
+    for name, data in hostile_corpus().items():
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(data)
+        verified, stdlib = both(build, path)
+        assert verified[0] == stdlib[0], (name, verified, stdlib)
+        if verified[0] in (0, 1):
+            assert verified[1] == stdlib[1], name
+    big = tmp_path / "over-16-mib.json"
+    big.write_bytes(hostile_corpus()["huge-float"].replace(b"1e400", b"1" + b" " * (16 * 1024 * 1024)))
+    verified, stdlib = both(build, big)
+    assert verified[0] == stdlib[0] == 2, (verified, stdlib)
+    for options in HOSTILE_OPTIONS:
+        verified, stdlib = both(build, ROOT / "certificates" / "w3t.json", *options)
+        assert verified[0] == stdlib[0], (options, verified, stdlib)
+
+
+def test_certify_check_runs_both_checkers(build: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`certify check FILE --verified`: both lines and the worse exit code; one line when it is not built."""
+    from typer.testing import CliRunner
+
+    from certify.cli.app import app
+
+    path = ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json"
+    monkeypatch.setenv("CERTIFY_VERIFIED_CHECK", str(build / "check"))
+    done = CliRunner().invoke(app, ["check", str(path), "--verified"])
+    assert done.exit_code == 0 and "verified checker: VALID" in done.output and SUFFIX["strategy"] in done.output
+    closed = ROOT / "certificates" / "proofs" / "closed" / "mnk-4-4-4.p1-no-loss.json"
+    done = CliRunner().invoke(app, ["check", str(closed), "--verified"])
+    assert done.exit_code == 0 and "verified checker: VALID" in done.output
+    monkeypatch.setenv("CERTIFY_VERIFIED_CHECK", str(build / "missing"))
+    done = CliRunner().invoke(app, ["check", str(path), "--verified"])
+    assert done.exit_code == 0 and "the verified checker is not built" in done.output

@@ -17,7 +17,7 @@ def test_verify_tictactoe_exits_0(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["verified"] is True
-    assert [s["name"] for s in report["steps"]] == ["solve", "schema", "checker", "z3", "claims"]
+    assert [s["name"] for s in report["steps"]] == ["solve", "schema", "checker", "verified", "z3", "claims"]
     assert report["root_value"] == "draw"
     assert (tmp_path / "tictactoe.json").is_file()
     assert any(c["id"] == "002.1" for c in report["claims"])  # claims about tic-tac-toe were audited

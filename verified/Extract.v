@@ -1,14 +1,28 @@
 (** Extraction of the checker to OCaml, and the audit of what the theorems rest on. ExtrOcamlBasic
     maps bool, list, option, prod, sumbool and unit to OCaml's own types, constructor for
-    constructor; nothing else is mapped (nat and positive stay Coq's unary and binary numbers). *)
+    constructor; nothing else is mapped (nat and positive stay Coq's unary and binary numbers).
+    The names below are the driver's: each is exactly the Rocq definition it stands for. *)
 
 From Coq Require Import Extraction ExtrOcamlBasic.
-From Verified Require Import Rules Claims Checker Table.
+From Verified Require Import Rules Claims Checker Positional Table Uttt Pairing.
 
-Print Assumptions closed_wins.
-Print Assumptions closed_no_loss.
-Print Assumptions play_goes_on.
+Print Assumptions Pairing.closed_wins.
+Print Assumptions Pairing.closed_no_loss.
+Print Assumptions Positional.play_goes_on.
 Print Assumptions labels_sound.
+Print Assumptions Uttt.closed_wins.
+Print Assumptions Uttt.closed_no_loss.
+Print Assumptions pairing_check_sound.
+
+Definition positional_closed := Pairing.closed.
+Definition positional_key := Positional.key_of.
+Definition uttt_closed := Uttt.closed.
+Definition uttt_result := Uttt.result.
+Definition uttt_children := Uttt.children.
+Definition uttt_to_move := Uttt.to_move.
+Definition uttt_key := Uttt.key_of.
 
 Extraction Language OCaml.
-Extraction "core.ml" closed labels_closed value_of result children to_move key_of M.empty M.add.
+Extraction "core.ml" positional_closed positional_key labels_closed value_of Rules.result Rules.children
+  Rules.to_move uttt_closed uttt_result uttt_children uttt_to_move uttt_key Uttt.Build_state M.empty M.add
+  pairing_check.

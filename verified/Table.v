@@ -4,7 +4,7 @@
 
 From Coq Require Import List Bool Arith Lia Wellfounded.
 Import ListNotations.
-From Verified Require Import Rules Claims Checker.
+From Verified Require Import Rules Claims Checker Positional.
 
 (** A value for the side to move. *)
 Inductive value := Loss | Draw | Win.
@@ -124,12 +124,6 @@ Proof. destruct p; discriminate. Qed.
 Lemma not_this_then_other : forall p q, player_eqb p q = false -> p = other q.
 Proof. destruct p, q; simpl; congruence. Qed.
 
-Lemma wins_no_loss : forall g P b, wins g P b -> does_not_lose g P b.
-Proof.
-  intros g P b H. eapply forces_weaken; [|exact H].
-  intros o -> E. injection E. apply other_differs.
-Qed.
-
 Lemma vmax_rank : forall a b, rank a <= rank (vmax a b) /\ rank b <= rank (vmax a b).
 Proof. destruct a, b; simpl; lia. Qed.
 
@@ -197,9 +191,9 @@ Proof.
   destruct (result g b) as [o|] eqn:R.
   - apply value_eqb_eq in Hok. subst v. destruct o as [p|]; simpl.
     + destruct (player_eqb p (to_move b)) eqn:E; simpl.
-      * apply player_eqb_eq in E. subst p. exact (forces_end _ _ _ _ _ R eq_refl).
-      * apply not_this_then_other in E. subst p. exact (forces_end _ _ _ _ _ R eq_refl).
-    + intro P. apply (forces_end _ _ _ _ _ R). discriminate.
+      * apply player_eqb_eq in E. subst p. exact (forces_end _ _ _ _ _ _ _ _ R eq_refl).
+      * apply not_this_then_other in E. subst p. exact (forces_end _ _ _ _ _ _ _ _ R eq_refl).
+    + intro P. apply (forces_end _ _ _ _ _ _ _ _ R). discriminate.
   - destruct (best L (children g b)) as [w|] eqn:B; [|discriminate].
     apply value_eqb_eq in Hok. subst w. destruct (best_spec _ _ _ B) as [All Attained].
     assert (Child : forall c u, In c (children g b) -> value_of L c = Some u -> holds g c u)
@@ -214,17 +208,17 @@ Proof.
       * apply player_eqb_eq in E. subst P.
         destruct Attained as [D|[c [u [Hin [Hu Hn]]]]]; [discriminate|].
         destruct u; try discriminate.
-        exact (forces_choose _ _ _ _ c R eq_refl Hin (Child c Draw Hin Hu m)).
+        exact (forces_choose _ _ _ _ _ _ _ c R eq_refl Hin (Child c Draw Hin Hu m)).
       * apply not_this_then_other in E. subst P.
         apply forces_every; [exact R|apply other_differs|].
         intros c Hin. destruct (All c Hin) as [u [Hu Rk]].
         destruct u; simpl in Rk; try lia.
         -- exact (Child c Draw Hin Hu (other m)).
         -- pose proof (Child c Win Hin Hu) as H. simpl in H. rewrite (to_move_child _ _ _ Hin) in H.
-           exact (wins_no_loss _ _ _ H).
+           exact (wins_no_loss _ _ _ _ _ _ H).
     + destruct Attained as [D|[c [u [Hin [Hu Hn]]]]]; [discriminate|].
       destruct u; try discriminate.
       pose proof (Child c Loss Hin Hu) as H. simpl in H.
       rewrite (to_move_child _ _ _ Hin), other_other in H.
-      exact (forces_choose _ _ _ _ c R eq_refl Hin H).
+      exact (forces_choose _ _ _ _ _ _ _ c R eq_refl Hin H).
 Qed.

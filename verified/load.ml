@@ -3,9 +3,12 @@
 
 exception Error of string   (* exit 2: not a certificate this checker reads *)
 exception Invalid of string (* exit 1: the certificate states something false *)
+exception Unread of string  (* exit 3: a certificate this checker does not read (pairings, closures,
+                               bounded claims): the stdlib checker reads it *)
 
 let error fmt = Printf.ksprintf (fun s -> raise (Error s)) fmt
 let invalid fmt = Printf.ksprintf (fun s -> raise (Invalid s)) fmt
+let unread fmt = Printf.ksprintf (fun s -> raise (Unread s)) fmt
 
 (* Progress on stderr, over one line, when it is a terminal: "what: N, T s" (a long check shows
    it is working; the verdict line then replaces it). *)
@@ -31,11 +34,14 @@ let read_file path max_bytes =
 type json = Null | Bool of bool | Int of int | Big of string | Num | Str of string | Arr of json list
           | Obj of (string * json) list
 
-let max_depth = 500
+let max_depth = 500 (* containers open at once (checker/load.py MAX_DEPTH) *)
+let max_containers = 1_000_000 (* '{' and '[' bytes, in strings too (checker/load.py MAX_CONTAINERS) *)
 let max_int_digits = 20
 
-(* The code point at byte i of s and its length in bytes, if s holds strict UTF-8 there. *)
-let utf8_at (s : string) (i : int) : (int * int) option =
+(* The code point at byte i of s and its length in bytes, if s holds strict UTF-8 there (with
+   [~surrogates:true], also a lone surrogate encoded as three bytes: a string read from a \u escape
+   keeps it so, as Python's str does). *)
+let utf8_at ?(surrogates = false) (s : string) (i : int) : (int * int) option =
   let n = String.length s in
   let byte k = if i + k < n then Char.code s.[i + k] else 0 in
   let cont k = byte k land 0xC0 = 0x80 in
@@ -44,7 +50,7 @@ let utf8_at (s : string) (i : int) : (int * int) option =
   else if c >= 0xC2 && c < 0xE0 && cont 1 then Some (((c land 0x1F) lsl 6) lor (byte 1 land 0x3F), 2)
   else if c >= 0xE0 && c < 0xF0 && cont 1 && cont 2 then
     let u = ((c land 0x0F) lsl 12) lor ((byte 1 land 0x3F) lsl 6) lor (byte 2 land 0x3F) in
-    if u < 0x800 || (u >= 0xD800 && u < 0xE000) then None else Some (u, 3)
+    if u < 0x800 || (u >= 0xD800 && u < 0xE000 && not surrogates) then None else Some (u, 3)
   else if c >= 0xF0 && c < 0xF5 && cont 1 && cont 2 && cont 3 then
     let u = ((c land 0x07) lsl 18) lor ((byte 1 land 0x3F) lsl 12) lor ((byte 2 land 0x3F) lsl 6)
             lor (byte 3 land 0x3F) in
@@ -99,9 +105,11 @@ let parse_json (s : string) : json =
                if l >= 0xDC00 && l < 0xE000 then 0x10000 + ((u - 0xD800) lsl 10) + (l - 0xDC00)
                else (pos := save; u)
              end else u in
-           (* a lone surrogate has no UTF-8 form: keep the replacement character *)
-           let u = if u >= 0xD800 && u < 0xE000 then 0xFFFD else u in
-           Buffer.add_utf_8_uchar b (Uchar.of_int u)
+           if u >= 0xD800 && u < 0xE000 then begin (* a lone surrogate: kept, in three bytes *)
+             Buffer.add_char b (Char.chr (0xE0 lor (u lsr 12)));
+             Buffer.add_char b (Char.chr (0x80 lor ((u lsr 6) land 0x3F)));
+             Buffer.add_char b (Char.chr (0x80 lor (u land 0x3F)))
+           end else Buffer.add_utf_8_uchar b (Uchar.of_int u)
          | _ -> fail "bad escape");
         go ()
       end in
@@ -118,22 +126,27 @@ let parse_json (s : string) : json =
     if peek () = 'e' || peek () = 'E' then begin
       incr pos; if peek () = '+' || peek () = '-' then incr pos; digits (); integral := false end;
     let text = String.sub s start (!pos - start) in
-    if not !integral then Num
+    if not !integral then
+      (match float_of_string_opt text with
+       | Some f when Float.is_finite f -> Num
+       | _ -> error "JSON number %s is out of range" (String.sub text 0 (min 40 (String.length text))))
     else if String.length text - (if text.[0] = '-' then 1 else 0) > max_int_digits then
       error "JSON integer with more than %d digits" max_int_digits
     else match int_of_string_opt text with Some i -> Int i | None -> Big text (* beyond 62 bits *) in
   let rec value depth =
-    if depth > max_depth then error "JSON nested too deeply";
     blank ();
+    if (peek () = '{' || peek () = '[') && depth >= max_depth then error "JSON nested too deeply";
     match peek () with
     | '{' ->
       incr pos; blank ();
       if peek () = '}' then (incr pos; Obj [])
       else
+        let keys = Hashtbl.create 8 in
         let rec members acc =
           blank ();
           let k = string () in
-          if List.mem_assoc k acc then error "duplicate JSON key %s" k;
+          if Hashtbl.mem keys k then error "duplicate JSON key %s" k;
+          Hashtbl.add keys k ();
           blank (); expect ':';
           let v = value (depth + 1) in
           blank ();
@@ -157,6 +170,9 @@ let parse_json (s : string) : json =
     | _ -> fail "unexpected character" in
   if not (valid_utf8 s) then error "not UTF-8";
   if String.trim s = "" then error "empty: the file holds no JSON document";
+  let brackets = ref 0 in
+  String.iter (fun c -> if c = '{' || c = '[' then incr brackets) s;
+  if !brackets > max_containers then error "more than %d JSON objects and arrays" max_containers;
   let v = value 0 in
   blank ();
   if !pos <> n then fail "extra data";

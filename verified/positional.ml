@@ -114,7 +114,7 @@ let draw_board (r : rules) (b : Core.board) : string =
 let ascii_repr ?(points = max_int) (s : string) : string =
   let rec points_of i acc k =
     if i >= String.length s || k = points then List.rev acc
-    else match utf8_at s i with
+    else match utf8_at ~surrogates:true s i with
       | Some (u, len) -> points_of (i + len) (u :: acc) (k + 1)
       | None -> points_of (i + 1) (0xFFFD :: acc) (k + 1) in
   let cps = points_of 0 [] 0 in

@@ -1,72 +1,163 @@
-(* The strategy kind. Trusted: reading the claim and the root, and the one call of Core.closed that
-   decides VALID. Untrusted: the traversal that builds the set of positions from proof.moves (a
-   wrong set is refused by Core.closed) -- with the stdlib checker's failures, so that the two
-   checkers give the same line (checker/proof.py). *)
+(* The strategy kind, for every family the verified checker reads. Trusted: reading the claim and
+   the root, and the one call of the family's proved closure check (Positional.closed,
+   Uttt.closed) that decides VALID. Untrusted: the traversal that builds the set of positions from
+   proof.moves (a wrong set is refused by the closure check) -- with the stdlib checker's failures,
+   so that the two checkers give the same line (checker/proof.py). *)
 
 open Load
-open Positional
+
+(* A family as the traversal sees it: Core's game functions, the closure check proved for it, and
+   the trusted words of its verdicts. *)
+type 'state family = {
+  children : 'state -> 'state list;
+  result : 'state -> Core.outcome option;
+  to_move : 'state -> Core.player;
+  key : 'state -> Core.positive;
+  closed : ('state -> (Core.nat option * (Core.nat * Core.nat) list) option) ->
+           Core.player -> bool -> 'state Core.strategy_set -> 'state -> bool;
+  rules : Positional.rules option; (* the positional family's, whose proofs may close by pairings *)
+  as_board : 'state -> Core.board option;
+  draw : 'state -> string;
+  position_work : int;
+  initial : unit -> 'state;
+  parse_position : string -> 'state;
+}
+
+module Keys = Hashtbl.Make (struct
+    type t = Core.positive
+    let equal = ( = )
+    let hash = Hashtbl.hash_param 1000 1000 (* a key is a chain of blocks: hash it all *)
+  end)
+
+let rec nat_of_int n = if n <= 0 then Core.O else Core.S (nat_of_int (n - 1))
+let rec int_of_nat = function Core.O -> 0 | Core.S n -> 1 + int_of_nat n
+
+(* A closure's byte in proof.moves, and a closure's first byte when the prover makes no first move
+   (checker/proof.py CLOSE, NO_FIRST_MOVE). *)
+let close = 255
+
+(* The pairings of proof.pairings (checker/proof.py closures_of): per closure the first move (255:
+   none), the number of pairs k, then k pairs of cells, one byte each; untrusted but for what
+   Pairing.pairing_check then judges. *)
+let closures_of f proof no_loss turns limits : (int * int) array * string =
+  let has = match proof with Obj fields -> List.mem_assoc "closures" fields | _ -> false in
+  if not has then ([||], "") else begin
+    let count = int_in "proof" "closures" 0 turns proof in
+    let cells = match f.rules with Some r -> r.Positional.rows * r.Positional.cols | None -> 0 in
+    let size = int_in "proof" "closure_bytes" 0 (match f.rules with Some _ -> count * (cells + 2) | None -> 0) proof in
+    let raw = Unpack.field "proof" "pairings" size proof in
+    if count > 0 && (f.rules = None || not no_loss) then
+      invalid "a pairing closes a branch only in a no-loss proof of a positional game";
+    (match f.rules with
+     | Some r when count > 0 ->
+       Pairing.refuse_rules r;
+       if cells > close then error "closures take boards of at most %d cells, not %d" close cells;
+       let work = count * (List.fold_left (fun n l -> n + List.length l) 0 r.Positional.lines + cells) in
+       if work > limits.max_work then
+         error "proof.closures = %s and work %s: over the work budget (%s work); to check them, raise it: --max-work %d"
+           (String.trim (Positional.counted count "" "")) (String.trim (Positional.counted work "" ""))
+           (String.trim (Positional.counted limits.max_work "" "")) work
+     | _ -> ());
+    let found = ref [] and offset = ref 0 in
+    while !offset < size do
+      let stop = if !offset + 1 < size then !offset + 2 + 2 * Char.code raw.[!offset + 1] else size + 1 in
+      if stop > size then error "proof.pairings: closure %d runs past the end of its bytes" (List.length !found);
+      found := (!offset, stop) :: !found;
+      offset := stop
+    done;
+    if List.length !found <> count then
+      error "proof.pairings holds %d closures, proof.closures says %d" (List.length !found) count;
+    (Array.of_list (List.rev !found), raw)
+  end
+
+(* The closure at bytes [start, stop): its first move and pairs, as JSON values for Pairing.blocking. *)
+let closure_at raw (start, stop) =
+  let byte i = Char.code raw.[i] in
+  let first = if byte start = close then None else Some (Int (byte start)) in
+  let pairs = List.init ((stop - start - 2) / 2) (fun k -> Arr [Int (byte (start + 2 + 2 * k)); Int (byte (start + 3 + 2 * k))]) in
+  (first, pairs)
 
 (* Walk the certificate's canonical traversal (docs/certificate-format.md), with the stdlib
    checker's failures, and return the positions seen with the prover's chosen move index. *)
-let traverse r game player no_loss root positions turns moves : Core.strategy_set =
+(* The move indices as Rocq numbers, made once (an index is a byte). *)
+let small = Array.init 256 nat_of_int
+
+let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_loss root positions turns moves
+  : 'state Core.strategy_set =
   let prover = if player = 1 then Core.P1 else Core.P2 in
+  let spans, raw = closures and closed = ref 0 in
   let seen = ref Core.M.empty and count = ref 0 and used = ref 0 in
   let stack = Stack.create () in
   Stack.push root stack;
   while not (Stack.is_empty stack) do
     let b = Stack.pop stack in
-    let key = Core.key_of b in
+    let key = f.key b in
     if Core.M.find key !seen = None then begin
       incr count;
       if !count mod 100_000 = 0 then progress "positions" !count;
       if !count > positions then invalid "the strategy reaches more than proof.positions = %d positions" positions;
       let choice = ref 0 in
-      (match Core.children game b with
+      (match f.children b with
        | [] ->
-         let score = match Core.result game b with
+         let score = match f.result b with
            | Some (Core.Won p) -> if p = prover then 1 else -1 | _ -> 0 in
          if score < (if no_loss then 0 else 1) then
-           invalid "play reaches the end %s, a %s for player %d" (draw_board r b) (value_word score) player
-       | children when Core.to_move b = prover ->
+           invalid "play reaches the end %s, a %s for player %d" (f.draw b) (Positional.value_word score) player
+       | children when f.to_move b = prover ->
          if !used = turns then
-           invalid "proof.moves ends before player %d's turn at %s" player (draw_board r b);
+           invalid "proof.moves ends before player %d's turn at %s" player (f.draw b);
          let index = Char.code moves.[!used] in
          incr used;
+         if index = close && Array.length spans > 0 then begin
+           if !closed = Array.length spans then
+             invalid "proof.moves[%d] closes %s by a pairing, but proof.closures has only %d" (!used - 1) (f.draw b)
+               (Array.length spans);
+           let r = Option.get f.rules in
+           let first, pairs = closure_at raw spans.(!closed) in
+           let first, read, _ = Pairing.blocking r (Option.get (f.as_board b)) player first pairs in
+           Keys.replace closing key
+             (Option.map Positional.nat_of_int first,
+              List.map (fun (x, y) -> (Positional.nat_of_int x, Positional.nat_of_int y)) read);
+           incr closed
+         end else begin
          if index >= List.length children then
            invalid "proof.moves[%d] = %d at %s, which has only %d legal moves" (!used - 1) index
-             (draw_board r b) (List.length children);
+             (f.draw b) (List.length children);
          choice := index;
          Stack.push (List.nth children index) stack
+         end
        | children -> List.iter (fun c -> Stack.push c stack) (List.rev children));
-      seen := Core.M.add key (b, nat_of_int !choice) !seen
+      seen := Core.M.add key (b, small.(!choice)) !seen
     end
   done;
   if !used <> turns then invalid "proof.moves has %d move(s) the strategy never uses" (turns - !used);
+  if !closed <> Array.length spans then
+    invalid "proof.closures has %d pairing(s) the strategy never uses" (Array.length spans - !closed);
   if !count <> positions then
     invalid "proof.positions = %d, but the strategy reaches %d positions" positions !count;
   !seen
 
 (* Untrusted, only stated in the verdict (as the stdlib checker states it): the longest play the
    strategy allows from [root], in plies, over the positions the traversal saw. *)
-let longest game prover (set : Core.strategy_set) root =
-  let rec int_of_nat = function Core.O -> 0 | Core.S n -> 1 + int_of_nat n in
-  let memo = Hashtbl.create 4096 in
+let longest ?(closing = Keys.create 1) f prover (set : 'state Core.strategy_set) root =
+  let memo = Keys.create 4096 in
   let rec height b =
-    let key = Core.key_of b in
-    match Hashtbl.find_opt memo key with
+    let key = f.key b in
+    match Keys.find_opt memo key with
     | Some h -> h
     | None ->
-      let h = match Core.children game b with
+      let h = match f.children b with
         | [] -> 0
-        | children when Core.to_move b = prover ->
+        | _ when Keys.mem closing key -> 0
+        | children when f.to_move b = prover ->
           let choice = match Core.M.find key set with Some (_, c) -> int_of_nat c | None -> 0 in
           1 + height (List.nth children choice)
         | children -> 1 + List.fold_left (fun m c -> max m (height c)) 0 children in
-      Hashtbl.add memo key h;
+      Keys.add memo key h;
       h in
   height root
 
-let check limits r doc : string =
+let check limits f doc : string =
   let claim = obj "certificate" "claim" doc in
   let player = int_in "claim" "player" 1 2 claim in
   let result = word "claim" "result" ["win"; "no-loss"] claim in
@@ -74,30 +165,80 @@ let check limits r doc : string =
     | Null -> None | Str s -> Some s | v -> error "claim.root must be string or null, found %s" (type_name v) in
   (match claim with
    | Obj fields when List.mem_assoc "within" fields && List.assoc "within" fields <> Null ->
-     error "claim.within: bounded claims are not proved by this checker"
+     unread "claim.within: bounded claims are not read by the verified checker (check them with python -m checker)"
    | _ -> ());
   let proof = obj "certificate" "proof" doc in
   ignore (word "proof" "traversal" ["dfs-preorder"] proof);
   let positions = int_in "proof" "positions" 1 1_000_000_000_000_000_000 proof in
-  if r.rows > 8 || r.cols > 8 then error "the strategy kind covers boards up to 8x8, not %dx%d" r.rows r.cols;
-  (* checker/positional.py position_work: twice the cells the line checks read and the board *)
-  let unit = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols) in
+  let unit = f.position_work in
   if positions > limits.max_states || positions > limits.max_work / unit then
     error "proof.positions = %d and work %d: over the work budget (%d positions, %d work); to check a large proof, raise it: --max-states %d --max-work %d"
       positions (positions * unit) limits.max_states limits.max_work positions (positions * unit);
   let turns = int_in "proof" "turns" 0 positions proof in
   let moves = Unpack.field "proof" "moves" turns proof in
-  let root = match root_text with None -> empty_board r | Some t -> parse_position r t in
-  let game = game_of r and prover = if player = 1 then Core.P1 else Core.P2 in
   let no_loss = result = "no-loss" in
-  let set = traverse r game player no_loss root positions turns moves in
-  (* The one verdict that matters: Checker.closed_wins / closed_no_loss prove the claim from it. *)
-  if not (Core.closed game prover no_loss set root) then
+  let closures = closures_of f proof no_loss turns limits in
+  let root = match root_text with None -> f.initial () | Some t -> f.parse_position t in
+  let prover = if player = 1 then Core.P1 else Core.P2 in
+  let closing = Keys.create 64 in
+  let set = traverse ~closures ~closing f player no_loss root positions turns moves in
+  let closure s = Keys.find_opt closing (f.key s) in
+  (* The one verdict that matters: the family's closed_wins / closed_no_loss prove the claim from it. *)
+  if not (f.closed closure prover no_loss set root) then
     invalid "the closure check refuses the set of positions the traversal built";
   let where = match root_text with None -> "the start"
-                                 | Some _ -> "position " ^ draw_board r root in
-  let plies = longest game prover set root in
-  Printf.sprintf "player %d %s from %s: %s, %s of player %d checked; the longest play lasts %s"
+                                 | Some _ -> "position " ^ f.draw root in
+  let plies = longest ~closing f prover set root in
+  let closed = Keys.length closing and any = Array.length (fst closures) > 0 in
+  Printf.sprintf "player %d %s from %s: %s, %s of player %d%s checked; %s %s"
     player (if no_loss then "does not lose" else "wins") where
-    (counted positions "position" "positions") (counted turns "move" "moves") player
-    (counted plies "ply" "plies")
+    (Positional.counted positions "position" "positions") (Positional.counted (turns - closed) "move" "moves") player
+    (if any then ", " ^ Positional.counted closed "position" "positions" ^ " closed by a pairing" else "")
+    (if any then "the longest play to an end or a pairing lasts" else "the longest play lasts")
+    (Positional.counted plies "ply" "plies")
+
+(* The two families. *)
+(* A positive number, for a key. *)
+let rec positive_of_int n = if n <= 1 then Core.XH
+  else if n land 1 = 1 then Core.XI (positive_of_int (n lsr 1)) else Core.XO (positive_of_int (n lsr 1))
+
+(* Untrusted (closed_wins holds for any key): an Ultimate tic-tac-toe state's key is the number
+   the traversal gave it, about 20 bits where two bits a cell would be 190, so that the set stays
+   small. (A positional board keeps Positional.key_of, two bits a cell: numbering boards of 20 to
+   25 cells cost more time, 1.6x, than the memory it saved, 30%.) The
+   closure check asks without numbering: a state the traversal never saw gets key 1, which no
+   state has. [text] writes a state as a string, one for each state. *)
+let mark_char m = match m with Core.Empty -> '.' | Core.Cross -> 'X' | Core.Nought -> 'O'
+
+let numbering (text : 'state -> string) =
+  let ids = Hashtbl.create 65536 and next = ref 1 in
+  let number s = let t = text s in
+    match Hashtbl.find_opt ids t with
+    | Some k -> k
+    | None -> incr next; let k = positive_of_int !next in Hashtbl.add ids t k; k in
+  let lookup s = match Hashtbl.find_opt ids (text s) with Some k -> k | None -> Core.XH in
+  (number, lookup)
+
+let positional (r : Positional.rules) : Core.board family =
+  let game = Positional.game_of r in
+  if r.rows > 8 || r.cols > 8 then error "the strategy kind covers boards up to 8x8, not %dx%d" r.rows r.cols;
+  { children = Core.children game; result = Core.result game; to_move = Core.to_move;
+    key = Core.positional_key; closed = Core.positional_closed game Core.positional_key; draw = Positional.draw_board r;
+    rules = Some r; as_board = Option.some;
+    (* checker/positional.py position_work: twice the cells the line checks read and the board *)
+    position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
+    initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
+
+let uttt_text (s : Core.state) =
+  let b = Buffer.create 96 in
+  let mark m = Buffer.add_char b (mark_char m) in
+  List.iter (List.iter mark) s.Core.grid;
+  List.iter mark s.Core.owners;
+  Buffer.add_string b (match s.Core.sent with None -> "*" | Some n -> string_of_int (int_of_nat n));
+  Buffer.contents b
+
+let uttt (r : Core.ruleset) : Core.state family =
+  let number, lookup = numbering uttt_text in
+  { children = Core.uttt_children r; result = Core.uttt_result r; to_move = Core.uttt_to_move;
+    key = number; closed = (fun _ -> Core.uttt_closed r lookup); draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
+    position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }

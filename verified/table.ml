@@ -1,4 +1,4 @@
-(* The table kind. Trusted: reading the claim, and the calls of Core.labels_closed and Core.closed
+(* The table kind. Trusted: reading the claim, and the calls of Core.labels_closed and Core.positional_closed
    that decide VALID (Table.labels_sound, Checker.closed_wins / closed_no_loss). Untrusted: the scan
    that pairs the labels with the reachable states, the lookup that hands them to labels_closed
    (of which only its being a function is trusted: it reads [reach] and [label_at], which nothing
@@ -239,13 +239,13 @@ let check limits r doc : string =
             incr used
           end else
             List.iter (fun c -> Bytes.set seen c '\001') (child_codes r powers code mover);
-          set := Core.M.add (Core.key_of board) (board, nat_of_int !choice) !set
+          set := Core.M.add (Core.positional_key board) (board, nat_of_int !choice) !set
         end
       done;
       if !used <> String.length moves then
         invalid "%s: %d moves listed, but the strategy reaches only %d turns of player %d" where
           (String.length moves) !used player;
-      if not (Core.closed game (if player = 1 then Core.P1 else Core.P2) (guarantees = "no-loss") !set
+      if not (Core.positional_closed game Core.positional_key (fun _ -> None) (if player = 1 then Core.P1 else Core.P2) (guarantees = "no-loss") !set
                 (empty_board r)) then
         invalid "%s: the verified closure check refuses the strategy" where) strategies;
   let margin_text = match root_margin with None -> "" | Some m -> " margin " ^ m in

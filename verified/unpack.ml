@@ -39,11 +39,19 @@ let inflate (data : string) (cap : int) : string =
     let v = !bitbuf land ((1 lsl k) - 1) in
     bitbuf := !bitbuf lsr k; bitcnt := !bitcnt - k; v in
   let emit c = if Buffer.length out >= cap then error "holds more bytes than declared"; Buffer.add_char out c in
-  (* a canonical Huffman code as (counts per length, symbols by code) *)
-  let build lengths =
+  (* a canonical Huffman code as (counts per length, symbols by code); as zlib, refuse a code that
+     is over-subscribed, or incomplete unless it is a literal or distance code of one symbol *)
+  let build ?(lengths_code = false) ?(fixed = false) lengths =
     let count = Array.make 16 0 in
     Array.iter (fun l -> count.(l) <- count.(l) + 1) lengths;
     count.(0) <- 0;
+    let left = ref 1 and longest = ref 0 in
+    for l = 1 to 15 do
+      left := 2 * !left - count.(l);
+      if !left < 0 then bad ();
+      if count.(l) > 0 then longest := l
+    done;
+    if not fixed && !longest > 0 && !left > 0 && (lengths_code || !longest <> 1) then bad ();
     let offs = Array.make 16 0 in
     for l = 1 to 14 do offs.(l + 1) <- offs.(l) + count.(l) done;
     let symbol = Array.make (Array.length lengths) 0 in
@@ -78,9 +86,9 @@ let inflate (data : string) (cap : int) : string =
         go ()
       end in
     go () in
-  let fixed = lazy (build (Array.init 288 (fun i -> if i < 144 then 8 else if i < 256 then 9
+  let fixed = lazy (build ~fixed:true (Array.init 288 (fun i -> if i < 144 then 8 else if i < 256 then 9
                                                     else if i < 280 then 7 else 8)),
-                    build (Array.make 30 5)) in
+                    build ~fixed:true (Array.make 30 5)) in
   let order = [|16;17;18;0;8;7;9;6;10;5;11;4;12;3;13;2;14;1;15|] in
   let rec blocks () =
     let last = bits 1 in
@@ -99,7 +107,7 @@ let inflate (data : string) (cap : int) : string =
        if nlen > 286 || ndist > 30 then bad ();
        let lengths = Array.make 19 0 in
        for i = 0 to ncode - 1 do lengths.(order.(i)) <- bits 3 done;
-       let lencode = build lengths in
+       let lencode = build ~lengths_code:true lengths in
        let all = Array.make (nlen + ndist) 0 in
        let i = ref 0 in
        while !i < nlen + ndist do

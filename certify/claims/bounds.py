@@ -2,7 +2,8 @@
 optionally within a number of plies, each reading settled by a checked strategy certificate.
 
 A reading names a bound in plies (a paper's "moves" may be plies or rounds: each is a reading).
-It holds when a strategy certificate of exactly that claim passes the independent checker, or
+It holds when a strategy certificate of exactly that claim (the reading's `certificate`, or one
+the search finds) passes the independent checker, or
 when it is a bounded win and the checked certificate of the unbounded win allows no play longer
 than the bound (the checker states the longest play). A claim that a player is not beaten within
 a bound is refuted by a checked certificate that the other player wins whose longest play is
@@ -40,6 +41,7 @@ class BoundReading(BaseModel):
 
     name: str = Field(min_length=1)
     within: int | None = Field(None, ge=1, description="plies from the start; none for no bound")
+    certificate: str = Field("", description="a published certificate of exactly this reading's claim, from the repository root")
 
 
 class StrategyBound(ClaimBase):
@@ -71,7 +73,24 @@ class StrategyBound(ClaimBase):
 
     def evaluate(self, facts: Any, bench: Bench) -> list[Reading]:  # noqa: ARG002 (no table to solve)
         published, against = self.published(self.certificate), self.published(self.opponent_certificate)
-        return [self.read(reading, published, against) for reading in self.readings]
+        return [self.exact(reading) or self.read(reading, published, against) for reading in self.readings]
+
+    def exact(self, reading: BoundReading) -> Reading | None:
+        """The reading settled by its own published certificate (the checker's verdict must state
+        exactly its claim), or None when it names none; a certificate that fails settles nothing."""
+        if not reading.certificate:
+            return None
+        path = Path(reading.certificate)
+        game = resolve_game(self.game)
+        bound = "" if reading.within is None else f" within {reading.within} plies"
+        said = f"player {self.player} {'wins' if self.result == 'win' else 'does not lose'}{bound} from the start:"
+        verdict = (checker.check_file(str(path), checker.Limits(max_states=10**9, max_work=10**13), game.rules.sha256()).message
+                   if path.is_file() else f"missing: {path.as_posix()}")
+        data = path.read_bytes() if path.is_file() else b""
+        evidence = f"{path.as_posix()} (sha256 {hashlib.sha256(data).hexdigest()[:16]}, {len(data):,} bytes): {verdict[:400]}"
+        if not verdict.startswith("VALID") or said not in verdict:
+            return Reading(reading.name, f"its certificate does not settle it: {verdict[:200]}", None, evidence)
+        return Reading(reading.name, f"{bound.strip() or 'no bound'}: its checked certificate proves it", True, evidence)
 
     def published(self, certificate: str) -> tuple[str, int] | None:
         """The checker's verdict on a published certificate and its longest play, if it is VALID."""

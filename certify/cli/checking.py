@@ -67,11 +67,14 @@ def check(
     max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines (a proof: positions x its per-position work).")] = BUDGET.max_work,
     max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = BUDGET.max_bytes,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    verified: Annotated[bool, typer.Option("--verified", help="Also run the verified checker (verified/, proved sound in Rocq; `make -C verified`) and print its verdict; exit with the worse of the two.")] = False,
 ) -> None:
     """Validate CERTIFICATE against the schema, then re-verify it with the independent checker.
 
     Exit 0 VALID, 1 INVALID (the certificate states something false, or is about another game than
-    --game), 2 not a certificate or over the work budget.
+    --game), 2 not a certificate or over the work budget. With --verified, the verified checker's
+    line follows (or one line saying it is not built, or does not read the file: bounded claims),
+    and the exit code is the worse of the two verdicts it read.
 
     A folder: every *.json file in it, one verdict line each; exit 0 if all are VALID, 1 if any
     is INVALID, else 2 if any is not a certificate.
@@ -100,10 +103,14 @@ def check(
     with checking_status(certificate, not json_out) as progress:
         result = checker.check_file(str(certificate), limits, sha, progress)
     asked = None if expected is None else f"--game {game}: {expected.describe()}, rules sha256 {sha}"
+    second = verified_verdict(certificate, limits, sha) if verified else None
     if json_out:
         status = {EXIT_OK: "valid", EXIT_FAILED: "invalid"}.get(result.exit_code, "error")
-        console.print_json(json.dumps({"file": str(certificate), "status": status, "valid": result.exit_code == EXIT_OK,
-                                       "exit_code": result.exit_code, "verdict": result.message, "game": asked}))
+        shown = {"file": str(certificate), "status": status, "valid": result.exit_code == EXIT_OK,
+                 "exit_code": result.exit_code, "verdict": result.message, "game": asked}
+        if verified:
+            shown["verified"] = None if second is None else {"exit_code": second.exit_code, "verdict": second.message}
+        console.print_json(json.dumps(shown))
     elif result.exit_code == EXIT_OK:
         console.print(f"[bold green]✓[/] {escape(result.message)}", soft_wrap=True)
     elif result.exit_code == EXIT_FAILED:  # a verdict, not an error: stdout
@@ -112,4 +119,38 @@ def check(
             console.print(f"  asked for {escape(asked)}", soft_wrap=True)
     else:  # not a certificate: an error, one line on stderr
         errors.print(f"[bold red]error:[/] {escape(result.message.removeprefix('ERROR: '))}", soft_wrap=True)
-    raise typer.Exit(result.exit_code)
+    if verified and not json_out:
+        print_verified(second)
+    raise typer.Exit(worse(result.exit_code, second) if verified else result.exit_code)
+
+
+def verified_verdict(certificate: Path, limits: checker.Limits, sha: str | None) -> checker.CheckResult | None:
+    """The verified checker's verdict on the file, None when it is not built."""
+    from certify import verified_checker
+
+    return verified_checker.run(certificate, limits, sha)
+
+
+def print_verified(result: checker.CheckResult | None) -> None:
+    """The verified checker's line, marked as the stdlib checker's is."""
+    from certify import verified_checker
+
+    if result is None:
+        errors.print(f"verified checker: {verified_checker.NOT_BUILT}", soft_wrap=True)
+    elif result.exit_code == EXIT_OK:
+        console.print(f"[bold green]✓[/] verified checker: {escape(result.message)}", soft_wrap=True)
+    elif result.exit_code == EXIT_FAILED:
+        console.print(f"[bold red]✗[/] verified checker: {escape(result.message)}", soft_wrap=True)
+    else:
+        errors.print(f"verified checker: {escape(result.message)}", soft_wrap=True)
+
+
+def worse(code: int, second: checker.CheckResult | None) -> int:
+    """The exit code of both verdicts: INVALID if either says so, else ERROR if either does; a
+    checker that is not built or does not read the kind adds nothing."""
+    from certify import verified_checker
+
+    if second is None or second.exit_code == verified_checker.NOT_READ:
+        return code
+    codes = {code, second.exit_code}
+    return EXIT_FAILED if EXIT_FAILED in codes else max(codes)

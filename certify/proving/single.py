@@ -36,6 +36,7 @@ Core = Literal["auto", "python", "native"]  # which df-pn searches: the compiled
 STRATEGY_VERSION = 2
 ZLIB_LEVEL = 9  # a proof is written once and read many times
 NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
+CLOSURE_FIELDS = {"uttt": "counts"}  # the proof field of a family's closure records; others: "pairings"
 TRAVERSAL_BUDGET = 50_000  # steps of solver/games/positional/blocking.py per position when writing a proof with pairings
 
 
@@ -142,20 +143,27 @@ def prove(
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
         return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled, used)
     walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself, closures included
-    closure = getattr(hooks, "closure", None) if pairings and walk is None else None
+    closure = getattr(hooks, "closure", None) if walk is None and closing(hooks, pairings) else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
-        lambda position: closure_record(closure(position, claim.player, claim.result, TRAVERSAL_BUDGET)))
+        lambda position, left: closure_record(closure(position, claim.player, claim.result, TRAVERSAL_BUDGET, left)))
     tree = (walk(state) if walk is not None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
 
 
-def closure_record(closure: tuple[int | None, Any] | None) -> bytes | None:
-    """A pairing closure (first move or None, pairs) as the certificate stores it: the first move
-    (NO_FIRST_MOVE: none), the number of pairs, then their cells, one byte each (checker/proof.py)."""
-    if closure is None:
-        return None
+def closing(hooks: Any, pairings: bool) -> bool:
+    """Whether the search asks the hooks' `closure`: with --pairings, or always where the hooks say
+    so (uttt's meta-line count, which closes bounded no-loss claims only)."""
+    return pairings or bool(getattr(hooks, "always_close", False))
+
+
+def closure_record(closure: tuple[int | None, Any] | bytes | None) -> bytes | None:
+    """A closure as the certificate stores it: a record already (bytes, e.g. uttt's count) as it is; a
+    pairing (first move or None, pairs) as the first move (NO_FIRST_MOVE: none), the number of pairs,
+    then their cells, one byte each (checker/proof.py)."""
+    if closure is None or isinstance(closure, bytes):
+        return closure
     first, pairs = closure
     return bytes([NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair)])
 
@@ -173,7 +181,7 @@ def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Calla
             kernel = kernel_for(game, hooks)
             if kernel is not None and (not pairings or has_closure(kernel)):
                 return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb),
-                                         closures=pairings), "native"
+                                         closures=closing(hooks, pairings) and has_closure(kernel)), "native"
             if core == "native" and kernel is not None:
                 raise CoreUnavailable(f"--core native: --pairings: the compiled kernel of {game.rules.name} has no closure; leave out --core")
             if core == "native":
@@ -328,6 +336,7 @@ def strategy_certificate(
     whatever way `root` was typed. Any search that found the strategy writes the same file
     through here."""
     packed = b"".join(tree.closures)
+    field = CLOSURE_FIELDS.get(game.rules.canonical().get("family", ""), "pairings")
     seconds = time.perf_counter() - started
     certificate = StrategyCertificate(
         format=FORMAT,
@@ -338,7 +347,7 @@ def strategy_certificate(
         claim=StrategyClaim(player=claim.player, result=claim.result, root=None if root is None else game.format_position(state),
                              within=claim.within),
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves),
-                    **({"closures": len(tree.closures), "closure_bytes": len(packed), "pairings": pack_moves(list(packed))}
+                    **({"closures": len(tree.closures), "closure_bytes": len(packed), field: pack_moves(list(packed))}
                        if tree.closures else {})),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
@@ -350,8 +359,8 @@ def certificate_text(certificate: StrategyCertificate | PairingCertificate) -> s
     unbounded = {"claim": {"within"}} if getattr(certificate.claim, "within", None) is None else None  # files as before
     data = certificate.model_dump(mode="json", exclude=unbounded)
     proof = data.get("proof", {})
-    if proof.get("closures", 0) is None:  # a proof without pairings: the format before them
-        for key in ("closures", "closure_bytes", "pairings"):
+    for key in ("closures", "closure_bytes", "pairings", "counts"):  # absent when unused: the format before them
+        if key in proof and proof[key] is None:
             del proof[key]
     return json.dumps(data, sort_keys=True, indent=2) + "\n"
 
@@ -381,7 +390,7 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any]) -> di
     """Position key → the prover's move, by replaying the canonical traversal; raises ProofFileError."""
     claim = certificate.claim
     if certificate.proof.closures:
-        raise ProofFileError(f"proof: {certificate.proof.closures:,} positions are closed by a pairing; drawing such a "
+        raise ProofFileError(f"proof: {certificate.proof.closures:,} positions are closed (by a pairing or a count); drawing such a "
                              "proof is not supported yet (`python -m checker FILE` checks it)")
     try:
         moves = iter(unpack_moves(certificate.proof.moves, certificate.proof.turns))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -74,6 +75,10 @@ PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
 # entry, does not read closures.
 KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1))
+# Kept likewise (the index's closed proofs), closed by the meta-line count: bounded no-loss proofs
+# of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36);
+# their checks take minutes, so their entries are carried over as LARGE_PROOFS' are
+KEPT_COUNTED_PROOFS = (("uttt:open", 2, 21), ("uttt:open", 2, 23))
 ProgressHook = Callable[[str], None]
 
 
@@ -154,6 +159,10 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
         path = closed_proof_path(game, player)
         if (root / path).is_file():
             closed.append(proof_entry(game, player, "no-loss", path, (root / path).read_text(encoding="utf-8"), None))
+    carried_closed = {entry["file"]: entry for entry in scale_record.carried_over(root, "pairing_proofs")}
+    for game, player, within in KEPT_COUNTED_PROOFS:  # checked in minutes: carried over as LARGE_PROOFS are
+        entry = large_entry(root, game, player, "no-loss", closed_proof_path(game, player, within), carried_closed, scale, progress)
+        closed += [entry] if entry else []
     for game, player, result in KEPT_PROOFS:
         path = proof_path(game, player, result)
         if (root / path).is_file():
@@ -162,16 +171,8 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None))
     carried = {entry["file"]: entry for entry in scale_record.carried_over(root, "proofs")}
     for game, player, result in LARGE_PROOFS:
-        path = proof_path(game, player, result)
-        if not (root / path).is_file():
-            continue
-        text = (root / path).read_text(encoding="utf-8")
-        entry = carried.get(path.as_posix())
-        if scale or entry is None or entry.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
-            if progress:
-                progress(f"proof (kept, large): {path.as_posix()}")
-            entry = proof_entry(game, player, result, path, text, None, large_limits(root / path))
-        proofs.append(entry)
+        entry = large_entry(root, game, player, result, proof_path(game, player, result), carried, scale, progress)
+        proofs += [entry] if entry else []
     pairings, pairing_files = pairing_record.generate(root, progress)
     files.update(pairing_files)
     audits: list[FileAudit] = []
@@ -224,15 +225,32 @@ def proof_path(game: str, player: int, result: str) -> Path:
     return Path("certificates") / "proofs" / f"{file_stem(game)}.p{player}-{result}.json"
 
 
-def closed_proof_path(game: str, player: int) -> Path:
-    """certificates/proofs/closed/mnk-4-5-4.p2-no-loss.json: a no-loss proof closed by pairings, apart
-    from the plain proof of the same claim."""
-    return Path("certificates") / "proofs" / "closed" / f"{file_stem(game)}.p{player}-no-loss.json"
+def closed_proof_path(game: str, player: int, within: int | None = None) -> Path:
+    """certificates/proofs/closed/mnk-4-5-4.p2-no-loss.json: a no-loss proof closed by pairings (or
+    counts), apart from the plain proof of the same claim; a bounded one ends `-within-N`."""
+    bound = "" if within is None else f"-within-{within}"
+    return Path("certificates") / "proofs" / "closed" / f"{file_stem(game)}.p{player}-no-loss{bound}.json"
 
 
 def large_limits(path: Path) -> checker.Limits:
     """The checker's budget raised to fit this proof exactly: its positions, and their work."""
     return proof_limits(json.loads(path.read_text(encoding="utf-8")), PROOF_LIMITS)
+
+
+def large_entry(root: Path, game: str, player: int, result: str, path: Path, carried: dict[str, dict], scale: bool,
+                progress: ProgressHook | None) -> dict | None:
+    """The index entry of a kept proof whose check takes minutes: carried over from `carried` while
+    the file is the one it describes (its sha256), else (or with `scale`) checked anew; None when
+    the file is not there."""
+    if not (root / path).is_file():
+        return None
+    text = (root / path).read_text(encoding="utf-8")
+    entry = carried.get(path.as_posix())
+    if scale or entry is None or entry.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
+        if progress:
+            progress(f"proof (kept, large): {path.as_posix()}")
+        entry = proof_entry(game, player, result, path, text, None, large_limits(root / path))
+    return entry
 
 
 def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None,
@@ -291,7 +309,8 @@ def readme(
         "|---|---|---|---|---|---|---|---|",
     ]
     for proof in proofs:
-        claimed = "wins" if proof["claim"] == "win" else "does not lose"
+        bound = re.search(r" within [\d,]+ plies", proof["checker"])  # a bounded claim, as the checker states it
+        claimed = ("wins" if proof["claim"] == "win" else "does not lose") + (bound.group(0) if bound else "")
         lines.append(
             f"| `{proof['game']}` | [player {proof['player']} {claimed}]({Path(proof['file']).relative_to('certificates').as_posix()}) | "
             f"{proof['prover_moves']:,} | {proof['positions']:,} | {'not redone' if proof['nodes'] is None else format(proof['nodes'], ',')} | `{proof['sha256'][:16]}…` | "

@@ -124,9 +124,10 @@ class Proof(_Strict):
     positions: int = Field(ge=1)  # distinct positions the traversal visits, terminals included
     turns: int = Field(ge=0)  # the prover's positions: the number of move bytes
     moves: str  # uint8 per turn, zlib, base64
-    closures: int | None = Field(None, ge=0)  # positions closed by a pairing (move byte 255); absent: none
+    closures: int | None = Field(None, ge=0)  # positions closed by a pairing or a count (move byte 255); absent: none
     closure_bytes: int | None = Field(None, ge=0)
-    pairings: str | None = None  # per closure: k, then k pairs of cells; uint8, zlib, base64
+    pairings: str | None = None  # positional: per closure, k, then k pairs of cells; uint8, zlib, base64
+    counts: str | None = None  # uttt: per closure, the opponent's fewest marks to a meta line; uint8, zlib, base64
 
 
 class StrategyCertificate(_Strict):

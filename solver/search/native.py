@@ -125,6 +125,7 @@ class NativeProofSearch:
         self.game, self.claim, self.hooks, self.kernel = game, claim, hooks, kernel
         self.progress, self.progress_seconds = progress, progress_seconds
         policy = self._policy_codes if isinstance(hooks, PolicyHooks) else None
+        closures = closures or (bool(getattr(hooks, "always_close", False)) and has_closure(kernel))  # as ProofSearch
         self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss",
                                   int(table_mb * 2**20), policy, -1 if claim.within is None else claim.within, closures)
 

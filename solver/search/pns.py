@@ -127,8 +127,9 @@ class ProofSearch:
         pairings: bool = False,
     ) -> None:
         self.game = game
-        # optional hook: at the prover's positions, a pairing that proves the claim there, or None
-        self.closure = getattr(hooks, "closure", None) if pairings else None
+        # optional hook: at the prover's positions, a closure (a pairing, a count) that proves the
+        # claim there, or None; asked with --pairings, or always where the hooks say so (uttt's count)
+        self.closure = getattr(hooks, "closure", None) if pairings or getattr(hooks, "always_close", False) else None
         self.closed: dict[Hashable, bool] = {}
         self.claim = claim
         self.hooks = hooks if hooks is not None else NoHooks()
@@ -248,7 +249,9 @@ class ProofSearch:
         """Whether the closure hook closes this prover's position (asked once per table key)."""
         known = self.closed.get(key)
         if known is None:
-            closure = self.closure(state, self.claim.player, self.claim.result, CLOSURE_BUDGET)  # type: ignore[misc]
+            within = self.claim.within
+            left = None if within is None else within - self.plies.get(key, 0)
+            closure = self.closure(state, self.claim.player, self.claim.result, CLOSURE_BUDGET, left)  # type: ignore[misc]
             known = self.closed[key] = closure is not None
         return known
 

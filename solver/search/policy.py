@@ -29,8 +29,9 @@ class PolicyHooks:
 
     def __init__(self, game: Game[Any, Any], policy: PlanPolicy, inner: Any) -> None:
         self.game, self.policy, self.inner = game, policy, inner
-        if hasattr(inner, "table_key"):
-            self.table_key = inner.table_key
+        for name in ("table_key", "closure", "always_close"):  # the inner hooks' optional ones
+            if hasattr(inner, name):
+                setattr(self, name, getattr(inner, name))
 
     def named(self, state: Any, moves: Sequence[Any] | None = None) -> list[Any]:
         """The policy's moves in `state`, [] where it names none; raises PolicyMoveError if it

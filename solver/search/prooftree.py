@@ -32,10 +32,11 @@ CLOSE = 255  # the move byte of a prover's position closed by a closure (never a
 
 
 def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any],
-                       close: Callable[[Any], bytes | None] | None = None, within: int | None = None) -> ProofTree:
+                       close: Callable[[Any, int | None], bytes | None] | None = None, within: int | None = None) -> ProofTree:
     """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc),
-    or, where `close(state)` gives a closure's record (a pairing's, for the positional family), closes
-    the position by it (the byte CLOSE); with `within` N, positions at ply N are leaves (a bounded claim)."""
+    or, where `close(state, plies_left)` gives a closure's record (as the certificate stores it: a
+    pairing's, a count's), closes the position by it (the byte CLOSE); with `within` N, positions at
+    ply N are leaves (a bounded claim) and `plies_left` is N minus the ply (None without a bound)."""
     seen: set[Any] = set()
     moves: list[int] = []
     closures: list[bytes] = []
@@ -55,7 +56,7 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
             continue
         legal = game.legal_moves(state)
         if game.to_move(state) == prover:
-            record = None if close is None else close(state)
+            record = None if close is None else close(state, None if within is None else within - ply)
             if record is not None:
                 moves.append(CLOSE)
                 closures.append(record)

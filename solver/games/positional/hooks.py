@@ -75,8 +75,9 @@ class PositionalHooks:
             return [m for m in ordered if m.cell in blocks]
         return _first(ordered, blocks)
 
-    def closure(self, state: int, prover: int, result: str, budget: int) -> Closure | None:
-        """A pairing that proves a no-loss claim for `prover` (to move) here, or None (solver/games/positional/blocking.py)."""
+    def closure(self, state: int, prover: int, result: str, budget: int, plies_left: int | None = None) -> Closure | None:
+        """A pairing that proves a no-loss claim for `prover` (to move) here, or None (solver/games/positional/blocking.py);
+        it holds to the end of play, so a bound (`plies_left`) changes nothing."""
         if result != "no-loss" or self.rules.marks != "own" or self.rules.goal not in CLOSING_GOALS:
             return None
         return closing_pairing(self.rules.lines, self.board(state), prover, budget)

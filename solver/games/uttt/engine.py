@@ -399,6 +399,33 @@ def threat_boards(s: Position, player: int) -> int:
     return out
 
 
+NEVER = 255  # marks_needed when no meta line is left to the player
+NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
+
+
+def marks_needed(s: Position, player: int, lowered: int = -1) -> int:
+    """The fewest marks `player` must still place to hold a meta line (NEVER: none is left).
+
+    A board counts 0 if `player` won it, NEVER if the opponent won it or it is full, else 3 minus
+    `player`'s marks on the fullest local line without an opponent's mark; a meta line the sum of
+    its boards. A board is won only by a line and a move places one mark, so under either rules
+    `player` cannot win in fewer moves: the count the checker redoes (checker/uttt.py `check_count`).
+    `lowered`: a board counted one lower (unless 0 or NEVER), the count after a move of `player` there.
+    """
+    mine, theirs, won, lost = (s.x, s.o, s.xw, s.ow) if player == X else (s.o, s.x, s.ow, s.xw)
+    costs = []
+    for b in range(9):
+        m, t = chunk(mine, b), chunk(theirs, b)
+        if won >> b & 1:
+            costs.append(0)
+        elif lost >> b & 1 or m | t == FULL9:
+            costs.append(NEVER)
+        else:
+            cost = min((3 - (m & line).bit_count() for line in _LINE_MASKS if not t & line), default=NEVER)
+            costs.append(cost - (b == lowered and cost < NEVER))
+    return min(NEVER, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES3))
+
+
 def immediate_wins(s: Position) -> list[int]:
     """The moves that win the game at once for the player to move, ascending."""
     player = X if s.x.bit_count() == s.o.bit_count() else O
@@ -498,6 +525,32 @@ class CriticalSquares:
             else:
                 rest.append(move)
         return first + rest if prover_moves else first + rest + losing
+
+    always_close = True  # the search asks `closure` without --pairings: it closes bounded claims only
+
+    def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> bytes | None:
+        """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
+        ahead: the record (NO_MOVE, the opponent's `marks_needed`) when that exceeds the opponent's
+        moves left (it cannot win in time, so the claim holds here); else (i, count) for the first
+        legal move i of the prover that sends the opponent to a board where its first move lowers
+        the count to no less than `count`, more than its moves left after it; else None. The
+        checker's `check_count` redoes it."""
+        if result != "no-loss" or plies_left is None:
+            return None
+        opponent = O if prover == X else X
+        needed = marks_needed(s, opponent)
+        if needed > min(plies_left, 81 - (s.x | s.o).bit_count()) // 2:
+            return bytes([NO_MOVE, needed])
+        empty = ~(s.x | s.o)
+        boards = (s.sent,) if s.sent >= 0 else SET_BITS[FULL9 & ~s.closed]
+        for index, move in enumerate(m for b in boards for m in MOVES[b][empty >> 9 * b & FULL9]):
+            after = play(s, move, self.open_rules)
+            if after.sent < 0 or WON[after.xw] or WON[after.ow]:
+                continue
+            needed = marks_needed(after, opponent, after.sent)
+            if needed > (min(plies_left - 1, 81 - (after.x | after.o).bit_count()) + 1) // 2 - 1:
+                return bytes([index, needed])
+        return None
 
 
 def from_text(text: str) -> Uttt:

@@ -322,6 +322,68 @@ static int legal(const void *kernel, const void *state, DfpnChild *out) {
     return count;
 }
 
+/* ---- the meta-line count: engine.py's marks_needed and CriticalSquares.closure ---------------- */
+
+#define NEVER 255   /* no meta line is left to the player */
+#define NO_MOVE 255 /* a count closure's first byte when it counts at the position itself */
+
+/* The fewest marks `player` must still place to hold a meta line: per board 0 if won by `player`,
+   NEVER if won by the other or full, else 3 minus `player`'s marks on the fullest local line without
+   the other's mark; per meta line the sum. Each move places one mark: a floor on moves to a win.
+   `lowered`: a board counted one lower (unless 0 or NEVER), the count after a move there. */
+static int marks_needed(const Position *p, int player, int lowered) {
+    static const int lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
+    static const int meta[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+    int me = player - 1, cost[9], best = NEVER;
+    for (int b = 0; b < 9; b++) {
+        if (p->won[me] >> b & 1) {
+            cost[b] = 0;
+            continue;
+        }
+        cost[b] = NEVER;
+        if (p->won[1 - me] >> b & 1 || !empty(p, b)) continue;
+        for (int l = 0; l < 8; l++)
+            if (!(p->mark[1 - me][b] & lines[l])) {
+                int missing = 3 - __builtin_popcount(p->mark[me][b] & lines[l]);
+                if (missing < cost[b]) cost[b] = missing;
+            }
+        if (b == lowered && cost[b] < NEVER) cost[b]--;
+    }
+    for (int l = 0; l < 8; l++) {
+        int sum = cost[meta[l][0]] + cost[meta[l][1]] + cost[meta[l][2]];
+        if (sum < best) best = sum;
+    }
+    return best;
+}
+
+/* dfpn.h `close`, CriticalSquares.closure: with the family's hooks, a bounded no-loss claim holds
+   where the opponent needs more marks than its moves left -- record (NO_MOVE, count) -- or after
+   the first legal move of the prover that sends the opponent to a board where its first move
+   lowers the count to no less than `count`, more than its moves left after it -- record (the
+   move's index, count) (checker/uttt.py check_count). */
+static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    if (!k->critical || !no_loss || plies_left < 0) return 0;
+    int opponent = 3 - prover, needed = marks_needed(p, opponent, -1), left = 81 - p->filled;
+    if (needed > (plies_left < left ? plies_left : left) / 2) {
+        out[0] = NO_MOVE, out[1] = (unsigned char)needed;
+        return 2;
+    }
+    int moves[81], count = legal_moves(p, moves);
+    for (int i = 0; i < count; i++) {
+        Position after;
+        play(k, p, moves[i], &after);
+        if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
+        needed = marks_needed(&after, opponent, after.sent), left = 81 - after.filled;
+        if (needed > ((plies_left - 1 < left ? plies_left - 1 : left) + 1) / 2 - 1) {
+            out[0] = (unsigned char)i, out[1] = (unsigned char)needed;
+            return 2;
+        }
+    }
+    return 0;
+}
+
 const DfpnFamily dfpn_uttt = {
     .name = "uttt",
     .state_bytes = sizeof(Position),
@@ -337,6 +399,7 @@ const DfpnFamily dfpn_uttt = {
     .legal = legal,
     .identity = key, /* the table key is already the exact position */
     .export = export,
+    .close = close_by_count,
 };
 
 _Static_assert(sizeof(Position) <= DFPN_STATE_BYTES, "a position fits a child's state");

@@ -1,0 +1,136 @@
+"""The meta-line count closure of Ultimate tic-tac-toe: a bounded no-loss proof closes a prover's
+position where the opponent needs more marks for a meta line than it has moves left
+(solver/games/uttt/engine.py `marks_needed`, checker/uttt.py `check_count`).
+
+The engine's count and the checker's plain one are compared on seeded random positions under both
+rules; a proof with count closures is checked, and every mutation of its closures is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import checker
+import checker.uttt as plain
+from certify.proving.single import pack_moves, prove, unpack_moves
+from solver.games.families import resolve_game
+from solver.games.uttt.engine import NEVER, NO_MOVE, O, X, marks_needed
+from solver.search.pns import Claim
+
+
+@pytest.mark.parametrize("name", ["uttt", "uttt:open"])
+def test_the_engine_and_the_checker_count_alike_on_random_play(name: str) -> None:
+    game = resolve_game(name)
+    rules = plain.parse_rules(game.rules.canonical())
+    rng = random.Random(36)
+    seen = set()
+    for _ in range(200):
+        s, cstate = game.initial(), plain.initial(rules)
+        while not game.is_terminal(s):
+            for player in (X, O):
+                count = marks_needed(s, player)
+                assert count == plain.marks_needed(rules, cstate, player)
+                lowered = rng.randrange(9)
+                assert marks_needed(s, player, lowered) == plain.marks_needed(rules, cstate, player, lowered)
+                seen.add(count)
+            move = rng.choice(game.legal_moves(s))
+            s, cstate = game.apply(s, move), dict(plain.moves(rules, cstate))[move]
+    assert {1, 9, NEVER} <= seen  # one mark from a win, the empty grid, no meta line left
+
+
+def test_hand_counts() -> None:
+    game = resolve_game("uttt:open")
+    assert marks_needed(game.initial(), X) == 9
+    s = game.initial()
+    for move in (40, 36):  # X takes the centre of the centre board, O its corner
+        s = game.apply(s, move)
+    assert marks_needed(s, X) == 8 and marks_needed(s, O) == 8
+    # O wins board 4 under the open rules: X's four meta lines through it are dead, the rest cost 9
+    s = game.parse_position("........./........./........./...OOO.../....X..../...XX..../........./........./......... 0")
+    assert s.ow == 1 << 4 and marks_needed(s, X) == 9 - 0 and marks_needed(s, O) == 6
+    assert marks_needed(s, X, 4) == 9 and marks_needed(s, X, 0) == 8  # a move in a dead board lowers nothing
+
+
+@pytest.fixture(scope="module")
+def counted() -> dict:
+    """X cannot win uttt:open within 19 plies (9 marks need ply 17; O answers so that a count
+    closes): a proof with count closures, checked."""
+    attempt = prove(resolve_game("uttt:open"), Claim(2, "no-loss", 19), max_nodes=200_000, core="python")
+    assert attempt.outcome.status == "proved"
+    return json.loads(attempt.text)
+
+
+def test_a_proof_closed_by_counts_is_checked(counted: dict) -> None:
+    verdict = checker.check_document(counted)
+    assert verdict.exit_code == 0, verdict.message
+    assert "closed by a count" in verdict.message and "does not lose within 19 plies" in verdict.message
+    assert counted["proof"]["closures"] > 0 and "pairings" not in counted["proof"]
+
+
+def with_counts(document: dict, records: list[list[int]]) -> dict:
+    flat = [byte for record in records for byte in record]
+    return {**document, "proof": {**document["proof"], "closures": len(records), "closure_bytes": len(flat),
+                                  "counts": pack_moves(flat)}}
+
+
+def records_of(document: dict) -> list[list[int]]:
+    flat = unpack_moves(document["proof"]["counts"], document["proof"]["closure_bytes"])
+    return [flat[at:at + 2] for at in range(0, len(flat), 2)]
+
+
+def test_a_wrong_count_is_refused(counted: dict) -> None:
+    records = records_of(counted)
+    assert {move == NO_MOVE for move, _ in records} == {True, False}  # both kinds: at the position, after a move
+    for index in range(0, len(records), max(1, len(records) // 20)):
+        move, count = records[index]
+        for wrong in ([move, count - 1], [move, count + 1], [move, 255] if count != 255 else [move, 9]):
+            verdict = checker.check_document(with_counts(counted, records[:index] + [wrong] + records[index + 1:]))
+            assert verdict.exit_code == 1 and "needs" in verdict.message, verdict.message
+
+
+def test_a_wrong_move_is_refused(counted: dict) -> None:
+    """A closure's move changed to another (or to none): the count no longer fits, or does not close."""
+    records = records_of(counted)
+    refused = 0
+    for index in [i for i, (move, _) in enumerate(records) if move != NO_MOVE][:20]:
+        move, count = records[index]
+        for other in (NO_MOVE, move + 1, 80):
+            verdict = checker.check_document(with_counts(counted, records[:index] + [[other, count]] + records[index + 1:]))
+            refused += verdict.exit_code == 1
+    assert refused >= 40  # a neighbouring move may close alike; most do not
+
+
+def test_a_count_that_does_not_close_is_refused(counted: dict) -> None:
+    """The same closures under a looser bound: the opponent has moves enough, so they close nothing."""
+    looser = {**counted, "claim": {**counted["claim"], "within": 21}}
+    verdict = checker.check_document(looser)
+    assert verdict.exit_code == 1 and "does not close" in verdict.message
+
+
+def test_counts_are_for_no_loss_proofs_only_and_must_all_be_used(counted: dict) -> None:
+    as_win = {**counted, "claim": {**counted["claim"], "result": "win"}}
+    assert checker.check_document(as_win).exit_code != 0
+    records = records_of(counted)
+    assert checker.check_document(with_counts(counted, records[:-1])).exit_code != 0
+    assert checker.check_document(with_counts(counted, records + [[NO_MOVE, 9]])).exit_code != 0
+    odd = {**counted, "proof": {**counted["proof"], "closure_bytes": counted["proof"]["closure_bytes"] - 1}}
+    assert checker.check_document(odd).exit_code != 0
+    missing = {**counted, "proof": {k: v for k, v in counted["proof"].items() if k != "counts"}}
+    assert checker.check_document(missing).exit_code != 0
+
+
+def test_the_compiled_search_closes_as_the_python_one(counted: dict) -> None:
+    """The kernel's count (solver/games/uttt/kernel.c) closes the same positions: the same file."""
+    native = prove(resolve_game("uttt:open"), Claim(2, "no-loss", 19), max_nodes=200_000, core="native")
+    assert native.core == "native" and json.loads(native.text) == counted
+
+
+def test_plain_search_closes_nothing() -> None:
+    game = resolve_game("uttt")
+    root = "XO......./........./........./........./........./........./........./........./......... 1"
+    for core in ("python", "native"):
+        plain_search = prove(game, Claim(2, "no-loss", 3), root=root, plain=True, max_nodes=100_000, core=core)
+        assert "closures" not in json.loads(plain_search.text)["proof"]
