@@ -319,12 +319,13 @@ class Certified:
 
         return certificate_json(self.certificate)
 
-    def save(self, path: str | Path) -> Path:
-        """Write the certificate file (atomically) and return its path."""
-        from certify.files import write_atomic
+    def save(self, path: str | Path, force: bool = False) -> Path:
+        """Write the certificate file (atomically) and return its path. An existing file is replaced
+        only if it is a table certificate of this game, or with `force` (as `certify solve` does)."""
+        from certify.files import certificate_mark, write_atomic
 
         with bad_input():
-            write_atomic(require_path("path", path), self.text)
+            write_atomic(require_path("path", path), self.text, certificate_mark("table", self.rules.sha256()), force)
         return Path(path)
 
     def position(self, moves: str | list[Any] = "") -> Position:
@@ -395,14 +396,17 @@ class Proof:
         """The certificate file's exact text, if proved."""
         return self.attempt.text
 
-    def save(self, path: str | Path) -> Path:
-        """Write the certificate file (atomically) and return its path; raises ValueError if not proved."""
-        from certify.files import write_atomic
+    def save(self, path: str | Path, force: bool = False) -> Path:
+        """Write the certificate file (atomically) and return its path; CertifyError if not proved. An
+        existing file is replaced only if it is a proof of this game from the same position, or with
+        `force` (as `certify prove` does)."""
+        from certify.files import check_proof_output, write_atomic
 
         if self.text is None:
             raise CertifyError(f"nothing to save: the search ended {self.status}")
         with bad_input():
-            write_atomic(require_path("path", path), self.text)
+            check_proof_output(require_path("path", path), self.family.rules.sha256(), self.attempt.certificate.claim.root, force)
+            write_atomic(Path(path), self.text)
         return Path(path)
 
     def __repr__(self) -> str:

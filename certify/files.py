@@ -160,6 +160,26 @@ def check_output(path: Path, mark: re.Pattern[bytes] | None = None, force: bool 
             raise FileProblem(f"{path}: exists and is not a certify output of this kind; use --force to overwrite it")
 
 
+PROOF_ROOT = re.compile(rb'"claim"\s*:\s*\{[^{}]*?"root"\s*:\s*(null|"(?:[^"\\]|\\.)*")')  # a strategy certificate's start
+
+
+def check_proof_output(path: Path, rules_sha256: str, root: str | None, force: bool = False) -> None:
+    """check_output for a strategy certificate about this game from `root` (None: the start): a table,
+    another file, or a proof from another position is replaced only with `force` (issue 32)."""
+    check_output(path, certificate_mark("strategy", rules_sha256), force)
+    if force or is_stdout(path):
+        return
+    try:
+        with open(target_of(Path(path)), "rb") as handle:
+            found = PROOF_ROOT.search(handle.read(HEAD_BYTES))
+    except OSError:
+        return  # no file yet (check_output named any other problem)
+    theirs = None if found is None else json.loads(found.group(1))
+    if found is not None and theirs != root:
+        said = ["the start" if at is None else at for at in (theirs, root)]
+        raise FileProblem(f"{path}: exists and is the proof from {said[0]}, not from {said[1]}; give -o FILE or --force to replace it")
+
+
 def write_atomic(path: Path, text: str | bytes | Callable[[BinaryIO], None], mark: re.Pattern[bytes] | None = None,
                  force: bool = True) -> None:
     """Write `text` (UTF-8; or what a function writes into the open file) to `path` atomically, or

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from certify.cli import app
+from certify.cli.prove import work_done
 from certify.files import CERTIFICATE_MARK, FileProblem, write_atomic
 from certify.limits import available_memory
 from certify.smt.graph import memory_estimate
@@ -168,6 +169,99 @@ def test_solve_refuses_to_overwrite_a_file_that_is_not_a_certificate(tmp_path):
     assert notes.read_text() == "my notes"
     assert run("solve", "w3t", "-o", str(notes), "--force").exit_code == 0
     assert json.loads(notes.read_text())["format"] == "certify-certificate"
+
+
+def test_a_proof_from_one_position_does_not_replace_a_proof_from_another(tmp_path):
+    path = tmp_path / "tictactoe.p1-no-loss.json"
+    assert run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(path)).exit_code == 0
+    before = path.read_text()
+    refused = run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--position", "X.O/.X./...", "-o", str(path))
+    assert refused.exit_code == 2 and refused.stdout == "", refused.stdout
+    assert first_error(refused) == (f"error: {path}: exists and is the proof from the start, not from X.O/.X./...; "
+                                    "give -o FILE or --force to replace it")
+    assert path.read_text() == before
+    assert run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(path)).exit_code == 0  # the same proof again
+    forced = run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--position", "X.O/.X./...", "-o", str(path), "--force")
+    assert forced.exit_code == 0 and json.loads(path.read_text())["claim"]["root"] == "X.O/.X./..."
+    again = run("prove", "tictactoe", "--value", "--position", "X.O/.X./...", "-o", str(tmp_path))  # --value names files alike
+    assert again.exit_code == 0  # the same position: its proofs may be rewritten
+    refused = run("prove", "tictactoe", "--value", "-o", str(tmp_path))
+    assert refused.exit_code == 2 and "not from the start" in first_error(refused)
+
+
+def test_the_api_refuses_what_the_cli_refuses(tmp_path):
+    import certify
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    proof = certify.prove("tictactoe", 1, "no-loss")
+    with pytest.raises(certify.CertifyError, match="use --force"):
+        proof.save(notes)
+    with pytest.raises(certify.CertifyError, match="use --force"):
+        certify.solve("w3t").save(notes)
+    assert notes.read_text() == "my notes"
+    proof.save(tmp_path / "p1.json")
+    proof.save(tmp_path / "p1.json")  # the same proof again
+    with pytest.raises(certify.CertifyError, match="the proof from the start, not from X.O"):
+        certify.prove("tictactoe", 1, "no-loss", position="X.O/.X./...").save(tmp_path / "p1.json")
+    assert proof.save(notes, force=True) == notes and "certify-certificate" in notes.read_text()
+
+
+def test_the_peak_reported_is_the_processs_peak(tmp_path):
+    import resource
+
+    filler = b"x" * (300 << 20)  # a peak above anything the search reaches: the report must include it
+    del filler
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # reported to 0.1 MB
+    proved = json.loads(run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "-o", str(tmp_path / "p.json"), "--json").stdout)
+    settled = json.loads(run("prove", "tictactoe", "--value", "-o", str(tmp_path), "--json").stdout)
+    assert min(proved["peak_rss_mb"], settled["peak_rss_mb"]) >= peak - 0.05, (peak, proved["peak_rss_mb"], settled["peak_rss_mb"])
+
+
+UNDER_ULIMIT = """
+import json, resource, sys
+import numpy  # noqa: F401 (its thread buffers are mapped before the limit, as in any long run)
+from typer.testing import CliRunner
+from certify.cli import app
+from solver.search.native import GROWTH_HEADROOM, address_space_left_mb, table_mb_for
+mapped = next(int(line.split()[1]) * 1024 for line in open("/proc/self/status") if line.startswith("VmSize:"))
+resource.setrlimit(resource.RLIMIT_AS, (mapped + (80 << 20), resource.getrlimit(resource.RLIMIT_AS)[1]))  # ulimit -v
+left = address_space_left_mb()
+assert 60 < left <= 80 and table_mb_for(None) == left / GROWTH_HEADROOM, (left, table_mb_for(None))
+result = CliRunner().invoke(app, ["prove", "mnk:4,5,4", "--claim", "no-loss", "--player", "2", "--max-nodes", "800000", "--json"])
+from solver.games.families import resolve_game
+from solver.search.native import NativeProofSearch
+from solver.search.pns import Claim
+game = resolve_game("mnk:4,5,4")
+unsized = NativeProofSearch(game, Claim(2, "no-loss"), game.search_hooks(), table_mb=100_000)  # a cap past the limit
+unsized.search(game.initial(), max_nodes=800_000)
+assert unsized.full_evictions > 0 and unsized._core.table_cap == unsized.table_bytes  # the failed doubling set the cap
+sys.stdout.write(result.stdout)
+"""
+
+
+def test_the_compiled_table_fits_the_address_space_left_and_says_when_it_is_full():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", UNDER_ULIMIT], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["status"] == "node budget" and data["table_evictions"] > 0 and data["core"] == "native"
+    line = " ".join(work_done(data).split())
+    assert f"(the table was full: {data['table_evictions']:,} entries evicted;" in line and "ulimit -v" in line
+
+
+def test_check_with_the_game_named_fits_its_budget_to_a_large_proof_and_only_then(tmp_path):
+    proof = tmp_path / "p.json"
+    assert run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(proof)).exit_code == 0
+    small = ("check", str(proof), "--max-states", "100", "--max-work", "1000")  # a budget this proof is over
+    refused = run(*small)
+    assert refused.exit_code == 2 and "over the work budget" in refused.stderr and "--max-states 222" in refused.stderr
+    named = run(*small, "--game", "tictactoe")
+    assert named.exit_code == 0 and "VALID strategy" in named.stdout, named.output
+    other = run(*small, "--game", "w3t")  # another game: INVALID before any work, the budget untouched
+    assert other.exit_code == 1 and "not the game asked for" in other.stdout
 
 
 def test_overwriting_keeps_mode_and_symlink(tmp_path):

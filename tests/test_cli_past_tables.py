@@ -338,6 +338,46 @@ def test_a_checkpointed_search_resumes_to_the_same_certificate(tmp_path, core):
     assert (tmp_path / "r.json").read_bytes() == (tmp_path / "s.json").read_bytes()
 
 
+def test_the_checkpoint_is_named_when_kept_suggested_when_not_and_removed_once_spent(tmp_path):
+    def said(result) -> str:
+        return " ".join(result.stdout.split())  # as read, whatever the terminal's width
+
+    checkpoint = tmp_path / "search.ckpt"
+    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "-o", str(tmp_path / "p.json"))
+    stopped = run(*claim, "--max-nodes", "300", "--checkpoint", str(checkpoint))
+    assert stopped.exit_code == 1 and "no certificate written" in said(stopped) and "nothing written" not in said(stopped)
+    assert f"checkpoint kept at {checkpoint}: continue with --resume {checkpoint}" in said(stopped)
+    unkept = run(*claim, "--max-nodes", "300")
+    assert "the search's table is not kept: --checkpoint FILE saves it" in said(unkept)
+    again = run(*claim, "--max-nodes", "50", "--resume", str(checkpoint), "--checkpoint", str(checkpoint), "--force", "--json")
+    assert json.loads(again.stdout)["checkpoint"] == {"kept": str(checkpoint), "removed": None}
+    resumed = run(*claim, "--resume", str(checkpoint), "--checkpoint", str(checkpoint), "--force")
+    assert resumed.exit_code == 0 and f"removed the checkpoint {checkpoint}: the claim is settled" in said(resumed)
+    assert not checkpoint.exists() and (tmp_path / "p.json").is_file()
+
+
+def test_a_resumed_compiled_search_has_every_entry_and_continues_as_the_stopped_one_would(tmp_path):
+    from pathlib import Path
+
+    from solver.games.families import resolve_game
+    from solver.search.native import NativeProofSearch
+    from solver.search.pns import Claim
+
+    game, claim = resolve_game("mnk:4,5,4"), Claim(2, "no-loss")
+    start = game.initial()
+    stopped = NativeProofSearch(game, claim, game.search_hooks())
+    assert stopped.search(start, max_nodes=100_000).status == "node budget"  # the old load evicted 2,812 of 83,197
+    dump = tmp_path / "table"
+    with open(dump, "wb") as handle:
+        count = stopped.dump_table(handle.fileno())
+    resumed = NativeProofSearch(game, claim, game.search_hooks())
+    resumed.load_table(Path(dump), 0, count, stopped.nodes, stopped.table_checksum())
+    assert (resumed.entries, resumed.evictions, resumed.table_checksum()) == (stopped.entries, 0, stopped.table_checksum())
+    for search in (stopped, resumed):
+        assert search.search(start, max_nodes=40_000).status == "node budget"
+    assert resumed.table_checksum() == stopped.table_checksum()  # the same work from the same table
+
+
 def test_one_core_does_not_read_the_others_checkpoint(tmp_path):
     checkpoint = tmp_path / "c"
     claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--max-nodes", "50")
@@ -645,3 +685,33 @@ def test_ctrl_c_saves_a_checkpoint_that_resumes(tmp_path):
 def test_pairings_are_refused_for_a_game_without_pairing_closures():
     result = run("prove", "uttt", "--claim", "no-loss", "--player", "1", "--pairings")
     assert result.exit_code == 2 and result.stderr.startswith("error: --pairings: uttt has no pairing closures"), result.stderr
+
+
+def large_proof_flow() -> list[str]:
+    """The README's commands that prove and check player 2's half of the 5×5 draw, as written."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    blocks = readme.split("```console\n")[1:]
+    block = next(b.split("```", 1)[0] for b in blocks if "$ certify prove mnk:5,5,4" in b.split("```", 1)[0])
+    return [line[2:] for line in block.splitlines() if line.startswith("$ ")]
+
+
+def test_the_readme_large_proof_flow_checks_the_file_its_prove_command_writes():
+    from certify.cli.prove import default_output
+    from solver.search.pns import Claim
+
+    prove_line, check_line = large_proof_flow()
+    assert prove_line == "certify prove mnk:5,5,4 --claim no-loss --player 2"
+    written = default_output("mnk:5,5,4", Claim(2, "no-loss")).name
+    assert check_line == f"certify check {written} --game mnk:5,5,4"  # --game: the budget fits a proof of that game
+
+
+@pytest.mark.slow
+def test_the_readme_large_proof_flow_runs_verbatim(tmp_path):
+    """About 3 minutes and 2.5 GB to prove, 4 to 8 minutes to check on a shared 2-core machine."""
+    import shlex
+    import subprocess
+
+    for line in large_proof_flow():
+        done = subprocess.run(shlex.split(line), cwd=tmp_path, capture_output=True, text=True, timeout=3600)
+        assert done.returncode == 0, (line, done.stdout, done.stderr)
+    assert "VALID strategy" in done.stdout

@@ -422,3 +422,55 @@ def test_a_certificate_of_another_kind_is_named_by_its_kind():
                         (["z3", "value", str(pairing)], "where kind 'table' is needed")):
         line = one_error_line(run(*args))
         assert line.startswith(f"error: {pairing}: a certificate of kind") and words in line, line
+
+
+# ---- the first hour (issue 32): each thing a new user met once --------------------------------------
+
+
+def test_games_lists_every_game_string_a_command_takes():
+    listed = [row["game"] for row in json.loads(run("games", "--json").stdout)]
+    assert "uttt" in listed and "uttt:open" in listed
+    assert "uttt:open" in run("games").stdout
+
+
+def test_an_unknown_command_names_the_help_once():
+    line = one_error_line(run("frobnicate"))
+    assert line == "error: certify: no such command 'frobnicate' (see 'certify --help')", line
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    (["policy", "audit"], "{code: [[cell, mark], ...]}"),
+    (["explore"], "a proof (.json written by `certify prove`)"),
+    (["tree"], "a proof file (.json written by `certify prove`)"),
+    (["bench"], "pip install -e '.[bench]'"),
+])
+def test_help_says_what_a_command_takes_in_plain_text(command, words):
+    shown = " ".join(run(*command, "--help").stdout.split())
+    assert words in shown and "\\[" not in shown, shown
+
+
+def test_a_folder_check_names_every_file_the_same_way(files, tmp_path):
+    (tmp_path / "good.json").write_bytes(files["good"].read_bytes())
+    (tmp_path / "empty.json").write_text("")
+    result = run("check", str(tmp_path))
+    lines = [line for line in result.stdout.splitlines() if line[:1] in "✓✗"]
+    assert len(lines) == 2 and all(line[2:].startswith(f"{tmp_path}/") for line in lines), result.stdout
+
+
+def test_sigterm_says_it_ended_the_command():
+    script = (  # SIGTERM one second into a long search
+        "import os, signal, sys\n"
+        "from certify.cli import app\n"
+        "signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGTERM))\n"
+        "signal.alarm(1)\n"
+        "sys.argv = ['certify', 'prove', 'mnk:6,6,5', '--claim', 'win', '--player', '1', '--core', 'python', '--max-nodes', '10000000']\n"
+        "app()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 143 and done.stderr.strip().splitlines()[-1] == "terminated (SIGTERM)", done.stderr
+
+
+def test_audit_names_a_certificate_given_in_place_of_claims(files):
+    line = one_error_line(run("audit", str(files["good"])))
+    assert line == (f"error: {files['good']}: a certify certificate (kind table), not a claims file (TOML, docs/claims-format.md); "
+                    f"`certify check {files['good']}` checks it"), line

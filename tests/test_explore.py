@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from typer.testing import CliRunner
 
 from certify.record.certificate import read_certificate
@@ -80,14 +82,15 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert not (tmp_path / "broken.html").exists()
 
 
-def test_serve_answers_on_loopback_only():
+@pytest.mark.parametrize("source", [str(W3T), "w3t"])  # a certificate, or a game solved first (no page file)
+def test_serve_answers_on_loopback_only(source, tmp_path):
     import subprocess
     import sys
     import urllib.error
     import urllib.request
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "certify", "explore", str(W3T), "--serve", "--no-check"],
+        [sys.executable, "-m", "certify", "explore", source, "--serve", "--no-check"], cwd=tmp_path,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -105,6 +108,7 @@ def test_serve_answers_on_loopback_only():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    assert list(tmp_path.iterdir()) == []  # served, not written
 
 
 def test_output_conventions(tmp_path):

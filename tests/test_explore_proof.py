@@ -77,3 +77,26 @@ def test_explore_reads_a_strategy_certificate(tmp_path):
     data = json.loads(re.search(r'id="certify-data">(.*?)</script>', page, re.S).group(1))
     assert data["kind"] == "strategy" and data["claim"]["root"] == UTTT_ROOT
     assert read_proof(source)[0] == certificate
+
+
+def test_explore_says_how_much_of_a_large_proof_the_page_embeds_and_the_page_says_it_is_loading(tmp_path, monkeypatch):
+    import certify.explorer.proof as proof_module
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    certificate, _ = proved("tictactoe", 1, "no-loss")
+    path = tmp_path / "p.json"
+    path.write_text(certificate.model_dump_json())
+    whole = CliRunner().invoke(app, ["explore", str(path), "--no-check", "-o", str(tmp_path / "whole.html")])
+    assert whole.exit_code == 0 and "every position of the proof" in " ".join(whole.stdout.split()), whole.output
+    small = proof_module.proof_page_data
+    monkeypatch.setattr(proof_module, "proof_page_data", lambda *args: small(*args, limit=50))  # a proof past the page's limit
+    cut = CliRunner().invoke(app, ["explore", str(path), "--no-check", "-o", str(tmp_path / "cut.html"), "--json"])
+    data = json.loads(cut.stdout)
+    assert (data["states_embedded"], data["states_total"]) == (50, certificate.proof.positions)
+    cut = CliRunner().invoke(app, ["explore", str(path), "--no-check", "-o", str(tmp_path / "cut.html")])
+    said = " ".join(cut.stdout.split())
+    assert f"50 of the proof's {certificate.proof.positions:,} positions, breadth first from its start" in said and "every" not in said
+    html = (tmp_path / "cut.html").read_text()  # what a browser shows before the script has decoded the proof
+    assert re.search(r'<p id="status"[^>]*>Reading the certificate embedded in this page…</p>', html)

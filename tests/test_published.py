@@ -31,3 +31,22 @@ def test_search_policy_audit_page_is_up_to_date() -> None:
 
     page = ROOT / "certificates" / "audits" / "policies-search.md"
     assert page.read_text(encoding="utf-8") == search_audit_markdown(search_audits()), "run `certify publish`"
+
+
+def test_every_row_of_the_certificates_readme_links_the_file_whose_sha256_it_shows() -> None:
+    import hashlib
+    import re
+
+    readme = ROOT / "certificates" / "README.md"
+    rows = [line for line in readme.read_text(encoding="utf-8").splitlines() if line.startswith("| ")]
+    checked = 0
+    for row in rows:
+        link, shas = re.search(r"\]\(([^)]+\.json)\)", row), re.findall(r"`([0-9a-f]{16})…`", row)
+        if link is None or not shas:
+            continue
+        sha = shas[-1]  # the file's (a table's row shows its rules sha256 first)
+        target = readme.parent / link.group(1)
+        assert target.is_file(), row
+        assert hashlib.sha256(target.read_bytes()).hexdigest().startswith(sha), (row, target)
+        checked += 1
+    assert checked >= 20

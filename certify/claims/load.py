@@ -13,7 +13,7 @@ from typing import Annotated, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from certify.files import FileProblem, read_text
+from certify.files import FileProblem, certificate_kind, read_text
 from certify.claims.atlas import AtlasNodes
 from certify.claims.boards import SequenceFormula, WinTest
 from certify.claims.bounds import KINDS as BOUND_KINDS
@@ -77,6 +77,10 @@ def load_claims(path: Path) -> ClaimsFile:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
+        kind = certificate_kind(path)
+        if kind is not None:  # the certificate the claims are about, given in their place
+            raise ClaimsFileError(f"{path}: a certify certificate (kind {kind}), not a claims file (TOML, docs/claims-format.md); "
+                                  f"`certify check {path}` checks it") from None
         raise ClaimsFileError(f"{path}: not valid TOML: {err}") from None
     try:
         return ClaimsFile.model_validate(data)

@@ -70,8 +70,13 @@ def premise_positions(seed: int, count: int, premise: Callable[[Position], bool]
 
 def decide(s: Position, player: int, result: Literal["win", "no-loss"], max_nodes: int) -> bool | None:
     """Whether `player` can force `result` from `s` (True/False), or None when the budget runs out."""
+    return search_result(s, player, result, max_nodes)[0]
+
+
+def search_result(s: Position, player: int, result: Literal["win", "no-loss"], max_nodes: int) -> tuple[bool | None, int]:
+    """`decide`, and the nodes the proof search spent."""
     outcome = ProofSearch(GAME, Claim(player, result), GAME.search_hooks()).search(s, max_nodes=max_nodes)
-    return {"proved": True, "disproved": False}.get(outcome.status)
+    return {"proved": True, "disproved": False}.get(outcome.status), outcome.nodes
 
 
 @dataclass
@@ -142,6 +147,17 @@ class UtttClaim(ClaimBase):
     def budget(self) -> str:
         """`20,000 nodes`."""
         return f"{self.max_nodes:,} nodes"
+
+
+def after_search(escapes: list[str], found: list[tuple[bool | None, int]], budget: str) -> str:
+    """What proof search says after the replies that escape an immediate loss (`found`: each one's
+    verdict for X's win and nodes): where X still forces a win, search was required, not X's win."""
+    wins = [reply for reply, (verdict, _) in zip(escapes, found) if verdict]
+    nodes = sum(spent for _, spent in found)
+    if len(wins) == len(escapes):
+        return f", yet X forces a win after each of them (proof search, {nodes:,} nodes in all): search is required"
+    others = [f"{reply}: {'X does not win' if verdict is False else 'undecided'}" for reply, (verdict, _) in zip(escapes, found) if not verdict]
+    return f"; proof search ({budget} each, {nodes:,} in all): X forces a win after {', '.join(wins) or 'none of them'}; {'; '.join(others)}"
 
 
 def critical_moves(s: Position) -> list[int]:
@@ -324,17 +340,18 @@ class WorkedPosition(UtttClaim):
                 if (after, move) in proofs:
                     continue
                 proofs.append((after, move))
-                escapes = [format_move(r) for r in GAME.legal_moves(after) if not immediate_wins(play(after, r))]
-                at_once.append((format_move(move), escapes))
+                escapes = [r for r in GAME.legal_moves(after) if not immediate_wins(play(after, r))]
+                at_once.append((format_move(move), [format_move(r) for r in escapes],
+                                [search_result(play(after, r), X, "win", self.max_nodes) for r in escapes]))
                 verdict = decide(after, X, "win", self.max_nodes)
                 best.append((s, move, verdict))
         if not proofs:
             return [Reading("X can send O there", f"no choice of the board X is sent to lets X play a cell {self.board}", False)]
         immediate = Reading(
             "with no search: every O reply lets X win at once",
-            "; ".join(f"after X {move}, " + (f"O's replies {', '.join(escapes)} give X no immediate win" if escapes
-                                             else "every O reply lets X win at once") for move, escapes in at_once),
-            not any(escapes for _, escapes in at_once),
+            "; ".join(f"after X {move}, " + (f"O's replies {', '.join(escapes)} give X no immediate win{after_search(escapes, found, self.budget())}"
+                                             if escapes else "every O reply lets X win at once") for move, escapes, found in at_once),
+            not any(escapes for _, escapes, _ in at_once),
         )
         settled = [(s, move) for s, move, verdict in best if verdict]
         searched = Reading(

@@ -141,10 +141,18 @@ def usage_line(err: click_errors.UsageError) -> str:
     return f"{where}: {message} (see '{where} --help')"
 
 
+class Terminated(SystemExit):
+    """SIGTERM, raised where the program is, so it unwinds (exit 143) and says so."""
+
+
 def stop_on_sigterm() -> None:
     """Make SIGTERM unwind like Ctrl-C (exit 143), so an interrupted write removes its temporary file."""
+
+    def terminate(signum: int, _frame: object) -> None:
+        raise Terminated(128 + signum)
+
     if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+        signal.signal(signal.SIGTERM, terminate)
 
 
 def conventional(command: click.Command) -> click.Command:
@@ -245,7 +253,7 @@ class CertifyGroup(TyperGroup):
         name = args[0] if args else ""
         if name and not name.startswith("-") and name not in COMMANDS:
             close = get_close_matches(name, COMMANDS, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else " (see 'certify --help')"
+            hint = f"; did you mean '{close[0]}'?" if close else ""  # usage_line adds where the help is
             raise click_errors.UsageError(f"no such command '{name}'{hint}", ctx)
         return super().resolve_command(ctx, args)
 
@@ -268,6 +276,9 @@ class CertifyGroup(TyperGroup):
         except (typer.Abort, KeyboardInterrupt, EOFError):
             errors.print("interrupted")
             code = EXIT_INTERRUPTED
+        except Terminated as stop:
+            errors.print("terminated (SIGTERM)")
+            code = stop.code
         except BrokenPipeError:
             code = EXIT_INTERRUPTED
         except Exception as err:  # a bug: one line, not a traceback, unless debugging

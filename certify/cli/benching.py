@@ -44,7 +44,7 @@ def misplaced_option(ctx: typer.Context, suite: str) -> str | None:
 @app.command()
 def bench(
     ctx: typer.Context,
-    suite: Annotated[Literal["solver", "z3", "players", "prove", "pairing", "all", "startup", "scale", "parallel", "uttt"], typer.Option("--suite", help="solver (solve, certify, check, OpenSpiel peer), z3, players (TPM/TPG), prove (proof search and strategy certificates), pairing (pairing search and pairing certificates checked), all of those, startup (whole-process times of small commands), scale (the 4x4 boards beside the C peer mnk.c), parallel (serial compiled search vs 1 and 2 compiled workers, process pool and Ray, and simulated larger clusters; docs/scaling.md), or uttt (how far checked Ultimate tic-tac-toe proofs reach, with and without critical squares; docs/benchmarks.md).")] = "solver",
+    suite: Annotated[Literal["solver", "z3", "players", "prove", "pairing", "all", "startup", "scale", "parallel", "uttt"], typer.Option("--suite", help="solver (solve, certify, check, and OpenSpiel as peer if installed: pip install -e '.[bench]'), z3, players (TPM/TPG), prove (proof search and strategy certificates), pairing (pairing search and pairing certificates checked), all of those, startup (whole-process times of small commands), scale (the 4x4 boards beside the C peer mnk.c), parallel (serial compiled search vs 1 and 2 compiled workers, process pool and Ray, and simulated larger clusters; docs/scaling.md), or uttt (how far checked Ultimate tic-tac-toe proofs reach, with and without critical squares; docs/benchmarks.md).")] = "solver",
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Timed runs per task (after one warm-up).")] = 10,
     games: Annotated[int, typer.Option("--games", min=1, help="players: timed self-play games per player.")] = 5,
     board: Annotated[list[str] | None, typer.Option("--board", help="scale: a board to run (repeatable; default the eight 4x4 boards).")] = None,
@@ -57,7 +57,7 @@ def bench(
     plain: Annotated[bool, typer.Option("--plain/--no-plain", help="uttt: also search without critical squares.")] = True,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players.
+    """Time the solver, certificate writer and checker (OpenSpiel the peer: pip install -e '.[bench]'), Z3, and players.
 
     --suite startup runs `python -c pass`, `certify --help` and `certify solve w3t -o FILE` as
     whole processes, in turn, and prints each one's median time and peak memory.

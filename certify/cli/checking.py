@@ -14,6 +14,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 import checker
 from certify.record.certificate import fitting_limits, read_any_certificate
+from certify.record.schema import StrategyCertificate
 from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, load_any_game, user_errors
 from certify.cli.options import GAME_HELP
 from certify.files import readable_file
@@ -39,11 +40,30 @@ def checking_status(path: Path, enabled: bool) -> Iterator[CheckProgress | None]
         yield progress
 
 
+def fitting_proof_limits(document: StrategyCertificate, limits: checker.Limits) -> checker.Limits:
+    """The budget raised (never lowered) to fit the proof a certificate about the game named by
+    --game declares: its positions, at most as many as the game has (3**cells boards for a
+    positional game), times the checker's work per position for that game. The checker stops as
+    soon as the strategy reaches more positions than declared, so the declared count bounds the
+    work; without --game the default budget stands (a hostile small file costs seconds)."""
+    family = checker.FAMILIES.get(str(document.rules.get("family")))
+    if family is None:
+        return limits  # the checker names the problem
+    try:
+        per_position = family.position_work(family.parse_rules(document.rules))
+    except (checker.NotACertificate, ValueError, KeyError, TypeError):
+        return limits  # rules the checker cannot read: it names the problem
+    cells = document.rules.get("rows", 0) * document.rules.get("cols", 0) if document.rules.get("family") == "positional" else None
+    positions = document.proof.positions if cells is None else min(document.proof.positions, 3**cells)
+    return checker.Limits(max_bytes=limits.max_bytes, max_states=max(limits.max_states, positions),
+                          max_work=max(limits.max_work, positions * per_position))
+
+
 @app.command()
 def check(
     certificate: Annotated[Path, typer.Argument(help="A certificate file written by `certify solve` (kind table) or `certify prove` (kind strategy), or a folder of them (`certify prove --batch`).", show_default=False)],
     game: Annotated[Optional[str], typer.Option("--game", metavar="GAME", help=f"INVALID unless the certificate is about this game. {GAME_HELP}", show_default=False)] = None,
-    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states, or proofs of more positions (raise it for a 4x4 game, or give --game: the budget then fits that game).")] = BUDGET.max_states,
+    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Work budget: refuse tables of more states, or proofs of more positions (raise it for a 4x4 game or a large proof, or give --game: the budget then fits that game's certificate).")] = BUDGET.max_states,
     max_work: Annotated[int, typer.Option("--max-work", min=1, help="Work budget: refuse more states x lines (a proof: positions x its per-position work).")] = BUDGET.max_work,
     max_bytes: Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse files larger than this.")] = BUDGET.max_bytes,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -74,9 +94,11 @@ def check(
     if certificate.stat().st_size <= max_bytes:
         with user_errors():
             document = read_any_certificate(certificate)  # a schema error gives the field by name, exit 2
+        # about the game asked for or INVALID (before any work): the budget may grow to what that game can need
         if expected is not None and document.kind == "table" and isinstance(expected, Rules):
-            # about the game asked for or INVALID: the budget may grow to what that game can need
             limits = fitting_limits(expected, document.table.states, limits)
+        elif expected is not None and document.kind == "strategy":
+            limits = fitting_proof_limits(document, limits)
     sha = None if expected is None else expected.sha256()
     with checking_status(certificate, not json_out) as progress:
         result = checker.check_file(str(certificate), limits, sha, progress)

@@ -15,7 +15,8 @@ from certify.files import PAGE_MARK, certificate_kind, check_output, is_stdout, 
 if TYPE_CHECKING:
     from solver.games.positional.rules import Rules
 
-EXPLORE_HELP = "A certificate file (.json written by `certify solve`) or a GAME to solve first (see `certify games`)."
+EXPLORE_HELP = ("A certificate file: a table (.json written by `certify solve`) or a proof (.json written by `certify prove`); "
+                "or a GAME to solve first (see `certify games`).")
 
 
 @app.command()
@@ -30,6 +31,9 @@ def explore(
     json_out: JsonOpt = False,
 ) -> None:
     """Write one self-contained HTML page to play through a certified game: board, move values, strategy tree.
+
+    CERT may be a table certificate (`certify solve`) or a proof file (`certify prove`): a proof's
+    page walks the prover's strategy against every reply.
 
     Example: certify explore certificates/w3t.json -o w3t.html
     """
@@ -61,8 +65,10 @@ def explore(
             rules = load_table_game(source, certificates_too=True)  # another family (uttt) is refused here, in one line
             from certify.cli.solving import solving_progress
 
-            with user_errors():  # refuse before the solve, not after
-                check_output(page_path(output, serve, rules, None), PAGE_MARK, force)
+            planned = page_path(output, serve, rules, None)
+            if planned is not None:  # with --serve and no -o, no page is written
+                with user_errors():  # refuse before the solve, not after
+                    check_output(planned, PAGE_MARK, force)
             with solving_progress(not json_out) as hook:
                 certificate = solve_and_certify(rules, source, progress=hook).certificate
         certified = CertifiedGame(certificate)
@@ -92,7 +98,11 @@ def explore(
     if json_out and not to_stdout:
         console.print_json(json.dumps(summary))
     elif path is not None:
-        reach = "every state" if facts.horizon is None else f"{facts.states:,} states within {facts.horizon} plies"
+        if kind == "strategy":  # a large proof is embedded breadth first up to certify/explorer/proof.py's NODE_LIMIT
+            reach = ("every position of the proof" if facts.states >= total
+                     else f"{facts.states:,} of the proof's {total:,} positions, breadth first from its start")
+        else:
+            reach = "every state" if facts.horizon is None else f"{facts.states:,} states within {facts.horizon} plies"
         where = "the page" if to_stdout else f"[bold]{path}[/]"
         (errors if to_stdout else console).print(f"wrote {where} ({facts.bytes:,} bytes, {reach}); open it in any browser")
     if verdict is not None and not verdict.startswith("VALID"):

@@ -238,7 +238,7 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
     else:
         for path, code, message in results:
             mark = "[bold green]✓[/]" if code == EXIT_OK else "[bold red]✗[/]"
-            said = message if message.startswith(f"{path}: ") else f"{path.name}: {message}"  # a file's problem names it already
+            said = message if message.startswith(f"{path}: ") else f"{path}: {message}"  # a file's problem names it already
             console.print(f"{mark} {escape(said)}", soft_wrap=True)
         valid = sum(code == EXIT_OK for _, code, _ in results)
         console.print(f"{valid:,} of {plural(len(results), 'file')} VALID")

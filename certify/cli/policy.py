@@ -41,7 +41,7 @@ app.add_typer(policy_app, name="policy")
 
 SPEC_HELP = (
     "A built-in name (`certify policy list`), module:function or path/to/file.py:function naming "
-    "a function (game, code) -> moves, or a .json table {code: \\[\\[cell, mark], ...]}. "
+    "a function (game, code) -> moves, or a .json table {code: [[cell, mark], ...]}. "
     "module:function IMPORTS AND RUNS THAT CODE: name only code you trust."
 )
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]

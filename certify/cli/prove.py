@@ -19,8 +19,8 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_any_ga
 from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSecondsOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
-from certify.files import CHECKPOINT_MARK, certificate_mark, check_output, existing_folder, file_stem, is_stdout, readable_file
-from certify.proving.single import Attempt, CoreUnavailable, prove as run_proof, prove_command, write_proof
+from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, file_stem, is_stdout, readable_file
+from certify.proving.single import Attempt, CoreUnavailable, peak_rss_mb, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
 from solver.search.policy import PolicyMoveError
@@ -50,8 +50,9 @@ def progress_line(p: Progress, max_nodes: int | None, max_memory: float | None) 
     """`250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB`."""
     used = [p.nodes / max_nodes if max_nodes else 0.0, p.rss_mb / max_memory if max_memory else 0.0]
     budget = f" ({max(used):.0%} of the {'node' if used[0] >= used[1] else 'memory'} budget)" if max_nodes or max_memory else ""
+    full = f" (table full: {p.evictions:,} evicted)" if p.evictions else ""
     return (f"{p.nodes:,} nodes{budget}  root pn {number(p.root_pn)} dn {number(p.root_dn)}  "
-            f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries  {p.rss_mb:,.0f} MB")
+            f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries{full}  {p.rss_mb:,.0f} MB")
 
 
 def default_output(game_name: str, claim: Claim) -> Path:
@@ -71,9 +72,10 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         "root_dn": None if outcome.root_dn >= INF else outcome.root_dn,
         "nodes": outcome.nodes,
         "table_entries": outcome.entries,
+        "table_evictions": outcome.evictions,
         "seconds": round(attempt.seconds, 3),
         "nodes_per_second": round(outcome.nodes / outcome.seconds) if outcome.seconds > 0 else None,
-        "peak_rss_mb": round(outcome.peak_rss_mb, 1),
+        "peak_rss_mb": round(max(outcome.peak_rss_mb, peak_rss_mb()), 1),  # the process's, the certificate's writing too
         "core": attempt.core,
     }
     if attempt.first_moves:
@@ -95,7 +97,7 @@ def prove(
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
     core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled: positional boards, uttt, uttt:open), python (solver/search/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
-    checkpoint: Annotated[Optional[Path], typer.Option("--checkpoint", metavar="FILE", show_default=False, help="Save the search's table (with --workers/--ray: the driver's state) to FILE every --checkpoint-minutes and when it stops unsettled (a budget, Ctrl-C); resume with --resume FILE.")] = None,
+    checkpoint: Annotated[Optional[Path], typer.Option("--checkpoint", metavar="FILE", show_default=False, help="Save the search's table (with --workers/--ray: the driver's state) to FILE every --checkpoint-minutes and when it stops unsettled (a budget, Ctrl-C); resume with --resume FILE. Removed once the claim is settled.")] = None,
     checkpoint_minutes: Annotated[float, typer.Option("--checkpoint-minutes", metavar="MINUTES", min=0.01, help="How often --checkpoint saves.")] = 10.0,
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="FILE", show_default=False, help="Start from the table a --checkpoint FILE of the same search saved (same game, claim, position).")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
@@ -120,7 +122,9 @@ def prove(
 
     Exit 0 proved (certificate written), 1 disproved (the opposite claim is then searched and its
     certificate written: the other player does not lose against a win claim, wins against a
-    no-loss claim) or out of budget (nothing written), 2 bad input, 130 interrupted (nothing written).
+    no-loss claim) or out of budget (no certificate written), 2 bad input, 130 interrupted (no certificate written). An unsettled
+    search's table is kept in the --checkpoint file; once the claim is settled, its checkpoint
+    (--checkpoint, --resume) is removed.
 
     Example: certify prove mnk:4,4,3 --claim win --player 1 -o p1-win.json
     """
@@ -182,9 +186,9 @@ def prove(
             raise option_fail("--policy", err) from None
         options.append(f"--policy {policy}")
     path = output or default_output(game_obj.rules.name, target)
-    mark = certificate_mark("strategy", game_obj.rules.sha256())  # a table or another game's proof is never replaced silently
+    sha = game_obj.rules.sha256()  # a table, another game's proof or a proof from elsewhere is never replaced silently
     with user_errors():
-        check_output(path, mark, force)  # refuse before the search, not after
+        check_proof_output(path, sha, position, force)  # refuse before the search, not after
         if checkpoint is not None:
             check_output(checkpoint, CHECKPOINT_MARK, force)
         if resume is not None:
@@ -225,7 +229,7 @@ def prove(
         if output is None:
             path = default_output(game_obj.rules.name, target.opposite())
             with user_errors():
-                check_output(path, mark, force)
+                check_proof_output(path, sha, position, force)
         data["opposite"] = summary(opposite, None)
         written = opposite
     if written.certificate is None:
@@ -238,11 +242,13 @@ def prove(
         from certify.cli.parallel import parallel_summary
 
         data["parallel"] = parallel_summary(spec, stats)
+    data["checkpoint"] = checkpoint_fate(attempt.outcome.status, checkpoint, resume)
     out = errors if is_stdout(path) else console  # the certificate itself may be on stdout
     if json_out:
         out.print_json(json.dumps(data))
     else:
         report(data, target, game_obj.rules.name, out)
+        report_checkpoint(data["checkpoint"], attempt.outcome.status, out)
         if stats is not None:
             from certify.cli.parallel import report_parallel
 
@@ -251,6 +257,26 @@ def prove(
         raise typer.Exit(EXIT_INTERRUPTED)
     if attempt.outcome.status != "proved":
         raise typer.Exit(EXIT_FAILED)
+
+
+def checkpoint_fate(status: str, checkpoint: Path | None, resume: Path | None) -> dict[str, str | None]:
+    """What became of the search's checkpoint: a settled claim's checkpoints (--checkpoint, --resume)
+    are spent and removed; an unsettled search's --checkpoint is kept (it saved the table there)."""
+    if status in ("proved", "disproved", "policy fails"):
+        removed = [path for path in dict.fromkeys((checkpoint, resume)) if path is not None and is_checkpoint(path)]
+        for path in removed:
+            path.unlink()
+        return {"kept": None, "removed": " and ".join(map(str, removed)) or None}
+    return {"kept": str(checkpoint) if checkpoint is not None and is_checkpoint(checkpoint) else None, "removed": None}
+
+
+def is_checkpoint(path: Path) -> bool:
+    """Whether `path` is a file `--checkpoint` wrote (its first line says so)."""
+    try:
+        with open(path, "rb") as handle:
+            return CHECKPOINT_MARK.search(handle.readline(4096)) is not None
+    except OSError:
+        return False
 
 
 def prove_value(game: str, position: str | None, folder: Path | None, max_nodes: int | None, max_memory: int | None,
@@ -270,9 +296,10 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
         existing_folder(folder, "-o", "with --value, -o names the folder the certificates go to", writing=True)
     name = game_obj.rules.name
     paths = {c: folder / default_output(name, c).name for c in (Claim(p, r) for p in (1, 2) for r in ("win", "no-loss"))}
+    root = None if position is None else game_obj.format_position(start)
     with user_errors():
         for path in paths.values():  # refuse before the searches, not after
-            check_output(path, certificate_mark("strategy", game_obj.rules.sha256()), force)
+            check_proof_output(path, game_obj.rules.sha256(), root, force)
     extra = ([f"--position '{position}'"] if position is not None else []) + (["--plain"] if plain else [])
 
     def command(c: Claim) -> str:
@@ -290,7 +317,7 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
     data = {
         "game": name, "position": game_obj.format_position(start), "to_move": mover, "value": settled.value,
         "files": written, "nodes": settled.nodes, "seconds": round(settled.seconds, 3),
-        "peak_rss_mb": round(max(a.outcome.peak_rss_mb for a in settled.searches), 1),
+        "peak_rss_mb": round(max(peak_rss_mb(), *(a.outcome.peak_rss_mb for a in settled.searches)), 1),
         "searches": [{"player": a.claim.player, "claim": a.claim.result, "status": a.outcome.status, "nodes": a.outcome.nodes}
                      for a in settled.searches],
     }
@@ -331,9 +358,13 @@ def report(data: dict, claim: Claim, name: str, out: Console = console) -> None:
 
 
 def work_done(data: dict) -> str:
-    """What one search cost."""
+    """What one search cost; and whether its table was full (it then forgets positions and redoes their work)."""
+    full = ""
+    if data.get("table_evictions"):
+        full = (f" (the table was full: {plural(data['table_evictions'], 'entry', 'entries')} evicted; it may take a third of "
+                "the machine's memory, what --max-memory or `ulimit -v` leaves)")
     return (f"{plural(data['nodes'], 'node')} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
-            f"{plural(data['table_entries'], 'table entry', 'table entries')}, peak {data['peak_rss_mb']:,.0f} MB")
+            f"{plural(data['table_entries'], 'table entry', 'table entries')}{full}, peak {data['peak_rss_mb']:,.0f} MB")
 
 
 def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
@@ -345,9 +376,19 @@ def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
                   f"player {claim.player}, {plural(data['positions'], 'position')}, depth {data['depth']}")
     else:  # the opposite of a disproved claim is proved unless the budget runs out or Ctrl-C
         pn, dn = (number(INF if v is None else v) for v in (data["root_pn"], data["root_dn"]))
-        out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work_done(data)}; root pn {pn} dn {dn}; nothing written")
+        out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work_done(data)}; root pn {pn} dn {dn}; no certificate written")
         if data.get("first_moves"):
             out.print(escape(settled_first_moves(data["first_moves"])), soft_wrap=True)
+
+
+def report_checkpoint(fate: dict[str, str | None], status: str, out: Console) -> None:
+    """Which spent checkpoint was removed, where an unsettled search's table is kept, or how it could have been."""
+    if fate["removed"]:
+        out.print(f"removed the checkpoint {escape(fate['removed'])}: the claim is settled", soft_wrap=True)
+    elif fate["kept"]:
+        out.print(f"checkpoint kept at [bold]{escape(fate['kept'])}[/]: continue with --resume {escape(fate['kept'])}", soft_wrap=True)
+    elif status not in ("proved", "disproved", "policy fails"):
+        out.print("the search's table is not kept: --checkpoint FILE saves it (then --resume FILE continues)", soft_wrap=True)
 
 
 def settled_first_moves(rows: list[dict]) -> str:

@@ -29,5 +29,5 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "policy": ("certify.cli.policy", "Players as policies: list the built-in ones, audit any of them exhaustively."),
     "play": ("certify.cli.policy", "Play GAME in the terminal against the certified player."),
     "publish": ("certify.cli.audit", "Regenerate every published certificate, audit, certificates/index.json and certificates/README.md."),
-    "bench": ("certify.cli.benching", "Time the solver, certificate writer and checker (with OpenSpiel as peer), Z3, and players."),
+    "bench": ("certify.cli.benching", "Time the solver, certificate writer and checker (OpenSpiel the peer: pip install -e '.[bench]'), Z3, and players."),
 }

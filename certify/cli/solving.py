@@ -57,15 +57,15 @@ def solving_progress(enabled: bool = True) -> Iterator[ProgressHook | None]:
 
 def game_rows() -> list[dict[str, str]]:
     """Every way to name a game, as `certify games` lists them: built-ins, patterns, other families."""
-    from solver.games.families import FAMILIES, resolve_game
+    from solver.games.families import FAMILIES, VARIANTS, resolve_game
 
     rows = [{"game": name, "kind": "built-in", "rules": text} for name, text in BUILTIN_DESCRIPTIONS.items()]
     rows.append({"game": "mnk:R,C,K[,wild][,misere]", "kind": "pattern",
                  "rules": "R×C board (up to 64 cells in any shape; tables up to 4×4), K in a row; wild = either mark; misere = line loses"})
     rows.append({"game": "FILE.json / FILE.toml", "kind": "spec file",
                  "rules": "your own spec: name, rows, cols, k or lines, marks, goal (docs/rules.md)"})
-    for family in FAMILIES:  # other families: positions and proofs, no tables
-        rows.append({"game": family, "kind": "family", "rules": f"{resolve_game(family).rules.describe()} (certify show, certify prove)"})
+    for name in (name for family in FAMILIES for name in (family, *VARIANTS.get(family, ()))):  # positions and proofs, no tables
+        rows.append({"game": name, "kind": "family", "rules": f"{resolve_game(name).rules.describe()} (certify show, certify prove)"})
     return rows
 
 

@@ -12,7 +12,7 @@ from rich.tree import Tree
 
 from certify.cli.app import app, console, fail, load_table_game
 from certify.cli.labels import Labelled, labelled_game
-from certify.cli.options import CertOpt, GameArg, JsonOpt, PlayerOpt
+from certify.cli.options import GAME_HELP, CertOpt, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
 from certify.files import certificate_kind
 from certify.record.format import VALUE_WORDS
@@ -74,7 +74,7 @@ def draw(tree: Tree, entry: dict, cols: int, game: Game, player: int) -> None:
 
 @app.command()
 def tree(
-    game: GameArg,
+    game: Annotated[str, typer.Argument(metavar="GAME|PROOF", help=f"{GAME_HELP} Or a proof file (.json written by `certify prove`): its proof tree is drawn.", show_default=False)],
     player: PlayerOpt = None,
     depth: Annotated[int, typer.Option("--depth", metavar="D", min=1, max=8, help="How many of the player's own moves to draw.")] = 2,
     cert: CertOpt = None,

@@ -9,13 +9,12 @@ was found.
 
 from __future__ import annotations
 
-import resource
 import time
 from pathlib import Path
 from typing import Any
 
 from certify.proving.checkpoint import load_driver_checkpoint, save_driver_checkpoint
-from certify.proving.single import Attempt, strategy_certificate
+from certify.proving.single import Attempt, peak_rss_mb, strategy_certificate
 from solver.workers import EngineSpec
 from solver.search.parallel import Progress, Stats, prove_parallel
 from solver.search.pns import Claim, Outcome
@@ -50,8 +49,3 @@ def prove_on_engine(game: Any, claim: Claim, root: str | None, spec: EngineSpec,
     tree = canonical_strategy(game, state, claim.player, lambda s: result.strategy[game.key(s)])
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds), stats
-
-
-def peak_rss_mb() -> float:
-    """This process's peak resident memory so far, in MiB (Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

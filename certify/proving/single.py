@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import resource
 import time
 import zlib
 from collections.abc import Callable
@@ -64,6 +65,12 @@ class Attempt:
     def text(self) -> str | None:
         """The certificate file's exact text, if proved."""
         return None if self.certificate is None else certificate_text(self.certificate)
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MiB (Linux reports KiB): what a command reports
+    as its peak, since walking the strategy and writing the certificate may pass the search's."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def pack_moves(moves: list[int]) -> str:

@@ -15,6 +15,7 @@ from solver.games.positional.rules import RulesError, resolve
 
 # name → "module:function" taking the GAME text; imported only when asked for
 FAMILIES: dict[str, str] = {"uttt": "solver.games.uttt.engine:from_text"}
+VARIANTS: dict[str, tuple[str, ...]] = {"uttt": ("uttt:open",)}  # a family's other GAME strings (`certify games` lists them)
 
 
 def resolve_game(text: str) -> Game[Any, Any]:

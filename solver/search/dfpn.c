@@ -154,7 +154,10 @@ static int grow(Search *s) { /* double the table if it fits the cap; 0 if it sta
     u64 slots = s->slots * 2;
     if (slots * sizeof(Entry) > s->table_cap) return 0;
     Entry *table = calloc(slots, sizeof(Entry));
-    if (!table) return 0;
+    if (!table) { /* out of memory or address space: the cap is here, or every new key would ask again */
+        s->table_cap = s->slots * sizeof(Entry);
+        return 0;
+    }
     for (u64 i = 0; i < s->slots; i++) {
         Entry *old = &s->table[i];
         if (!old->work) continue;
@@ -741,6 +744,9 @@ static PyObject *Search_load(Search *self, PyObject *args) {
         fclose(f);
         return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
     }
+    /* sized for every entry first: entries come in the dumped table's slot order, and a table
+       doubling as they come overfills the slots their home bits share, evicting some on the way */
+    while (4 * entries > 3 * self->slots && grow(self)) continue;
     u64 sum = 0;
     const char *problem = NULL;
     for (u64 i = 0; i < entries && !problem; i++) {
@@ -769,12 +775,14 @@ static PyObject *Search_get_evictions(Search *self, void *closure) { return PyLo
 static PyObject *Search_get_table_bytes(Search *self, void *closure) {
     return PyLong_FromUnsignedLongLong(self->slots * sizeof(Entry));
 }
+static PyObject *Search_get_table_cap(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->table_cap); }
 
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "Expansions so far, over every search call.", NULL},
     {"entries", (getter)Search_get_entries, NULL, "Positions in the table.", NULL},
     {"evictions", (getter)Search_get_evictions, NULL, "Entries replaced by another position's.", NULL},
     {"table_bytes", (getter)Search_get_table_bytes, NULL, "The table's size now, in bytes.", NULL},
+    {"table_cap", (getter)Search_get_table_cap, NULL, "The most bytes the table may take (lowered if an allocation failed).", NULL},
     {NULL},
 };
 

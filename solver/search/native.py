@@ -19,6 +19,7 @@ Importing this module loads the extension; import it only where a search runs.
 from __future__ import annotations
 
 import os
+import resource
 from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
@@ -36,7 +37,7 @@ ENTRY_BYTES: int = _dfpn.ENTRY_BYTES
 # at 3 GB, evicting (uttt:open from the empty board thrashed there); a third lets it reach 6 GB,
 # 9 GB resident while it doubles.
 DEFAULT_TABLE_MB = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 3 / 2**20
-GROWTH_HEADROOM = 1.5  # while the table doubles, the old and the new copy are both resident
+GROWTH_HEADROOM = 1.5  # while the table doubles, the old and the new copy are both resident (and mapped)
 
 
 class Kernel(Protocol):
@@ -82,10 +83,26 @@ def has_closure(kernel: Kernel) -> bool:
 
 
 def table_mb_for(max_memory_mb: float | None) -> float:
-    """The table's cap: what a memory budget leaves beside the process as it is, growth included."""
-    if max_memory_mb is None:
-        return DEFAULT_TABLE_MB
-    return max(1.0, (max_memory_mb - rss_mb()) / GROWTH_HEADROOM)
+    """The table's cap: what a memory budget leaves beside the process as it is, and what the
+    address-space limit leaves (`ulimit -v`: a table doubling past it cannot be allocated, and
+    stays where it is, evicting), growth included."""
+    cap = DEFAULT_TABLE_MB if max_memory_mb is None else (max_memory_mb - rss_mb()) / GROWTH_HEADROOM
+    left = address_space_left_mb()
+    return max(1.0, cap if left is None else min(cap, left / GROWTH_HEADROOM))
+
+
+def address_space_left_mb() -> float | None:
+    """MiB this process may still map under its address-space limit (RLIMIT_AS less what it maps
+    now, VmSize), or None without a limit."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            mapped = next(int(line.split()[1]) * 1024 for line in handle if line.startswith("VmSize:"))
+    except (OSError, StopIteration, ValueError):
+        mapped = 0
+    return max(0, soft - mapped) / 2**20
 
 
 class NativeProofSearch:
@@ -132,6 +149,13 @@ class NativeProofSearch:
         """The table's size now."""
         return int(self._core.table_bytes)
 
+    @property
+    def full_evictions(self) -> int:
+        """`evictions` once the table is at its cap (it cannot double: the cap asked for, or where
+        an allocation failed), else 0: below the cap a rare long cluster evicts too, and the table
+        is not full."""
+        return self.evictions if 2 * self.table_bytes > self._core.table_cap else 0
+
     def search(self, state: Any, max_nodes: int | None = None, max_memory_mb: float | None = None,
                max_seconds: float | None = None) -> Outcome:
         """As ProofSearch.search: until proved or disproved, a budget runs out, or Ctrl-C."""
@@ -143,11 +167,11 @@ class NativeProofSearch:
             -1.0 if max_seconds is None else float(max_seconds),
             report, self.progress_seconds)
         typed: Status = status
-        return Outcome(typed, pn, dn, self.nodes, self.entries, seconds, peak)
+        return Outcome(typed, pn, dn, self.nodes, self.entries, seconds, peak, self.full_evictions)
 
     def _report(self, nodes: int, pn: int, dn: int, entries: int, seconds: float, mb: float) -> None:
         assert self.progress is not None
-        self.progress(Progress(nodes, pn, dn, entries, seconds, mb))
+        self.progress(Progress(nodes, pn, dn, entries, seconds, mb, self.full_evictions))
 
     def _policy_codes(self, exported: Any) -> list[int] | None:
         """The core's policy callback: the move codes the policy names at this prover's position

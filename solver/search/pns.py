@@ -72,6 +72,7 @@ class Progress:
     entries: int
     seconds: float
     rss_mb: float
+    evictions: int = 0  # entries replaced, once the compiled search's table is full (the Python one never evicts)
 
     @property
     def nodes_per_second(self) -> float:
@@ -90,6 +91,7 @@ class Outcome:
     entries: int
     seconds: float
     peak_rss_mb: float
+    evictions: int = 0  # entries replaced, once the compiled search's table is full (the Python one never evicts)
 
 
 class _Stop(Exception):
