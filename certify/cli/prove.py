@@ -171,7 +171,8 @@ def prove(
     if pairings:
         if parallel:
             raise fail("--pairings is for the serial search (leave out --workers, --ray and --batch)")
-        if not hasattr(game_obj.search_hooks(), "closure"):
+        hooks = game_obj.search_hooks()
+        if not hasattr(hooks, "closure") or getattr(hooks, "always_close", False):  # a count closes without it
             raise fail(f"--pairings: {game_obj.rules.name} has no pairing closures (positional games with own marks have them)")
         options.append("--pairings")
     plan = None
