@@ -35,9 +35,13 @@ def assert_rejected(result: checker.CheckResult) -> None:
 
 
 def evidence(document: dict) -> dict:
-    """What a verdict is about: everything but provenance, arrays unpacked."""
+    """What a verdict is about: everything but provenance and the rules' name (a label outside the
+    rules hash, which the verdict prints as read), arrays unpacked."""
     opened = open_arrays(document)
-    return {key: opened[key] for key in CERT_KEYS if key != "provenance"}
+    about = {key: opened[key] for key in CERT_KEYS if key != "provenance"}
+    if isinstance(about.get("rules"), dict):
+        about["rules"] = {key: value for key, value in about["rules"].items() if key != "name"}
+    return about
 
 
 def assert_valid_only_if_true(document: object, result: checker.CheckResult) -> None:
