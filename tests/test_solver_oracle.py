@@ -21,7 +21,7 @@ def solver_labels(rules) -> dict[int, tuple[int, int, int]]:
     }
 
 
-@pytest.mark.parametrize("game", sorted(BUILTIN_DESCRIPTIONS))
+@pytest.mark.parametrize("game", sorted(name for name in BUILTIN_DESCRIPTIONS if resolve(name).cells <= 9))  # naive minimax: 3x3
 def test_builtin_games_match_naive_minimax(game):
     rules = resolve(game)
     assert solver_labels(rules) == naive_labels(rules)
