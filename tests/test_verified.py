@@ -396,7 +396,7 @@ def unreadable(doc: dict) -> list[dict | str]:
                              ("proof", "positions", 10**7), ("proof", "traversal", "bfs"),
                              ("claim", "player", 3), ("claim", "player", True), ("claim", "result", "draw"),
                              ("claim", "root", "XXX/..."), ("claim", "root", 5),
-                             ("rules", "rows", 17), ("rules", "goal", "x"), ("rules", "extra", 1),
+                             ("rules", "rows", 300), ("rules", "goal", "x"), ("rules", "extra", 1),
                              ("rules", "lines", []), ("rules", "lines", [[1, 0]]), ("rules", "lines", [[0, 99]]),
                              ("rules", "lines", list(reversed(doc["rules"]["lines"]))), ("rules", "family", "uttt"),
                              ("", "kind", "table"), ("", "format", "other"), ("", "provenance", None)):

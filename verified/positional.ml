@@ -6,7 +6,7 @@ open Load
 let mark_rules = ["own"; "either"; "x-only"]
 let goals = ["first-line-wins"; "first-line-loses"; "most-lines"]
 let rules_keys = ["cols"; "family"; "goal"; "lines"; "marks"; "name"; "rows"]
-let max_side = 16
+let max_cells = 256 (* a board of any shape up to 256 cells, as checker/positional.py MAX_CELLS *)
 
 type rules = { rows : int; cols : int; lines : int list list; marks : string; goal : string }
 
@@ -15,7 +15,8 @@ let rec nat_of_int n = if n <= 0 then Core.O else Core.S (nat_of_int (n - 1))
 let parse_rules (raw : json) : rules =
   let keys = match raw with Obj f -> List.sort compare (List.map fst f) | _ -> [] in
   if keys <> rules_keys then error "rules must have exactly the keys %s" (String.concat ", " rules_keys);
-  let rows = int_in "rules" "rows" 1 max_side raw and cols = int_in "rules" "cols" 1 max_side raw in
+  let rows = int_in "rules" "rows" 1 max_cells raw and cols = int_in "rules" "cols" 1 max_cells raw in
+  if rows * cols > max_cells then error "rules: board %dx%d is not 1 to %d cells" rows cols max_cells;
   let marks = word "rules" "marks" mark_rules raw and goal = word "rules" "goal" goals raw in
   if goal = "most-lines" && marks <> "own" then
     error "rules: goal most-lines needs marks 'own' (a line must belong to a player)";
