@@ -2,21 +2,73 @@
 still open to the opponent (docs/certificate-format.md, kind `pairing`, has the argument).
 
 A bounded backtracking search over bit masks, fast enough to try at every prover position of a
-proof search on small boards: the open line with the fewest usable pairs is blocked first, each of
-its pairs in turn; a branch is cut when more lines remain than the free cells' pairs can block.
-Past `budget` steps it gives up (None: no closure here, which only costs the proof its shortcut).
-The positional family offers it as the proof-search hook `closure` (solver/games/positional/hooks.py).
+proof search: the open lines are first reduced (a line whose empty cells include all of another
+open line's is blocked with it, so it is dropped; of equal ones the first is kept); then the open
+line with the fewest usable pairs is blocked first, each of its pairs in turn. Before a branch,
+a necessary test cuts it cheaply (`feasible`): lines that share fewer than two usable cells can't
+be blocked by one pair, so a set of such lines (chosen greedily, the most constrained first) needs
+two usable cells of its own each, all distinct: a bipartite matching (Hall's condition), found by
+augmenting paths. Past `budget` steps it gives up (None: no closure here, which only costs the proof
+its shortcut). The positional family offers it as the proof-search hook `closure`
+(solver/games/positional/hooks.py); the compiled kernel (solver/games/positional/kernel.c) does the
+same steps in the same order, so both close the same positions with the same pairs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
 Pairs = tuple[tuple[int, int], ...]
 Closure = tuple[int | None, Pairs]  # the prover's first move (or None) and the pairs
 DEFAULT_BUDGET = 2_000
 CLOSING_GOALS = ("first-line-wins", "most-lines")
+
+
+def _bits(mask: int) -> list[int]:
+    """The single-bit masks of `mask`, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+def _count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def reduced(masks: list[int]) -> list[int]:
+    """The masks without those that contain another (any pair inside the smaller one is inside
+    them too); of equal masks the first stays. Order kept."""
+    return [mask for i, mask in enumerate(masks)
+            if not any(j != i and other & mask == other and (other != mask or j < i) for j, other in enumerate(masks))]
+
+
+def feasible(remaining: Sequence[int], used: int) -> bool:
+    """A necessary condition for disjoint pairs outside `used` blocking every mask of `remaining`:
+    each has two usable cells, and the greedy set of masks that pairwise share fewer than two usable
+    cells (scanned by fewest usable cells, then in order) gets two distinct usable cells each."""
+    usable = [mask & ~used for mask in remaining]
+    if any(_count(free) < 2 for free in usable):
+        return False
+    kept: list[int] = []
+    for free in sorted(usable, key=_count):  # stable: ties in order
+        if all(_count(free & other) < 2 for other in kept):
+            kept.append(free)
+    owner: dict[int, int] = {}  # a cell's bit -> the kept mask it is matched to
+
+    def augment(index: int, seen: list[int]) -> bool:
+        for cell in _bits(kept[index]):
+            if seen[0] & cell:
+                continue
+            seen[0] |= cell
+            if cell not in owner or augment(owner[cell], seen):
+                owner[cell] = index
+                return True
+        return False
+
+    return all(augment(index, [0]) for index in range(len(kept)) for _ in range(2))
 
 
 def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover: int,
@@ -33,25 +85,23 @@ def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover:
         open_masks.append(mask)
     steps = [0]
 
-    def usable(mask: int, used: int) -> list[int]:
-        cells = [cell for cell in range(mask.bit_length()) if mask >> cell & 1 and not used >> cell & 1]
-        return [(1 << a) | (1 << b) for a, b in combinations(cells, 2)]
-
     def solve(remaining: list[int], used: int) -> list[int] | None:
         if not remaining:
             return []
         steps[0] += 1
-        if steps[0] > budget:
+        if steps[0] > budget or not feasible(remaining, used):
             return None
-        options = [usable(mask, used) for mask in remaining]
-        fewest = min(range(len(remaining)), key=lambda i: len(options[i]))
-        for pair in options[fewest]:
-            rest = solve([mask for mask in remaining if mask & pair != pair], used | pair)
-            if rest is not None:
-                return [pair, *rest]
+        counts = [_count(mask & ~used) for mask in remaining]
+        cells = _bits(remaining[counts.index(min(counts))] & ~used)
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                pair = a | b
+                rest = solve([mask for mask in remaining if mask & pair != pair], used | pair)
+                if rest is not None:
+                    return [pair, *rest]
         return None
 
-    found = solve(open_masks, 0)
+    found = solve(reduced(open_masks), 0)
     if found is None:
         return None
     return tuple(sorted(tuple(cell for cell in range(pair.bit_length()) if pair >> cell & 1) for pair in found))  # type: ignore[misc]

@@ -38,7 +38,7 @@ typedef struct {
 
 typedef struct {
     int cells, nlines, marks, goal, threats, nsym, ngroup, group_plies, closure_budget;
-    u64 *scratch; /* the pairing search's open lines, nlines per level (MAX_CELLS / 2 + 1 levels) */
+    u64 *scratch; /* the pairing search's open lines, nlines per level (MAX_CELLS / 2 + 1 levels), and a row for all of them */
     u64 full, *lines;
     int *through, through_start[MAX_CELLS + 1]; /* lines through each cell: through[through_start[c] ...] */
     int order[MAX_CELLS];
@@ -110,7 +110,7 @@ static void *create(PyObject *config) {
     k->nlines = (int)nlines;
     k->lines = calloc(nlines, sizeof(u64));
     if (!k->lines) goto fail;
-    if (k->closure_budget && !(k->scratch = malloc((size_t)(MAX_CELLS / 2 + 1) * nlines * sizeof(u64)))) goto fail;
+    if (k->closure_budget && !(k->scratch = malloc((size_t)(MAX_CELLS / 2 + 2) * nlines * sizeof(u64)))) goto fail;
     for (Py_ssize_t i = 0; i < nlines; i++) {
         PyObject *item = PySequence_GetItem(lines, i);
         if (!item) goto fail;
@@ -354,21 +354,69 @@ static void identity(const void *kernel, const void *state, DfpnKey *key) {
 
 /* ---------------------------------------------------------------- closures: pairings
 
-   solver/games/positional/blocking.py in C, step for step (the same lines, the same pairs tried in
-   the same order, the same budget), so the two searches close the same positions. */
+   solver/games/positional/blocking.py in C, step for step (the same lines, the same reduction, the
+   same test before each branch, the same pairs tried in the same order, the same budget), so the
+   two searches close the same positions with the same pairs. */
+
+/* A cell's augmenting path in `feasible`'s matching: kept[index] takes one more usable cell, moving
+   the owners of cells already taken along the way (owner[cell]: a kept index, or -1). */
+static int augment(const u64 *kept, int index, u64 *seen, signed char *owner) {
+    for (u64 free = kept[index]; free; free &= free - 1) {
+        u64 bit = free & -free;
+        if (*seen & bit) continue;
+        *seen |= bit;
+        int cell = __builtin_ctzll(bit);
+        if (owner[cell] < 0 || augment(kept, owner[cell], seen, owner)) {
+            owner[cell] = (signed char)index;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* blocking.py feasible: a necessary condition for disjoint pairs outside `used` blocking each of the
+   `n` masks -- every one has two usable cells, and the masks that pairwise share fewer than two usable
+   cells (chosen greedily: fewest usable cells first, then in order) get two distinct usable cells each. */
+static int feasible(const u64 *remaining, int n, u64 used) {
+    u64 kept[MAX_CELLS / 2 + 1];
+    int most = 0, nkept = 0;
+    for (int i = 0; i < n; i++) {
+        int count = __builtin_popcountll(remaining[i] & ~used);
+        if (count < 2) return 0;
+        if (count > most) most = count;
+    }
+    for (int size = 2; size <= most; size++)
+        for (int i = 0; i < n; i++) {
+            u64 free = remaining[i] & ~used;
+            if (__builtin_popcountll(free) != size) continue;
+            int alone = 1;
+            for (int j = 0; j < nkept && alone; j++) alone = __builtin_popcountll(free & kept[j]) < 2;
+            if (!alone) continue;
+            if (nkept == MAX_CELLS / 2) return 0; /* two cells each: more than the board holds */
+            kept[nkept++] = free;
+        }
+    signed char owner[MAX_CELLS];
+    memset(owner, -1, sizeof owner);
+    for (int i = 0; i < nkept; i++)
+        for (int slot = 0; slot < 2; slot++) {
+            u64 seen = 0;
+            if (!augment(kept, i, &seen, owner)) return 0;
+        }
+    return 1;
+}
 
 /* Disjoint pairs of empty cells such that every open line (one without a mark in `mine`) holds
    one: the open lines at `level` of the scratch, `n` of them, none of whose pairs may use `used`.
    The pairs found go to pairs[level...]; returns how many pairs in all, or -1. */
 static int solve(const Kernel *k, int level, int n, u64 used, int *steps, u64 *pairs) {
     if (!n) return level;
-    if (++*steps > k->closure_budget) return -1;
     const u64 *remaining = k->scratch + (size_t)level * k->nlines;
+    if (++*steps > k->closure_budget || !feasible(remaining, n, used)) return -1;
     u64 *rest = k->scratch + (size_t)(level + 1) * k->nlines;
     int fewest = 0, least = 1 << 30;
-    for (int i = 0; i < n; i++) { /* the line with the fewest usable pairs, the first of them */
-        int free_cells = __builtin_popcountll(remaining[i] & ~used), options = free_cells * (free_cells - 1) / 2;
-        if (options < least) least = options, fewest = i;
+    for (int i = 0; i < n; i++) { /* the line with the fewest usable cells, the first of them */
+        int free_cells = __builtin_popcountll(remaining[i] & ~used);
+        if (free_cells < least) least = free_cells, fewest = i;
     }
     u64 cells = remaining[fewest] & ~used;
     for (u64 a = cells; a; a &= a - 1)
@@ -386,16 +434,25 @@ static int solve(const Kernel *k, int level, int n, u64 used, int *steps, u64 *p
     return -1;
 }
 
-/* blocking_pairs: how many pairs block every line without a mark in `mine`, or -1. */
+/* blocking_pairs: how many pairs block every line without a mark in `mine`, or -1. The open lines
+   are reduced as blocking.py reduced does: one containing another open line (or equal to an
+   earlier one) is dropped. */
 static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, u64 *pairs) {
-    int n = 0, steps = 0;
+    int n = 0, kept = 0, steps = 0;
+    u64 *open = k->scratch + (size_t)(MAX_CELLS / 2 + 1) * k->nlines; /* the scratch's last row */
     for (int l = 0; l < k->nlines; l++) {
         u64 line = k->lines[l], mask = line & empty;
         if (line & mine) continue;
         if (!(mask & (mask - 1))) return -1; /* fewer than two empty cells: no pair fits */
-        k->scratch[n++] = mask;
+        open[n++] = mask;
     }
-    return solve(k, 0, n, 0, &steps, pairs);
+    for (int i = 0; i < n; i++) {
+        int covered = 0;
+        for (int j = 0; j < n && !covered; j++)
+            covered = j != i && (open[j] & open[i]) == open[j] && (open[j] != open[i] || j < i);
+        if (!covered) k->scratch[kept++] = open[i];
+    }
+    return solve(k, 0, kept, 0, &steps, pairs);
 }
 
 /* dfpn.h close: closing_pairing -- pairs blocking every line open to the opponent, or else the
