@@ -72,9 +72,10 @@ def feasible(remaining: Sequence[int], used: int) -> bool:
 
 
 def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover: int,
-                   budget: int = DEFAULT_BUDGET) -> Pairs | None:
+                   budget: int = DEFAULT_BUDGET, steps: list[int] | None = None) -> Pairs | None:
     """Disjoint pairs of empty cells such that every line without a mark of `prover` holds one; None
-    if there are none or the search passes `budget` steps. Own marks: `prover`'s mark is `prover`."""
+    if there are none or the search passes `budget` steps (counted in `steps`, given to share one
+    budget between searches). Own marks: `prover`'s mark is `prover`."""
     open_masks = []
     for line in lines:
         if any(board[cell] == prover for cell in line):
@@ -83,7 +84,7 @@ def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover:
         if mask & (mask - 1) == 0:  # fewer than two empty cells: no pair fits
             return None
         open_masks.append(mask)
-    steps = [0]
+    steps = [0] if steps is None else steps
 
     def solve(remaining: list[int], used: int) -> list[int] | None:
         if not remaining:
@@ -93,12 +94,13 @@ def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover:
             return None
         counts = [_count(mask & ~used) for mask in remaining]
         cells = _bits(remaining[counts.index(min(counts))] & ~used)
-        for i, a in enumerate(cells):
-            for b in cells[i + 1:]:
-                pair = a | b
-                rest = solve([mask for mask in remaining if mask & pair != pair], used | pair)
-                if rest is not None:
-                    return [pair, *rest]
+        pairs = [a | b for i, a in enumerate(cells) for b in cells[i + 1:]]
+        # the pairs blocking the most lines first (ties in the order above: Python's sort is stable)
+        blocked = {pair: sum(mask & pair == pair for mask in remaining) for pair in pairs}
+        for pair in sorted(pairs, key=lambda pair: -blocked[pair]):
+            rest = solve([mask for mask in remaining if mask & pair != pair], used | pair)
+            if rest is not None:
+                return [pair, *rest]
         return None
 
     found = solve(reduced(open_masks), 0)
@@ -109,14 +111,22 @@ def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover:
 
 def closing_pairing(lines: Sequence[Sequence[int]], board: Sequence[int], prover: int,
                     budget: int = DEFAULT_BUDGET) -> Closure | None:
-    """At a position with `prover` to move: pairs blocking every open line, or else a first move of
-    the prover (cells in order) after which pairs block the rest; None if neither is found."""
-    pairs = blocking_pairs(lines, board, prover, budget)
-    if pairs is not None:
-        return None, pairs
-    for cell in (cell for cell, mark in enumerate(board) if mark == 0):
+    """At a position with `prover` to move: a first move of the prover after which pairs block every
+    line still open to the opponent, or None if none is found within `budget` steps in all, at most a
+    tenth of them for each move. The cells on most open lines are tried first, then in order. (Pairs
+    blocking every open line before the move block them after it too, less the pair holding the
+    move's cell, whose lines it marks: so no search without a first move is needed.)"""
+    attempt = max(1, budget // 10)
+    opponent_lines = [line for line in lines if all(board[cell] != prover for cell in line)]
+    through = {cell: sum(cell in line for line in opponent_lines) for cell, mark in enumerate(board) if mark == 0}
+    spent = 0
+    for cell in sorted(through, key=lambda cell: -through[cell]):  # stable: ties in order
+        if spent >= budget:
+            break
         after = [prover if each == cell else mark for each, mark in enumerate(board)]
-        pairs = blocking_pairs(lines, after, prover, budget)
+        steps = [0]
+        pairs = blocking_pairs(lines, after, prover, min(attempt, budget - spent), steps)
         if pairs is not None:
             return cell, pairs
+        spent += steps[0]
     return None

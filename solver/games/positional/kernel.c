@@ -408,37 +408,46 @@ static int feasible(const u64 *remaining, int n, u64 used) {
 /* Disjoint pairs of empty cells such that every open line (one without a mark in `mine`) holds
    one: the open lines at `level` of the scratch, `n` of them, none of whose pairs may use `used`.
    The pairs found go to pairs[level...]; returns how many pairs in all, or -1. */
-static int solve(const Kernel *k, int level, int n, u64 used, int *steps, u64 *pairs) {
+static int solve(const Kernel *k, int level, int n, u64 used, int limit, int *steps, u64 *pairs) {
     if (!n) return level;
     const u64 *remaining = k->scratch + (size_t)level * k->nlines;
-    if (++*steps > k->closure_budget || !feasible(remaining, n, used)) return -1;
+    if (++*steps > limit || !feasible(remaining, n, used)) return -1;
     u64 *rest = k->scratch + (size_t)(level + 1) * k->nlines;
     int fewest = 0, least = 1 << 30;
     for (int i = 0; i < n; i++) { /* the line with the fewest usable cells, the first of them */
         int free_cells = __builtin_popcountll(remaining[i] & ~used);
         if (free_cells < least) least = free_cells, fewest = i;
     }
-    u64 cells = remaining[fewest] & ~used;
+    u64 cells = remaining[fewest] & ~used, options[MAX_CELLS * (MAX_CELLS - 1) / 2];
+    int blocked[MAX_CELLS * (MAX_CELLS - 1) / 2], count = 0;
     for (u64 a = cells; a; a &= a - 1)
         for (u64 b = a & (a - 1); b; b &= b - 1) {
             u64 pair = (a & -a) | (b & -b);
-            int m = 0;
-            for (int i = 0; i < n; i++)
-                if ((remaining[i] & pair) != pair) rest[m++] = remaining[i];
-            int found = solve(k, level + 1, m, used | pair, steps, pairs);
-            if (found >= 0) {
-                pairs[level] = pair;
-                return found;
-            }
+            int lines = 0;
+            for (int i = 0; i < n; i++) lines += (remaining[i] & pair) == pair;
+            int j = count++; /* insertion by most lines blocked, ties in the order generated */
+            for (; j > 0 && blocked[j - 1] < lines; j--) options[j] = options[j - 1], blocked[j] = blocked[j - 1];
+            options[j] = pair, blocked[j] = lines;
         }
+    for (int o = 0; o < count; o++) {
+        u64 pair = options[o];
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if ((remaining[i] & pair) != pair) rest[m++] = remaining[i];
+        int found = solve(k, level + 1, m, used | pair, limit, steps, pairs);
+        if (found >= 0) {
+            pairs[level] = pair;
+            return found;
+        }
+    }
     return -1;
 }
 
-/* blocking_pairs: how many pairs block every line without a mark in `mine`, or -1. The open lines
-   are reduced as blocking.py reduced does: one containing another open line (or equal to an
-   earlier one) is dropped. */
-static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, u64 *pairs) {
-    int n = 0, kept = 0, steps = 0;
+/* blocking_pairs: how many pairs block every line without a mark in `mine`, or -1, within `limit`
+   steps (counted in `steps`). The open lines are reduced as blocking.py reduced does: one
+   containing another open line (or equal to an earlier one) is dropped. */
+static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, int limit, int *steps, u64 *pairs) {
+    int n = 0, kept = 0;
     u64 *open = k->scratch + (size_t)(MAX_CELLS / 2 + 1) * k->nlines; /* the scratch's last row */
     for (int l = 0; l < k->nlines; l++) {
         u64 line = k->lines[l], mask = line & empty;
@@ -452,22 +461,34 @@ static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, u64 *pairs) {
             covered = j != i && (open[j] & open[i]) == open[j] && (open[j] != open[i] || j < i);
         if (!covered) k->scratch[kept++] = open[i];
     }
-    return solve(k, 0, kept, 0, &steps, pairs);
+    return solve(k, 0, kept, 0, limit, steps, pairs);
 }
 
-/* dfpn.h close: closing_pairing -- pairs blocking every line open to the opponent, or else the
-   first empty cell where a move of the prover leaves such pairs; written as checker/proof.py reads
-   a closure: the first move (255: none), the number of pairs, their cells (pairs in order). */
+/* dfpn.h close: closing_pairing -- the first empty cell (by most open lines through it, then in
+   order) where a move of the prover leaves pairs blocking every line open to the opponent, each
+   move's search within a tenth of the budget, all of them within it; written as checker/proof.py
+   reads a closure: the first move, the number of pairs, their cells (pairs in order). */
 static int closure(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
     const Kernel *k = kernel;
     const Position *p = state;
     if (!no_loss || !k->closure_budget) return 0;
     u64 mine = prover == 1 ? p->x : p->o, empty = k->full & ~(p->x | p->o), pairs[MAX_CELLS / 2];
-    int first = 255, count = blocking_pairs(k, mine, empty, pairs);
-    for (u64 rest = empty; count < 0 && rest; rest &= rest - 1) {
-        u64 cell = rest & -rest;
-        first = __builtin_ctzll(cell);
-        count = blocking_pairs(k, mine | cell, empty & ~cell, pairs);
+    int through[MAX_CELLS] = {0}, order[MAX_CELLS], cells = 0;
+    for (int l = 0; l < k->nlines; l++)
+        if (!(k->lines[l] & mine))
+            for (u64 rest = k->lines[l] & empty; rest; rest &= rest - 1) through[__builtin_ctzll(rest)]++;
+    for (u64 rest = empty; rest; rest &= rest - 1) { /* insertion by most lines, ties in order */
+        int cell = __builtin_ctzll(rest), j = cells++;
+        for (; j > 0 && through[order[j - 1]] < through[cell]; j--) order[j] = order[j - 1];
+        order[j] = cell;
+    }
+    int first = 255, count = -1, spent = 0, attempt = k->closure_budget / 10 > 1 ? k->closure_budget / 10 : 1;
+    for (int i = 0; i < cells && count < 0 && spent < k->closure_budget; i++) {
+        int steps = 0, limit = k->closure_budget - spent < attempt ? k->closure_budget - spent : attempt;
+        u64 cell = 1ULL << order[i];
+        first = order[i];
+        count = blocking_pairs(k, mine | cell, empty & ~cell, limit, &steps, pairs);
+        spent += steps;
     }
     if (count < 0) return 0;
     for (int i = 1; i < count; i++) /* sorted by their first cell, as the Python closure sorts them */
