@@ -74,7 +74,9 @@ PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # Kept likewise, closed by pairings (certificates/proofs/closed/). Index key `pairing_proofs`, apart
 # from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
 # entry, does not read closures.
-KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("mnk:4,6,4", 2), ("mnk:4,7,4", 2))
+KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("mnk:4,6,4", 2), ("mnk:4,7,4", 2),
+                       # the k = 5 draws of issue 35 (Hsu et al. 2020's 7,7,5), docs/findings.md
+                       ("mnk:6,6,5", 1), ("mnk:6,6,5", 2), ("mnk:7,7,5", 1), ("mnk:7,7,5", 2))
 # Kept likewise (the index's closed proofs), closed by the meta-line count: bounded no-loss proofs
 # of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36);
 # their checks take minutes, so their entries are carried over as LARGE_PROOFS' are
