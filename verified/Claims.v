@@ -6,7 +6,7 @@
     family (Rules.v, Positional.v) and Ultimate tic-tac-toe (Uttt.v) are instances; this one
     definition of the claims, and one closure theorem (Checker.v), serve both. *)
 
-From Coq Require Import List Arith.
+From Coq Require Import List Arith Lia.
 From Verified Require Import Rules.
 
 Section Claims.
@@ -126,5 +126,21 @@ Qed.
 
 Lemma does_not_lose_within_any : forall P N s, does_not_lose P s -> does_not_lose_within P N s.
 Proof. intros P N s H. exact (forces_forces_within _ _ _ _ I H N). Qed.
+
+(** A bound past the end changes nothing: if every move lowers a [measure], a bounded claim with
+    more plies left than the measure holds with any larger bound (the cut is never reached). The
+    driver checks a bound larger than the root's empty cells at the empty cells plus one. *)
+Lemma forces_within_larger : forall (measure : state -> nat) P (ok : outcome -> Prop) (cut : Prop),
+  (forall s c, In c (children s) -> measure c < measure s) ->
+  forall n s, forces_within P ok cut n s -> measure s < n -> forall m, n <= m -> forces_within P ok cut m s.
+Proof.
+  intros measure P ok cut Hm n s H. induction H as [n s o R Ho|s R C|n s c R T Hin _ IH|n s R T _ IH]; intros L m Lm.
+  - exact (within_end _ _ _ _ _ _ R Ho).
+  - inversion L.
+  - destruct m as [|m]; [inversion Lm|]. apply (within_choose _ _ _ _ _ _ R T Hin). apply IH; [|apply le_S_n; exact Lm].
+    pose proof (Hm _ _ Hin) as Hlt. lia.
+  - destruct m as [|m]; [inversion Lm|]. apply (within_every _ _ _ _ _ R T). intros c Hc. apply (IH c Hc); [|apply le_S_n; exact Lm].
+    pose proof (Hm _ _ Hc) as Hlt. lia.
+Qed.
 
 End Claims.

@@ -576,3 +576,19 @@ Proof.
   intros R key closure.
   exact (Checker.closed_no_loss_within _ _ _ _ _ _ state_eqb_eq _ _ (children_exact R) (count_leaf_sound closure R)).
 Qed.
+
+(** A bound past the root's empty cells: the driver checks it at the empty cells plus one, which
+    proves it for every larger bound. *)
+Corollary closed_wins_within_larger : forall R key closure P N S root M,
+  closed_within R key closure P false N S root = true -> empties root < N -> N <= M -> wins_within R P M root.
+Proof.
+  intros R key closure P N S root M H L Lm.
+  exact (forces_within_larger _ _ _ _ empties P _ False (children_empties R) N root (closed_wins_within _ _ _ _ _ _ _ H) L M Lm).
+Qed.
+
+Corollary closed_no_loss_within_larger : forall R key closure P N S root M,
+  closed_within R key closure P true N S root = true -> empties root < N -> N <= M -> does_not_lose_within R P M root.
+Proof.
+  intros R key closure P N S root M H L Lm.
+  exact (forces_within_larger _ _ _ _ empties P _ True (children_empties R) N root (closed_no_loss_within _ _ _ _ _ _ _ H) L M Lm).
+Qed.
