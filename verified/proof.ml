@@ -1,22 +1,31 @@
-(* The strategy kind, for every family the verified checker reads. Trusted: reading the claim and
-   the root, and the one call of the family's proved closure check (Positional.closed,
-   Uttt.closed) that decides VALID. Untrusted: the traversal that builds the set of positions from
+(* The strategy kind, for every family the verified checker reads. Trusted: reading the claim (its
+   bound too) and the root, and the one call of the family's proved closure check (Pairing.closed,
+   Count.closed; Bounded.closed_within, Count.closed_within for a bound) that decides VALID. Untrusted: the traversal that builds the set of positions from
    proof.moves (a wrong set is refused by the closure check) -- with the stdlib checker's failures,
    so that the two checkers give the same line (checker/proof.py). *)
 
 open Load
 
-(* A family as the traversal sees it: Core's game functions, the closure check proved for it, and
-   the trusted words of its verdicts. *)
+(* A closure as the driver read it from the file, handed to the proved check: a pairing (first
+   move, pairs) or a count (move, 255 being None, and the count). *)
+type closure = Pair of Core.nat option * (Core.nat * Core.nat) list | Count of Core.nat option * Core.nat
+
+(* A family as the traversal sees it: Core's game functions, the closure checks proved for it
+   (unbounded, and bounded: the plies from the root as a Rocq number), and the trusted words of
+   its verdicts. *)
 type 'state family = {
   children : 'state -> 'state list;
   result : 'state -> Core.outcome option;
   to_move : 'state -> Core.player;
   key : 'state -> Core.positive;
-  closed : ('state -> (Core.nat option * (Core.nat * Core.nat) list) option) ->
-           Core.player -> bool -> 'state Core.strategy_set -> 'state -> bool;
+  closed : ('state -> closure option) -> Core.player -> bool -> 'state Core.strategy_set -> 'state -> bool;
+  closed_within : ('state -> closure option) -> Core.player -> bool -> Core.nat -> 'state Core.strategy_set -> 'state -> bool;
+  empties : 'state -> int;
+  counts : bool; (* Ultimate tic-tac-toe: closures are counts (proof.counts), not pairings *)
   rules : Positional.rules option; (* the positional family's, whose proofs may close by pairings *)
-  as_board : 'state -> Core.board option;
+  (* a closure met at a prover's position: its bytes [start, stop) of the raw closures, checked
+     with the stdlib checker's failures (untrusted), then handed to the proved check; the plies left *)
+  read_closure : string -> int * int -> 'state -> int -> int -> closure;
   draw : 'state -> string;
   position_work : int;
   initial : unit -> 'state;
@@ -41,7 +50,14 @@ let close = 255
    Pairing.pairing_check then judges. *)
 let closures_of f proof no_loss turns limits : (int * int) array * string =
   let has = match proof with Obj fields -> List.mem_assoc "closures" fields | _ -> false in
-  if not has then ([||], "") else begin
+  if not has then ([||], "") else if f.counts then begin
+    (* checker/proof.py closures_of: two bytes per closure, a move (255: none) and a count *)
+    let count = int_in "proof" "closures" 0 turns proof in
+    if not no_loss then invalid "a count closes a branch only in a no-loss proof";
+    ignore (int_in "proof" "closure_bytes" (2 * count) (2 * count) proof);
+    let raw = Unpack.field "proof" "counts" (2 * count) proof in
+    (Array.init count (fun i -> (2 * i, 2 * i + 2)), raw)
+  end else begin
     let count = int_in "proof" "closures" 0 turns proof in
     let cells = match f.rules with Some r -> r.Positional.rows * r.Positional.cols | None -> 0 in
     let size = int_in "proof" "closure_bytes" 0 (match f.rules with Some _ -> count * (cells + 2) | None -> 0) proof in
@@ -82,15 +98,15 @@ let closure_at raw (start, stop) =
 (* The move indices as Rocq numbers, made once (an index is a byte). *)
 let small = Array.init 256 nat_of_int
 
-let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_loss root positions turns moves
-  : 'state Core.strategy_set =
+let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) ?(stops = Keys.create 1) ?within
+    f player no_loss root positions turns moves : 'state Core.strategy_set =
   let prover = if player = 1 then Core.P1 else Core.P2 in
   let spans, raw = closures and closed = ref 0 in
   let seen = ref Core.M.empty and count = ref 0 and used = ref 0 in
   let stack = Stack.create () in
-  Stack.push root stack;
+  Stack.push (root, 0) stack;
   while not (Stack.is_empty stack) do
-    let b = Stack.pop stack in
+    let b, ply = Stack.pop stack in
     let key = f.key b in
     if Core.M.find key !seen = None then begin
       incr count;
@@ -98,6 +114,10 @@ let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_los
       if !count > positions then invalid "the strategy reaches more than proof.positions = %d positions" positions;
       let choice = ref 0 in
       (match f.children b with
+       | _ :: _ when within = Some ply ->
+         (* the bound: for a win, play must have ended; for a no-loss claim, an end that is not a loss *)
+         if not no_loss then invalid "play reaches ply %d without an end at %s" ply (f.draw b);
+         Keys.replace stops key ()
        | [] ->
          let score = match f.result b with
            | Some (Core.Won p) -> if p = prover then 1 else -1 | _ -> 0 in
@@ -110,36 +130,32 @@ let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_los
          incr used;
          if index = close && Array.length spans > 0 then begin
            if !closed = Array.length spans then
-             invalid "proof.moves[%d] closes %s by a pairing, but proof.closures has only %d" (!used - 1) (f.draw b)
+             invalid "proof.moves[%d] closes %s, but proof.closures has only %d" (!used - 1) (f.draw b)
                (Array.length spans);
-           let r = Option.get f.rules in
-           let first, pairs = closure_at raw spans.(!closed) in
-           let first, read, _ = Pairing.blocking r (Option.get (f.as_board b)) player first pairs in
-           Keys.replace closing key
-             (Option.map Positional.nat_of_int first,
-              List.map (fun (x, y) -> (Positional.nat_of_int x, Positional.nat_of_int y)) read);
+           let left = match within with None -> 81 | Some w -> w - ply in
+           Keys.replace closing key (f.read_closure raw spans.(!closed) b player left);
            incr closed
          end else begin
          if index >= List.length children then
            invalid "proof.moves[%d] = %d at %s, which has only %d legal moves" (!used - 1) index
              (f.draw b) (List.length children);
          choice := index;
-         Stack.push (List.nth children index) stack
+         Stack.push (List.nth children index, ply + 1) stack
          end
-       | children -> List.iter (fun c -> Stack.push c stack) (List.rev children));
+       | children -> List.iter (fun c -> Stack.push (c, ply + 1) stack) (List.rev children));
       seen := Core.M.add key (b, small.(!choice)) !seen
     end
   done;
   if !used <> turns then invalid "proof.moves has %d move(s) the strategy never uses" (turns - !used);
   if !closed <> Array.length spans then
-    invalid "proof.closures has %d pairing(s) the strategy never uses" (Array.length spans - !closed);
+    invalid "proof.closures has %d closure(s) the strategy never uses" (Array.length spans - !closed);
   if !count <> positions then
     invalid "proof.positions = %d, but the strategy reaches %d positions" positions !count;
   !seen
 
 (* Untrusted, only stated in the verdict (as the stdlib checker states it): the longest play the
    strategy allows from [root], in plies, over the positions the traversal saw. *)
-let longest ?(closing = Keys.create 1) f prover (set : 'state Core.strategy_set) root =
+let longest ?(closing = Keys.create 1) ?(stops = Keys.create 1) f prover (set : 'state Core.strategy_set) root =
   let memo = Keys.create 4096 in
   let rec height b =
     let key = f.key b in
@@ -148,7 +164,7 @@ let longest ?(closing = Keys.create 1) f prover (set : 'state Core.strategy_set)
     | None ->
       let h = match f.children b with
         | [] -> 0
-        | _ when Keys.mem closing key -> 0
+        | _ when Keys.mem closing key || Keys.mem stops key -> 0
         | children when f.to_move b = prover ->
           let choice = match Core.M.find key set with Some (_, c) -> int_of_nat c | None -> 0 in
           1 + height (List.nth children choice)
@@ -163,10 +179,17 @@ let check limits f doc : string =
   let result = word "claim" "result" ["win"; "no-loss"] claim in
   let root_text = match member "claim" "root" claim with
     | Null -> None | Str s -> Some s | v -> error "claim.root must be string or null, found %s" (type_name v) in
-  (match claim with
-   | Obj fields when List.mem_assoc "within" fields && List.assoc "within" fields <> Null ->
-     unread "claim.within: bounded claims are not read by the verified checker (check them with python -m checker)"
-   | _ -> ());
+  (* checker/proof.py: claim.within absent or null (unbounded), else an integer of at least 1 *)
+  let within, within_text = match claim with
+    | Obj fields when List.mem_assoc "within" fields ->
+      (match List.assoc "within" fields with
+       | Null -> (None, "")
+       | Int w when w >= 1 -> (Some w, string_of_int w)
+       | Int w -> error "claim.within = %d: a bound is at least 1 ply" w
+       | Big text when text.[0] = '-' -> error "claim.within = %s: a bound is at least 1 ply" text
+       | Big text -> (Some max_int, text) (* past any play: the traversal never meets it *)
+       | v -> error "claim.within must be integer or null, found %s" (type_name v))
+    | _ -> (None, "") in
   let proof = obj "certificate" "proof" doc in
   ignore (word "proof" "traversal" ["dfs-preorder"] proof);
   let positions = int_in "proof" "positions" 1 1_000_000_000_000_000_000 proof in
@@ -181,20 +204,28 @@ let check limits f doc : string =
   let root = match root_text with None -> f.initial () | Some t -> f.parse_position t in
   let prover = if player = 1 then Core.P1 else Core.P2 in
   let closing = Keys.create 64 in
-  let set = traverse ~closures ~closing f player no_loss root positions turns moves in
+  let stops = Keys.create 64 in
+  let set = traverse ~closures ~closing ~stops ?within f player no_loss root positions turns moves in
   let closure s = Keys.find_opt closing (f.key s) in
-  (* The one verdict that matters: the family's closed_wins / closed_no_loss prove the claim from it. *)
-  if not (f.closed closure prover no_loss set root) then
-    invalid "the closure check refuses the set of positions the traversal built";
+  (* The one verdict that matters: the family's closed_wins / closed_no_loss (or, for a bound,
+     closed_wins_within / closed_no_loss_within) prove the claim from it. A bound past the root's
+     empty cells is checked at the empty cells plus one, which proves it for every larger bound
+     (closed_wins_within_larger, closed_no_loss_within_larger). *)
+  let accepted = match within with
+    | None -> f.closed closure prover no_loss set root
+    | Some w -> f.closed_within closure prover no_loss (nat_of_int (min w (f.empties root + 1))) set root in
+  if not accepted then invalid "the closure check refuses the set of positions the traversal built";
   let where = match root_text with None -> "the start"
                                  | Some _ -> "position " ^ f.draw root in
-  let plies = longest ~closing f prover set root in
+  let plies = longest ~closing ~stops f prover set root in
   let closed = Keys.length closing and any = Array.length (fst closures) > 0 in
-  Printf.sprintf "player %d %s from %s: %s, %s of player %d%s checked; %s %s"
-    player (if no_loss then "does not lose" else "wins") where
+  let how = if f.counts then "a count" else "a pairing" in
+  Printf.sprintf "player %d %s%s from %s: %s, %s of player %d%s checked; %s %s"
+    player (if no_loss then "does not lose" else "wins")
+    (if within = None then "" else " within " ^ within_text ^ " plies") where
     (Positional.counted positions "position" "positions") (Positional.counted (turns - closed) "move" "moves") player
-    (if any then ", " ^ Positional.counted closed "position" "positions" ^ " closed by a pairing" else "")
-    (if any then "the longest play to an end or a pairing lasts" else "the longest play lasts")
+    (if any then ", " ^ Positional.counted closed "position" "positions" ^ " closed by " ^ how else "")
+    (if any then "the longest play to an end or " ^ how ^ " lasts" else "the longest play lasts")
     (Positional.counted plies "ply" "plies")
 
 (* The two families. *)
@@ -219,14 +250,26 @@ let numbering (text : 'state -> string) =
   let lookup s = match Hashtbl.find_opt ids (text s) with Some k -> k | None -> Core.XH in
   (number, lookup)
 
+(* The closures of one kind, as the family's proved check takes them. *)
+let pairs_of c s = match c s with Some (Pair (first, pairs)) -> Some (first, pairs) | _ -> None
+let counts_of c s = match c s with Some (Count (mv, count)) -> Some (mv, count) | _ -> None
+
 let positional (r : Positional.rules) : Core.board family =
   let game = Positional.game_of r in
   if r.rows * r.cols > 64 then error "the strategy kind covers boards of up to 64 cells, not %dx%d" r.rows r.cols;
   if r.rows > 8 || r.cols > 8 then
     unread "the verified checker reads strategy boards up to 8x8, not %dx%d; `python -m checker` reads it" r.rows r.cols;
   { children = Core.children game; result = Core.result game; to_move = Core.to_move;
-    key = Core.positional_key; closed = Core.positional_closed game Core.positional_key; draw = Positional.draw_board r;
-    rules = Some r; as_board = Option.some;
+    key = Core.positional_key; draw = Positional.draw_board r;
+    closed = (fun c -> Core.positional_closed game Core.positional_key (pairs_of c));
+    closed_within = (fun c -> Core.positional_closed_within game Core.positional_key (pairs_of c));
+    empties = (fun b -> List.length (List.filter (fun m -> m = Core.Empty) b)); counts = false;
+    rules = Some r;
+    read_closure = (fun raw span b player _ ->
+        let first, pairs = closure_at raw span in
+        let first, read, _ = Pairing.blocking r b player first pairs in
+        Pair (Option.map Positional.nat_of_int first,
+              List.map (fun (x, y) -> (Positional.nat_of_int x, Positional.nat_of_int y)) read));
     (* checker/positional.py position_work: twice the cells the line checks read and the board *)
     position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
     initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
@@ -242,5 +285,12 @@ let uttt_text (s : Core.state) =
 let uttt (r : Core.ruleset) : Core.state family =
   let number, lookup = numbering uttt_text in
   { children = Core.uttt_children r; result = Core.uttt_result r; to_move = Core.uttt_to_move;
-    key = number; closed = (fun _ -> Core.uttt_closed r lookup); draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
+    key = number; draw = Uttt.draw_board r; rules = None;
+    closed = (fun c -> Core.uttt_closed r lookup (counts_of c));
+    closed_within = (fun c -> Core.uttt_closed_within r lookup (counts_of c));
+    empties = (fun s -> int_of_nat (Core.uttt_empties s)); counts = true;
+    read_closure = (fun raw (start, _) s player left ->
+        let mv = Char.code raw.[start] and count = Char.code raw.[start + 1] in
+        Uttt.check_count r s player left (mv, count);
+        Count ((if mv = Uttt.no_move then None else Some small.(mv)), small.(count)));
     position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }
