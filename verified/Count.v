@@ -195,9 +195,9 @@ Qed.
 
 Section Marks.
 Variables q p : mark.
-Hypothesis q_mark : is_empty q = false.
-Hypothesis p_mark : is_empty p = false.
-Hypothesis q_p : mark_eqb q p = false.
+Variable q_mark : is_empty q = false.
+Variable p_mark : is_empty p = false.
+Variable q_p : mark_eqb q p = false.
 
 Lemma p_q : mark_eqb p q = false.
 Proof. destruct p, q; try discriminate; reflexivity. Qed.
