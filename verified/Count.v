@@ -529,18 +529,26 @@ Qed.
 
 (** The closure checks of Ultimate tic-tac-toe proofs with count closures: unbounded (a closure's
     plies left are the empty cells: play ends by then) and bounded ([claim.within]). *)
+(** Without a bound, a closure's plies left are its empty cells (counted only where there is a
+    closure: the check asks every prover's position). *)
+Definition count_leaf_unbounded (closure : state -> option (option nat * nat)) (R : ruleset)
+  (P : player) (no_loss : bool) (s : state) : bool :=
+  match closure s with
+  | Some (move, record) => no_loss && count_ok R P (empties s) s move record
+  | None => false
+  end.
+
 Definition closed (R : ruleset) (key : state -> positive) closure :=
-  Checker.closed state (result R) to_move (children R) key state_eqb
-    (fun P no_loss s => count_leaf closure R P no_loss (empties s) s).
+  Checker.closed state (result R) to_move (children R) key state_eqb (count_leaf_unbounded closure R).
 
 Definition closed_within (R : ruleset) (key : state -> positive) closure :=
   Checker.closed_within state (result R) to_move (children R) key state_eqb empties (count_leaf closure R).
 
 Lemma unbounded_leaf_sound : forall closure R P no_loss s,
-  count_leaf closure R P no_loss (empties s) s = true ->
+  count_leaf_unbounded closure R P no_loss s = true ->
   forces state (result R) to_move (children R) P (fun o => accepts no_loss P o = true) s.
 Proof.
-  intros closure R P no_loss s H.
+  intros closure R P no_loss s H. change (count_leaf closure R P no_loss (empties s) s = true) in H.
   apply (forces_within_forces _ _ _ _ empties P _ (no_loss = true) (children_empties R) (play_goes_on R) (empties s)).
   - exact (count_leaf_sound _ _ _ _ _ _ H).
   - lia.
