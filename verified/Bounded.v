@@ -6,6 +6,7 @@
 From Coq Require Import List Bool Arith Lia PArith.
 Import ListNotations.
 From Verified Require Import Rules Claims Checker Positional Pairing.
+From Verified Require Uttt.
 
 (** A move fills exactly one empty cell: the ply is counted by the empty cells. *)
 Lemma fills_exact : forall ms b c,
@@ -44,7 +45,7 @@ Proof.
 Qed.
 
 Definition closed_within (g : game) (key : board -> positive) closure :=
-  Checker.closed_within board (result g) to_move (children g) key board_eqb empties (pairing_leaf_within g closure).
+  Checker.closed_within board (result g) to_move (children g) key Uttt.marks_eqb empties (pairing_leaf_within g closure).
 
 Definition wins_within (g : game) := Claims.wins_within board (result g) to_move (children g).
 Definition does_not_lose_within (g : game) := Claims.does_not_lose_within board (result g) to_move (children g).
@@ -53,14 +54,14 @@ Corollary closed_wins_within : forall g key closure P N S root,
   closed_within g key closure P false N S root = true -> wins_within g P N root.
 Proof.
   intros g key closure.
-  exact (Checker.closed_wins_within _ _ _ _ _ _ board_eqb_eq _ _ (children_exact g) (pairing_leaf_within_sound g closure)).
+  exact (Checker.closed_wins_within _ _ _ _ _ _ Uttt.marks_eqb_eq _ _ (children_exact g) (pairing_leaf_within_sound g closure)).
 Qed.
 
 Corollary closed_no_loss_within : forall g key closure P N S root,
   closed_within g key closure P true N S root = true -> does_not_lose_within g P N root.
 Proof.
   intros g key closure.
-  exact (Checker.closed_no_loss_within _ _ _ _ _ _ board_eqb_eq _ _ (children_exact g) (pairing_leaf_within_sound g closure)).
+  exact (Checker.closed_no_loss_within _ _ _ _ _ _ Uttt.marks_eqb_eq _ _ (children_exact g) (pairing_leaf_within_sound g closure)).
 Qed.
 
 (** A bound past the root's empty cells: the driver checks it at the empty cells plus one, which
