@@ -1,5 +1,5 @@
 (* The strategy kind, for every family the verified checker reads. Trusted: reading the claim and
-   the root, and the one call of the family's proved closure check (Positional.closed,
+   the root, and the one call of the family's proved closure check (Pairing.closed,
    Uttt.closed) that decides VALID. Untrusted: the traversal that builds the set of positions from
    proof.moves (a wrong set is refused by the closure check) -- with the stdlib checker's failures,
    so that the two checkers give the same line (checker/proof.py). *)
