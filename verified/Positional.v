@@ -12,7 +12,7 @@ From Verified Require Import Rules Claims Checker Packed.
 Definition wins (g : game) := Claims.wins board (result g) to_move (children g).
 Definition does_not_lose (g : game) := Claims.does_not_lose board (result g) to_move (children g).
 
-(** The set of positions a proof bst reaches: a binary search bst of packed boards (Packed.v),
+(** The set of positions a proof tree reaches: a binary search tree of packed boards (Packed.v),
     each with the index of the prover's chosen move (ignored at the opponent's positions and at
     ends). The driver builds it balanced, in [packed_compare]'s order, from what its traversal saw;
     nothing about its shape is trusted: [find] answers only with an entry whose key is the one asked
@@ -27,7 +27,7 @@ Fixpoint find (k : packed) (t : bst) : option nat :=
   | Bin l k' c r => match packed_compare k k' with Eq => Some c | Lt => find k l | Gt => find k r end
   end.
 
-(** [f] holds for every entry of the bst. *)
+(** [f] holds for every entry of the tree. *)
 Fixpoint all_nodes (f : packed -> nat -> bool) (t : bst) : bool :=
   match t with
   | Tip => true
