@@ -4,7 +4,7 @@
     The names below are the driver's: each is exactly the Rocq definition it stands for. *)
 
 From Coq Require Import Extraction ExtrOcamlBasic.
-From Verified Require Import Rules Claims Checker Positional Table Uttt Pairing Count Bounded.
+From Verified Require Import Rules Claims Checker Packed Positional Table Uttt Pairing Count Bounded.
 
 Print Assumptions Pairing.closed_wins.
 Print Assumptions Pairing.closed_no_loss.
@@ -25,9 +25,9 @@ Print Assumptions Count.closed_wins_within_larger.
 Print Assumptions Count.closed_no_loss_within_larger.
 Print Assumptions Bounded.closed_wins_within_larger.
 Print Assumptions Bounded.closed_no_loss_within_larger.
+Print Assumptions decode_encode.
 
 Definition positional_closed := Pairing.closed.
-Definition positional_key := Positional.key_of.
 Definition uttt_closed := Count.closed.
 Definition uttt_closed_within := Count.closed_within.
 Definition uttt_needed := Count.needed.
@@ -40,6 +40,7 @@ Definition uttt_to_move := Uttt.to_move.
 Definition uttt_key := Uttt.key_of.
 
 Extraction Language OCaml.
-Extraction "core.ml" positional_closed positional_key labels_closed value_of Rules.result Rules.children
-  Rules.to_move positional_closed_within uttt_closed uttt_closed_within uttt_needed uttt_empties uttt_count_ok uttt_result uttt_children uttt_to_move uttt_key Uttt.Build_state M.empty M.add
+Extraction "core.ml" positional_closed pack5 labels_closed value_of Rules.result Rules.children
+  Rules.to_move positional_closed_within uttt_closed uttt_closed_within uttt_needed uttt_empties uttt_count_ok
+  uttt_result uttt_children uttt_to_move uttt_key Uttt.Build_state M.empty M.add
   pairing_check.
