@@ -245,7 +245,9 @@ static u64 group_image(const Kernel *k, int g, u64 bits) {
 static void key(const void *kernel, const void *state, DfpnKey *key) {
     const Kernel *k = kernel;
     const Position *p = state;
-    if (p->filled <= k->group_plies && k->ngroup > 1) { /* near the root: the least image under the group */
+    /* near the root, the least image under the group -- unless the group is the fast subgroup
+       (7x7's 8 symmetries): its least-hash image is as canonical and costs no images */
+    if (p->filled <= k->group_plies && k->ngroup > k->nsym) {
         u64 best_x = p->x, best_o = p->o;
         for (int g = 0; g < k->ngroup; g++) {
             u64 x = group_image(k, g, p->x);
