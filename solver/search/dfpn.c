@@ -16,10 +16,10 @@
    replaced but never removed, so a bucket with a free slot ends a search. The table is sized up
    front when the budget is known (`reserve`: the memory cap, or the node budget, since one node
    stores at most one entry), on huge pages where the kernel gives them and touched before the
-   search; otherwise it starts small and doubles when it would be more than 75% full, or 2/3 full
-   and a new key finds its window full, as long as the doubled size fits its byte cap (else it
-   takes the cap); past that a new key whose window is full evicts the least worked entry of its
-   home bucket. Eviction only costs work (and node counts then drift from
+   search; otherwise it starts small and doubles when it would be more than 75% full, or a new key
+   finds its window full, as long as the doubled size fits its byte cap (else it takes the cap):
+   below the cap nothing is evicted. At the cap a new key whose window is full evicts the least
+   worked entry of its home bucket. Eviction only costs work (and node counts then drift from
    solver/search/pns.py's): a verdict is never read from another position's entry.
 
    A policy (optional) is a Python callable consulted at every position where the prover moves:
@@ -216,20 +216,22 @@ static void unmap_table(Search *s) {
     s->mapping = NULL, s->tags = NULL, s->table = NULL;
 }
 
-/* Fault every page of the table in now (a first touch inside the search costs a page fault). */
-static void touch(Search *s) {
-    volatile char *at = (volatile char *)s->tags, *end = at + s->buckets * BUCKET_BYTES;
+/* Fault every page of a new, still empty table in now (a first touch inside the search costs a
+   page fault): a write, so each page is the table's own at once. */
+static void touch(Tags *tags, u64 buckets) {
+    volatile char *at = (volatile char *)tags, *end = at + buckets * BUCKET_BYTES;
     for (; at < end; at += 4096) *at = 0;
 }
 
-/* Move the table to `buckets` buckets (its entries placed anew; the cap must allow it); 0 if
-   it cannot be mapped. */
-static int resize(Search *s, u64 buckets) {
+/* Move the table to `buckets` buckets (its entries placed anew; the cap must allow it), faulted
+   in first with `fault_in`; 0 if it cannot be mapped. */
+static int resize(Search *s, u64 buckets, int fault_in) {
     Tags *tags;
     Entry *table;
     void *mapping;
     size_t mapped;
     if (!map_table(buckets, &tags, &table, &mapping, &mapped)) return 0;
+    if (fault_in) touch(tags, buckets);
     for (u64 i = 0; i < s->slots; i++) {
         Entry *old = &s->table[i];
         if (!old->work) continue;
@@ -248,7 +250,7 @@ static int resize(Search *s, u64 buckets) {
 static int grow(Search *s) { /* double the table, or take the cap; 0 if it stays */
     u64 buckets = min_u64(s->buckets * 2, s->table_cap / BUCKET_BYTES);
     if (buckets <= s->buckets) return 0;
-    if (resize(s, buckets)) return 1;
+    if (resize(s, buckets, 0)) return 1;
     s->table_cap = s->buckets * BUCKET_BYTES; /* out of memory or address space: the cap is here, or every new key would ask again */
     return 0;
 }
@@ -258,9 +260,7 @@ static int grow(Search *s) { /* double the table, or take the cap; 0 if it stays
 static int reserve(Search *s, u64 bytes) {
     u64 buckets = min_u64(bytes, s->table_cap) / BUCKET_BYTES;
     if (buckets <= s->buckets) return 1;
-    if (!resize(s, buckets)) return 0; /* the table stays and grows as the search needs */
-    touch(s);
-    return 1;
+    return resize(s, buckets, 1); /* 0: the table stays and grows as the search needs */
 }
 
 static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 work) {
@@ -271,7 +271,7 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
         int full;
         if (4 * (s->used + 1) > 3 * s->slots) grow(s);
         u64 at = free_slot(s->tags, s->table, s->buckets, hash, &full);
-        if (full && 3 * s->used > 2 * s->slots && grow(s)) at = free_slot(s->tags, s->table, s->buckets, hash, &full);
+        if (full && grow(s)) at = free_slot(s->tags, s->table, s->buckets, hash, &full);
         if (full) s->evictions++;
         else s->used++;
         s->tags[at / WAYS].tag[at % WAYS] = tag_of(hash);
