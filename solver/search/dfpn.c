@@ -12,14 +12,15 @@
    whole key, pn, dn and the most nodes one visit spent below it) lie apart, so a probe reads one
    line of tags and then only the entries whose tag matches: a miss (most probes: a new child)
    touches one cache line. A key lives in its home bucket (the hash times the bucket count, high
-   bits) or, when that is full, in one of the next WINDOW - 1; slots fill in order and entries are
+   bits) or, when that is full, in one of the next WINDOW - 1 (7); slots fill in order and entries are
    replaced but never removed, so a bucket with a free slot ends a search. The table is sized up
    front when the budget is known (`reserve`: the memory cap, or the node budget, since one node
    stores at most one entry), on huge pages where the kernel gives them and touched before the
-   search; otherwise it starts small and doubles when it would be more than 75% full, or a new key
-   finds its window full, as long as the doubled size fits its byte cap (else it takes the cap):
-   below the cap nothing is evicted. At the cap a new key whose window is full evicts the least
-   worked entry of its home bucket. Eviction only costs work (and node counts then drift from
+   search; otherwise it starts small and doubles when it would be more than 75% full, or more than
+   half full and a new key finds its window (128 slots) full, as long as the doubled size fits its
+   byte cap (else it takes the cap). Otherwise a new key whose window is full evicts the least
+   worked entry of its home bucket: below the cap that takes a run of 8 full buckets at half load,
+   which hashing makes vanishingly rare; at the cap it is routine. Eviction only costs work (and node counts then drift from
    solver/search/pns.py's): a verdict is never read from another position's entry.
 
    A policy (optional) is a Python callable consulted at every position where the prover moves:
@@ -52,7 +53,7 @@
 typedef uint64_t u64;
 #define INF (1ULL << 60) /* as solver/search/pns.py: sums are capped here */
 #define WAYS 16 /* entries per bucket: their tags fill one cache line */
-#define WINDOW 4 /* the buckets from its home where a key may live */
+#define WINDOW 8 /* the buckets from its home where a key may live */
 #define MIN_BUCKETS 1024ULL
 #define HUGE_PAGE (2ULL << 20)
 #define CHECK_EVERY 1024 /* nodes between looks at the clock, memory, Ctrl-C and progress */
@@ -277,7 +278,7 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
         int full;
         if (4 * (s->used + 1) > 3 * s->slots) grow(s);
         u64 at = free_slot(s->tags, s->table, s->buckets, hash, &full);
-        if (full && grow(s)) at = free_slot(s->tags, s->table, s->buckets, hash, &full);
+        if (full && 2 * s->used > s->slots && grow(s)) at = free_slot(s->tags, s->table, s->buckets, hash, &full);
         if (full) s->evictions++;
         else s->used++;
         s->tags[at / WAYS].tag[at % WAYS] = tag_of(hash);
