@@ -149,6 +149,13 @@ def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> in
 
 
 NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
+DEEP = 254  # a count closure's first byte when it names the prover's move and an answer to each reply
+
+
+def record_length(raw: bytes, at: int) -> int:
+    """The length of the count closure starting at `at` of `raw`: 2, or 3 + 2k for a DEEP one
+    naming k replies (the caller checks it stays inside `raw`)."""
+    return 3 + 2 * raw[at + 2] if raw[at] == DEEP and at + 2 < len(raw) else 2
 
 
 def check_count(game: dict, state: State, player: int, plies_left: int, record: bytes) -> None:
@@ -157,21 +164,37 @@ def check_count(game: dict, state: State, player: int, plies_left: int, record: 
     marks for a meta line, more than its moves left within `plies_left` plies (and the empty
     cells). Else `player` plays its move-th legal move, which sends the opponent to a board: the
     opponent's first move can lower only that board's count, so after it the opponent still needs
-    `count` marks, more than the moves it then has left. Raises Invalid otherwise."""
-    move, count = record
+    `count` marks, more than the moves it then has left.
+
+    Or (DEEP, move, k, then k two-byte records): `player` plays its move-th legal move, which
+    sends the opponent to a board where it has k legal moves; after each, in order, play goes on
+    and the next record closes that position as above, two plies further on. This is the proof
+    subtree written out (one move of `player`, every reply, a closure at each), so it is sound
+    whenever the two-byte form is, under either rules. Raises Invalid otherwise."""
+    move, count = record[0], record[1]
     opponent = 3 - player
     if to_move(game, state) != player or result(game, state) is not None:
         raise Invalid(f"a count closes only a position where player {player} is to move and play goes on, "
                       f"not {draw_board(game, state)}")
+    if move == DEEP:
+        if len(record) < 3:
+            raise Invalid(f"a deep count closure at {draw_board(game, state)} is cut short")
+        after = played(game, state, record[1], opponent)
+        replies = moves(game, after)
+        if len(record) != 3 + 2 * len(replies) or record[2] != len(replies):
+            raise Invalid(f"a count closure answers {record[2]} replies at {draw_board(game, after)}, "
+                          f"which has {len(replies)}")
+        for at, (_, reply) in zip(range(3, len(record), 2), replies):
+            if record[at] == DEEP:
+                raise Invalid(f"a count closure's answer at {draw_board(game, reply)} is itself deep")
+            check_count(game, reply, player, plies_left - 2, record[at:at + 2])
+        return
+    if len(record) != 2:
+        raise Invalid(f"a count closure of {len(record)} bytes at {draw_board(game, state)}: a two-byte one has 2")
     if move == NO_MOVE:
         needed, left = marks_needed(game, state, opponent), min(plies_left, state[0].count(EMPTY)) // 2
     else:
-        children = moves(game, state)
-        if move >= len(children):
-            raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(children)}")
-        after = children[move][1]
-        if result(game, after) is not None or after[1] < 0:
-            raise Invalid(f"a count closure's move {move} at {draw_board(game, state)} sends player {opponent} to no board")
+        after = played(game, state, move, opponent)
         needed = marks_needed(game, after, opponent, after[1])
         left = (min(plies_left - 1, after[0].count(EMPTY)) + 1) // 2 - 1
     if count != needed:
@@ -180,6 +203,17 @@ def check_count(game: dict, state: State, player: int, plies_left: int, record: 
     if needed <= left:
         raise Invalid(f"player {opponent} needs {needed} marks for a meta line at {draw_board(game, state)} "
                       f"and has {left} moves left: the count does not close it")
+
+
+def played(game: dict, state: State, move: int, opponent: int) -> State:
+    """The state after the move-th legal move, which must send `opponent` to a board and not end play."""
+    children = moves(game, state)
+    if move >= len(children):
+        raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(children)}")
+    after = children[move][1]
+    if result(game, after) is not None or after[1] < 0:
+        raise Invalid(f"a count closure's move {move} at {draw_board(game, state)} sends player {opponent} to no board")
+    return after
 
 
 def parse_position(game: dict, text: object) -> State:

@@ -17,7 +17,7 @@ import checker
 import checker.uttt as plain
 from certify.proving.single import pack_moves, prove, unpack_moves
 from solver.games.families import resolve_game
-from solver.games.uttt.engine import NEVER, NO_MOVE, O, X, marks_needed
+from solver.games.uttt.engine import DEEP, NEVER, NO_MOVE, O, X, marks_needed
 from solver.search.pns import Claim
 
 
@@ -77,17 +77,33 @@ def with_counts(document: dict, records: list[list[int]]) -> dict:
 
 
 def records_of(document: dict) -> list[list[int]]:
-    flat = unpack_moves(document["proof"]["counts"], document["proof"]["closure_bytes"])
-    return [flat[at:at + 2] for at in range(0, len(flat), 2)]
+    flat = bytes(unpack_moves(document["proof"]["counts"], document["proof"]["closure_bytes"]))
+    records, at = [], 0
+    while at < len(flat):
+        records.append(list(flat[at:at + plain.record_length(flat, at)]))
+        at += len(records[-1])
+    return records
+
+
+def two_byte_spots(records: list[list[int]]) -> list[tuple[int, int]]:
+    """Where the two-byte records are: (record, offset inside it), a deep record's answers too."""
+    return [(index, at) for index, record in enumerate(records)
+            for at in (range(3, len(record), 2) if record[0] == DEEP else (0,))]
+
+
+def edited(records: list[list[int]], index: int, at: int, pair: list[int]) -> list[list[int]]:
+    record = records[index][:at] + pair + records[index][at + 2:]
+    return records[:index] + [record] + records[index + 1:]
 
 
 def test_a_wrong_count_is_refused(counted: dict) -> None:
     records = records_of(counted)
-    assert {move == NO_MOVE for move, _ in records} == {True, False}  # both kinds: at the position, after a move
-    for index in range(0, len(records), max(1, len(records) // 20)):
-        move, count = records[index]
+    spots = two_byte_spots(records)
+    assert any(records[i][at] != NO_MOVE for i, at in spots) and any(r[0] == DEEP for r in records)  # after a move, deep
+    for index, at in spots[::max(1, len(spots) // 20)]:
+        move, count = records[index][at:at + 2]
         for wrong in ([move, count - 1], [move, count + 1], [move, 255] if count != 255 else [move, 9]):
-            verdict = checker.check_document(with_counts(counted, records[:index] + [wrong] + records[index + 1:]))
+            verdict = checker.check_document(with_counts(counted, edited(records, index, at, wrong)))
             assert verdict.exit_code == 1 and "needs" in verdict.message, verdict.message
 
 
@@ -95,12 +111,30 @@ def test_a_wrong_move_is_refused(counted: dict) -> None:
     """A closure's move changed to another (or to none): the count no longer fits, or does not close."""
     records = records_of(counted)
     refused = 0
-    for index in [i for i, (move, _) in enumerate(records) if move != NO_MOVE][:20]:
-        move, count = records[index]
+    spots = [(i, at) for i, at in two_byte_spots(records) if records[i][at] != NO_MOVE][:20]
+    for index, at in spots:
+        move, count = records[index][at:at + 2]
         for other in (NO_MOVE, move + 1, 80):
-            verdict = checker.check_document(with_counts(counted, records[:index] + [[other, count]] + records[index + 1:]))
+            verdict = checker.check_document(with_counts(counted, edited(records, index, at, [other, count])))
             refused += verdict.exit_code == 1
-    assert refused >= 40  # a neighbouring move may close alike; most do not
+    assert refused >= 2 * len(spots)  # a neighbouring move may close alike; most do not
+
+
+def test_a_wrong_deep_record_is_refused(counted: dict) -> None:
+    """A deep record's move, its number of replies, an answer cut off or made deep itself: refused."""
+    records = records_of(counted)
+    deep = [i for i, record in enumerate(records) if record[0] == DEEP][:10]
+    assert deep
+    for index in deep:
+        record = records[index]
+        wrongs = [record[:1] + [record[1] + 1] + record[2:], record[:2] + [record[2] - 1] + record[3:-2],
+                  record[:2] + [record[2] + 1] + record[3:] + [NO_MOVE, 9], record[:-2],
+                  record[:3] + [DEEP] + record[4:], record[:3] + record[5:] + record[3:5]]
+        for wrong in wrongs:
+            if wrong == record:
+                continue
+            verdict = checker.check_document(with_counts(counted, records[:index] + [wrong] + records[index + 1:]))
+            assert verdict.exit_code != 0, (record, wrong)
 
 
 def test_a_count_that_does_not_close_is_refused(counted: dict) -> None:

@@ -326,6 +326,7 @@ static int legal(const void *kernel, const void *state, DfpnChild *out) {
 
 #define NEVER 255   /* no meta line is left to the player */
 #define NO_MOVE 255 /* a count closure's first byte when it counts at the position itself */
+#define DEEP 254    /* a count closure's first byte when it names a move and a closure of each reply */
 
 /* The fewest marks `player` must still place to hold a meta line: per board 0 if won by `player`,
    NEVER if won by the other or full, else 3 minus `player`'s marks on the fullest local line without
@@ -356,16 +357,12 @@ static int marks_needed(const Position *p, int player, int lowered) {
     return best;
 }
 
-/* dfpn.h `close`, CriticalSquares.closure: with the family's hooks, a bounded no-loss claim holds
-   where the opponent needs more marks than its moves left -- record (NO_MOVE, count) -- or after
-   the first legal move of the prover that sends the opponent to a board where its first move
-   lowers the count to no less than `count`, more than its moves left after it -- record (the
-   move's index, count) (checker/uttt.py check_count). */
-static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
-    const Kernel *k = kernel;
-    const Position *p = state;
-    if (!k->critical || !no_loss || plies_left < 0) return 0;
-    int opponent = 3 - prover, needed = marks_needed(p, opponent, -1), left = 81 - p->filled;
+/* CriticalSquares.count_record: a two-byte record closing `p` for a no-loss claim `plies_left`
+   plies ahead -- (NO_MOVE, count) where the opponent needs more marks than its moves left, or
+   (the index of the first legal move that sends the opponent to a board where its first move
+   lowers the count to no less than `count`, more than its moves left after it, count) -- or 0. */
+static int count_record(const Kernel *k, const Position *p, int opponent, int plies_left, unsigned char *out) {
+    int needed = marks_needed(p, opponent, -1), left = 81 - p->filled;
     if (needed > (plies_left < left ? plies_left : left) / 2) {
         out[0] = NO_MOVE, out[1] = (unsigned char)needed;
         return 2;
@@ -379,6 +376,37 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
         if (needed > ((plies_left - 1 < left ? plies_left - 1 : left) + 1) / 2 - 1) {
             out[0] = (unsigned char)i, out[1] = (unsigned char)needed;
             return 2;
+        }
+    }
+    return 0;
+}
+
+/* dfpn.h `close`, CriticalSquares.closure: with the family's hooks, a bounded no-loss claim holds
+   where a two-byte record closes the position, or -- record (DEEP, i, k, k two-byte records) --
+   after the first legal move i of the prover that sends the opponent to a board where each of its
+   k moves, in order, leaves a position play goes on from that a two-byte record closes two plies
+   further on (checker/uttt.py check_count: the proof's subtree written out, sound as the two-byte
+   form is). */
+static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    if (!k->critical || !no_loss || plies_left < 0) return 0;
+    int opponent = 3 - prover;
+    if (count_record(k, p, opponent, plies_left, out)) return 2;
+    int moves[81], count = legal_moves(p, moves);
+    for (int i = 0; i < count; i++) {
+        Position after;
+        play(k, p, moves[i], &after);
+        if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
+        int replies[81], n = legal_moves(&after, replies), m = 0;
+        for (; m < n; m++) {
+            Position reply;
+            play(k, &after, replies[m], &reply);
+            if (result(k, &reply) != DFPN_OPEN || !count_record(k, &reply, opponent, plies_left - 2, out + 3 + 2 * m)) break;
+        }
+        if (m == n) {
+            out[0] = DEEP, out[1] = (unsigned char)i, out[2] = (unsigned char)n;
+            return 3 + 2 * n;
         }
     }
     return 0;
