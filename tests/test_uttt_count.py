@@ -168,3 +168,29 @@ def test_plain_search_closes_nothing() -> None:
     for core in ("python", "native"):
         plain_search = prove(game, Claim(2, "no-loss", 3), root=root, plain=True, max_nodes=100_000, core=core)
         assert "closures" not in json.loads(plain_search.text)["proof"]
+
+
+def test_a_win_claims_bound_prunes_by_the_count_without_changing_verdicts() -> None:
+    """`for_claim` of a win claim within N drops the prover's moves after which it needs more marks
+    than it has moves left: the same verdicts as the search without it, and fewer nodes in all."""
+    from solver.search.native import NativeProofSearch
+
+    game = resolve_game("uttt:open")
+    rng, settled, nodes = random.Random(7), 0, [0, 0]
+    for _ in range(12):
+        s = game.initial()
+        while not game.is_terminal(s) and (s.x | s.o).bit_count() < 30:
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+        if game.is_terminal(s):
+            continue
+        for within in (7, 9, 11):
+            claim = Claim(X if s.x.bit_count() == s.o.bit_count() else O, "win", within)
+            hooks = game.search_hooks()
+            free = NativeProofSearch(game, claim, hooks).search(s, max_nodes=100_000)
+            pruned = NativeProofSearch(game, claim, hooks.for_claim("win", within, s)).search(s, max_nodes=100_000)
+            if {free.status, pruned.status} <= {"proved", "disproved"}:
+                assert free.status == pruned.status, (game.format_position(s), within)
+                settled += 1
+                nodes[0] += free.nodes
+                nodes[1] += pruned.nodes
+    assert settled >= 10 and nodes[1] < nodes[0]

@@ -506,8 +506,18 @@ class CriticalSquares:
     first.
     """
 
-    def __init__(self, open_rules: bool = False) -> None:
+    def __init__(self, open_rules: bool = False, win_by: int = -1) -> None:
         self.open_rules = open_rules
+        self.win_by = win_by  # a win claim's bound as marks on the grid (-1: none): see `for_claim`
+
+    def for_claim(self, result: str, within: int | None, root: Position) -> CriticalSquares:
+        """These hooks for a claim from `root`: for a win claim within N plies they also drop every
+        move of the prover after which it needs more marks for a meta line (`marks_needed`) than
+        the moves it has left before ply N, so the search disproves at once where it cannot win in
+        time (a win proof never shows the moves it drops; the checker checks every play of it)."""
+        if result != "win" or within is None:
+            return self
+        return CriticalSquares(self.open_rules, (root.x | root.o).bit_count() + within)
 
     def candidates(self, s: Position, moves: list[int], prover_moves: bool, prover: int) -> list[int]:
         """The moves to search in `s`, best first."""
@@ -525,6 +535,9 @@ class CriticalSquares:
                 first.append(move)
             else:
                 rest.append(move)
+        if prover_moves and self.win_by >= 0:
+            left = (self.win_by - (s.x | s.o).bit_count() - 1) // 2  # the prover's moves after this one
+            return [m for m in first + rest if marks_needed(play(s, m, self.open_rules), player) <= left]
         return first + rest if prover_moves else first + rest + losing
 
     always_close = True  # the search asks `closure` without --pairings: it closes bounded claims only

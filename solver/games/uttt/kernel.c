@@ -36,6 +36,7 @@ typedef struct {
 typedef struct {
     int critical;
     int open; /* the open rules: won boards stay playable, only full boards close */
+    int win_by; /* CriticalSquares.win_by: a win claim's bound as marks on the grid (-1: none) */
 } Kernel;
 
 /* WON[m]: the 9-bit set m holds a line. COMPLETERS[m]: cells that would complete a line of m. */
@@ -57,12 +58,13 @@ static void init_tables(void) {
 }
 
 static void *create(PyObject *config) {
-    int critical, open;
-    if (!PyArg_ParseTuple(config, "pp", &critical, &open)) return NULL;
+    int critical, open, win_by;
+    if (!PyArg_ParseTuple(config, "ppi", &critical, &open, &win_by)) return NULL;
     Kernel *k = calloc(1, sizeof *k);
     if (!k) return PyErr_NoMemory();
     k->critical = critical;
     k->open = open;
+    k->win_by = win_by;
     if (!WON[7]) init_tables(); /* cells 0, 1, 2 are a line: the tables are built once */
     return k;
 }
@@ -257,6 +259,8 @@ static int legal_moves(const Position *p, int *out) {
     return n;
 }
 
+static int marks_needed(const Position *p, int player, int lowered);
+
 /* CriticalSquares.candidates: the moves to search, best first; how many. */
 static int critical_candidates(const Kernel *k, const Position *p, const int *moves, int count, int prover_moves, int *out) {
     int wins[81], nwins = immediate_wins(p, wins), n = 0;
@@ -284,6 +288,16 @@ static int critical_candidates(const Kernel *k, const Position *p, const int *mo
     }
     memcpy(out + n, rest, nrest * sizeof *rest);
     n += nrest;
+    if (prover_moves && k->win_by >= 0) { /* CriticalSquares.candidates: drop moves that cannot win in time */
+        int left = k->win_by - p->filled - 1, kept = 0;
+        left = left < 0 ? -1 : left / 2; /* Python's floor division */
+        for (int i = 0; i < n; i++) {
+            Position after;
+            play(k, p, out[i], &after);
+            if (marks_needed(&after, player, -1) <= left) out[kept++] = out[i];
+        }
+        return kept;
+    }
     if (!prover_moves) {
         memcpy(out + n, losing, nlosing * sizeof *losing);
         n += nlosing;
