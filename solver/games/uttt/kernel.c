@@ -342,33 +342,42 @@ static int legal(const void *kernel, const void *state, DfpnChild *out) {
 #define NO_MOVE 255 /* a count closure's first byte when it counts at the position itself */
 #define DEEP 254    /* a count closure's first byte when it names a move and a closure of each reply */
 
-/* The fewest marks `player` must still place to hold a meta line: per board 0 if won by `player`,
-   NEVER if won by the other or full, else 3 minus `player`'s marks on the fullest local line without
-   the other's mark; per meta line the sum. Each move places one mark: a floor on moves to a win.
-   `lowered`: a board counted one lower (unless 0 or NEVER), the count after a move there. */
-static int marks_needed(const Position *p, int player, int lowered) {
+/* The fewest marks player `me + 1` must still place to win board `b`: 0 if it won it, NEVER if
+   the other won it or it is full, else 3 minus its marks on the fullest local line without the
+   other's mark. Each move places one mark: a floor on moves to win the board. */
+static int board_cost(const Position *p, int me, int b) {
     static const int lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
-    static const int meta[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
-    int me = player - 1, cost[9], best = NEVER;
-    for (int b = 0; b < 9; b++) {
-        if (p->won[me] >> b & 1) {
-            cost[b] = 0;
-            continue;
+    if (p->won[me] >> b & 1) return 0;
+    if (p->won[1 - me] >> b & 1 || !empty(p, b)) return NEVER;
+    int cost = NEVER;
+    for (int l = 0; l < 8; l++)
+        if (!(p->mark[1 - me][b] & lines[l])) {
+            int missing = 3 - __builtin_popcount(p->mark[me][b] & lines[l]);
+            if (missing < cost) cost = missing;
         }
-        cost[b] = NEVER;
-        if (p->won[1 - me] >> b & 1 || !empty(p, b)) continue;
-        for (int l = 0; l < 8; l++)
-            if (!(p->mark[1 - me][b] & lines[l])) {
-                int missing = 3 - __builtin_popcount(p->mark[me][b] & lines[l]);
-                if (missing < cost[b]) cost[b] = missing;
-            }
-        if (b == lowered && cost[b] < NEVER) cost[b]--;
-    }
+    return cost;
+}
+
+/* The cheapest meta line for these board costs (NEVER at most); `lowered`: a board counted one
+   lower (unless 0 or NEVER), the count after a move there. */
+static int meta_min(const int cost[9], int lowered) {
+    static const int meta[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+    int c[9], best = NEVER;
+    memcpy(c, cost, sizeof c);
+    if (lowered >= 0 && c[lowered] > 0 && c[lowered] < NEVER) c[lowered]--;
     for (int l = 0; l < 8; l++) {
-        int sum = cost[meta[l][0]] + cost[meta[l][1]] + cost[meta[l][2]];
+        int sum = c[meta[l][0]] + c[meta[l][1]] + c[meta[l][2]];
         if (sum < best) best = sum;
     }
     return best;
+}
+
+/* The fewest marks `player` must still place to hold a meta line (engine.py marks_needed): per
+   meta line the sum of its boards' `board_cost`. `lowered`: as `meta_min`. */
+static int marks_needed(const Position *p, int player, int lowered) {
+    int cost[9];
+    for (int b = 0; b < 9; b++) cost[b] = board_cost(p, player - 1, b);
+    return meta_min(cost, lowered);
 }
 
 /* CriticalSquares.count_record: a two-byte record closing `p` for a no-loss claim `plies_left`
@@ -376,7 +385,9 @@ static int marks_needed(const Position *p, int player, int lowered) {
    (the index of the first legal move that sends the opponent to a board where its first move
    lowers the count to no less than `count`, more than its moves left after it, count) -- or 0. */
 static int count_record(const Kernel *k, const Position *p, int opponent, int plies_left, unsigned char *out) {
-    int needed = marks_needed(p, opponent, -1), left = 81 - p->filled;
+    int cost[9], me = opponent - 1;
+    for (int b = 0; b < 9; b++) cost[b] = board_cost(p, me, b);
+    int needed = meta_min(cost, -1), left = 81 - p->filled;
     if (needed > (plies_left < left ? plies_left : left) / 2) {
         out[0] = NO_MOVE, out[1] = (unsigned char)needed;
         return 2;
@@ -386,7 +397,10 @@ static int count_record(const Kernel *k, const Position *p, int opponent, int pl
         Position after;
         play(k, p, moves[i], &after);
         if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
-        needed = marks_needed(&after, opponent, after.sent), left = 81 - after.filled;
+        int board = moves[i] / 9, was = cost[board]; /* a move changes the opponent's cost of its own board only */
+        cost[board] = board_cost(&after, me, board);
+        needed = meta_min(cost, after.sent), left = 81 - after.filled;
+        cost[board] = was;
         if (needed > ((plies_left - 1 < left ? plies_left - 1 : left) + 1) / 2 - 1) {
             out[0] = (unsigned char)i, out[1] = (unsigned char)needed;
             return 2;
