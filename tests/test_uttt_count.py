@@ -194,3 +194,16 @@ def test_a_win_claims_bound_prunes_by_the_count_without_changing_verdicts() -> N
                 nodes[0] += free.nodes
                 nodes[1] += pruned.nodes
     assert settled >= 10 and nodes[1] < nodes[0]
+
+
+def test_the_counts_work_is_budgeted_and_the_budget_fits_it(counted: dict) -> None:
+    """A deep record checks a position per reply: `closure_bytes` / 2 positions' work counts against
+    --max-work before any record is read, and `proof_limits` raises the budget to fit it."""
+    from checker.load import Limits
+    from certify.record.budget import proof_limits
+
+    needed = counted["proof"]["closure_bytes"] // 2 * plain.position_work({})
+    assert counted["proof"]["closure_bytes"] // 2 > counted["proof"]["positions"]  # the deep records weigh more
+    refused = checker.check_document(counted, Limits(max_states=10**6, max_work=needed - 1))
+    assert refused.exit_code != 0 and f"--max-work {needed}" in refused.message
+    assert checker.check_document(counted, proof_limits(counted, Limits(max_states=1, max_work=1))).exit_code == 0
