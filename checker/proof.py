@@ -20,7 +20,8 @@ still open to the opponent there (checker/pairing.py); the traversal does not go
 proof of Ultimate tic-tac-toe may close one by a count: the next two bytes of `proof.counts`, a
 move of the prover (255: none) and the fewest marks the opponent then needs for a meta line,
 recounted there, must exceed the opponent's moves left before the bound; or (254, a move, k) and
-k such pairs, one closing each reply to that move (checker/uttt.py `check_count`).
+k such records (nested two deep at most), one closing each reply to that move (checker/uttt.py
+`check_count`).
 """
 
 from array import array
@@ -131,7 +132,7 @@ def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limi
 
     Only no-loss proofs of positional games under rules a pairing proves may have any; their work
     (each reads the lines once) counts against the budget before any is read. Of uttt, the bytes of
-    `proof.counts`: per closure a move or 255 and a count, or 254, a move, k and k such pairs.
+    `proof.counts`: per closure a move or 255 and a count, or 254, a move, k and k such records.
     """
     if "closures" not in proof:
         return b"", array("q")
@@ -139,18 +140,21 @@ def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limi
     if family is uttt:
         if result != "no-loss":
             raise Invalid("a count closes a branch only in a no-loss proof")
-        size = count_field(proof, "closure_bytes", "proof", 2 * count, (3 + 2 * 9) * count)
+        size = count_field(proof, "closure_bytes", "proof", 2 * count, 192 * count)  # 3 + 9 (3 + 9 * 2): NEST 2
         work = size // 2 * family.position_work(game)  # a record of two bytes checks about one position
         if work > limits.max_work:
             raise NotACertificate(f"proof.counts holds {size:,} bytes, work {work:,}: over the work budget "
                                   f"({limits.max_work:,} work); to check them, raise it: --max-work {work}")
         raw, offsets, offset = unpack_bytes(proof, "counts", "proof", size), array("q"), 0
         while offset < size:
+            length = uttt.record_length(raw, offset)
+            if not length:
+                raise NotACertificate(f"proof.counts: closure {len(offsets)} runs past the end of its bytes "
+                                      f"or nests deeper than {uttt.NEST}")
             offsets.append(offset)
-            offset += uttt.record_length(raw, offset)
-        if offset != size or len(offsets) != count:
-            raise NotACertificate(f"proof.counts holds {len(offsets)} closures over {size} bytes (the last one cut "
-                                  f"short: {offset != size}), proof.closures says {count}")
+            offset += length
+        if len(offsets) != count:
+            raise NotACertificate(f"proof.counts holds {len(offsets)} closures, proof.closures says {count}")
         return raw, offsets
     size = count_field(proof, "closure_bytes", "proof", 0, count * (game.cells + 2) if family is positional else 0)
     raw = unpack_bytes(proof, "pairings", "proof", size)

@@ -86,9 +86,16 @@ def records_of(document: dict) -> list[list[int]]:
 
 
 def two_byte_spots(records: list[list[int]]) -> list[tuple[int, int]]:
-    """Where the two-byte records are: (record, offset inside it), a deep record's answers too."""
-    return [(index, at) for index, record in enumerate(records)
-            for at in (range(3, len(record), 2) if record[0] == DEEP else (0,))]
+    """Where the two-byte records are: (record, offset inside it), inside deep records too."""
+    def inside(record: bytes, at: int) -> list[int]:
+        if record[at] != DEEP:
+            return [at]
+        out, sub = [], at + 3
+        for _ in range(record[at + 2]):
+            out += inside(record, sub)
+            sub += plain.record_length(record, sub)
+        return out
+    return [(index, at) for index, record in enumerate(records) for at in inside(bytes(record), 0)]
 
 
 def edited(records: list[list[int]], index: int, at: int, pair: list[int]) -> list[list[int]]:
@@ -207,3 +214,19 @@ def test_the_counts_work_is_budgeted_and_the_budget_fits_it(counted: dict) -> No
     refused = checker.check_document(counted, Limits(max_states=10**6, max_work=needed - 1))
     assert refused.exit_code != 0 and f"--max-work {needed}" in refused.message
     assert checker.check_document(counted, proof_limits(counted, Limits(max_states=1, max_work=1))).exit_code == 0
+
+
+def test_record_lengths_are_read_from_the_bytes_and_nest_two_deep_at_most() -> None:
+    assert plain.record_length(bytes([NO_MOVE, 9]), 0) == 2
+    assert plain.record_length(bytes([DEEP, 0, 2, 3, 9, NO_MOVE, 9]), 0) == 7
+    assert plain.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 8
+    assert plain.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 0  # three deep
+    assert plain.record_length(bytes([DEEP, 0, 2, NO_MOVE, 9]), 0) == 0  # cut short
+    assert plain.record_length(bytes([NO_MOVE]), 0) == 0
+
+
+def test_a_closure_nested_too_deep_or_cut_short_is_refused(counted: dict) -> None:
+    records = records_of(counted)
+    for wrong in ([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9], [DEEP, 0, 2, NO_MOVE, 9]):
+        verdict = checker.check_document(with_counts(counted, [wrong] + records[1:]))
+        assert verdict.exit_code != 0 and "nests deeper" in verdict.message, verdict.message

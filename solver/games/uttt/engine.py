@@ -402,6 +402,7 @@ def threat_boards(s: Position, player: int) -> int:
 NEVER = 255  # marks_needed when no meta line is left to the player
 NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
 DEEP = 254  # a count closure's first byte when it names a move and a closure of each reply
+NEST = 2  # deep records nest this deep at most (checker/uttt.py NEST; kernel.c NEST)
 
 
 def marks_needed(s: Position, player: int, lowered: int = -1) -> int:
@@ -544,15 +545,19 @@ class CriticalSquares:
 
     def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> bytes | None:
         """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
-        ahead: a two-byte record (`count_record`) when one closes it; else (DEEP, i, k, then k
-        two-byte records) for the first legal move i of the prover that sends the opponent to a
-        board where each of its k moves, in order, leaves a position play goes on from that a
-        two-byte record closes two plies further on; else None. The checker's `check_count` redoes it."""
+        ahead: the first record of `deep_record` nested NEST deep, or None. The checker's
+        `check_count` redoes it."""
         if result != "no-loss" or plies_left is None:
             return None
-        opponent = O if prover == X else X
+        return self.deep_record(s, O if prover == X else X, plies_left, NEST)
+
+    def deep_record(self, s: Position, opponent: int, plies_left: int, nest: int) -> bytes | None:
+        """A two-byte record (`count_record`) when one closes `s`; else, with `nest` > 0, (DEEP, i,
+        k, then k records) for the first legal move i that sends the opponent to a board where each
+        of its k moves, in order, leaves a position play goes on from that a record nested `nest` - 1
+        deep closes two plies further on; else None."""
         shallow = self.count_record(s, opponent, plies_left)
-        if shallow is not None:
+        if shallow is not None or not nest:
             return shallow
         for index, after in enumerate(self.sending(s)):
             if after is None:
@@ -561,7 +566,7 @@ class CriticalSquares:
             for move in MOVES[after.sent][~(after.x | after.o) >> 9 * after.sent & FULL9]:
                 reply = play(after, move, self.open_rules)
                 record = None if WON[reply.xw] or WON[reply.ow] or reply.closed == FULL9 else \
-                    self.count_record(reply, opponent, plies_left - 2)
+                    self.deep_record(reply, opponent, plies_left - 2, nest - 1)
                 if record is None:
                     break
                 records.append(record)

@@ -340,6 +340,7 @@ static int legal(const void *kernel, const void *state, DfpnChild *out) {
 
 #define NEVER 255   /* no meta line is left to the player */
 #define NO_MOVE 255 /* a count closure's first byte when it counts at the position itself */
+#define NEST 2 /* deep records nest this deep at most: 3 + 9 (3 + 9 * 2) = 192 bytes */
 #define DEEP 254    /* a count closure's first byte when it names a move and a closure of each reply */
 
 /* The fewest marks player `me + 1` must still place to win board `b`: 0 if it won it, NEVER if
@@ -415,29 +416,34 @@ static int count_record(const Kernel *k, const Position *p, int opponent, int pl
    k moves, in order, leaves a position play goes on from that a two-byte record closes two plies
    further on (checker/uttt.py check_count: the proof's subtree written out, sound as the two-byte
    form is). */
-static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
-    const Kernel *k = kernel;
-    const Position *p = state;
-    if (!k->critical || !no_loss || plies_left < 0) return 0;
-    int opponent = 3 - prover;
-    if (count_record(k, p, opponent, plies_left, out)) return 2;
+static int deep_record(const Kernel *k, const Position *p, int opponent, int plies_left, int nest, unsigned char *out) {
+    int length = count_record(k, p, opponent, plies_left, out);
+    if (length || !nest) return length;
     int moves[81], count = legal_moves(p, moves);
     for (int i = 0; i < count; i++) {
         Position after;
         play(k, p, moves[i], &after);
         if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
-        int replies[81], n = legal_moves(&after, replies), m = 0;
+        int replies[81], n = legal_moves(&after, replies), m = 0, at = 3;
         for (; m < n; m++) {
             Position reply;
             play(k, &after, replies[m], &reply);
-            if (result(k, &reply) != DFPN_OPEN || !count_record(k, &reply, opponent, plies_left - 2, out + 3 + 2 * m)) break;
+            int sub = result(k, &reply) != DFPN_OPEN ? 0 : deep_record(k, &reply, opponent, plies_left - 2, nest - 1, out + at);
+            if (!sub) break;
+            at += sub;
         }
         if (m == n) {
             out[0] = DEEP, out[1] = (unsigned char)i, out[2] = (unsigned char)n;
-            return 3 + 2 * n;
+            return at;
         }
     }
     return 0;
+}
+
+static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
+    const Kernel *k = kernel;
+    if (!k->critical || !no_loss || plies_left < 0) return 0;
+    return deep_record(k, state, 3 - prover, plies_left, NEST, out);
 }
 
 const DfpnFamily dfpn_uttt = {
