@@ -8,6 +8,8 @@ a board may come to hold lines of both marks and the first one counts. A move is
 int 0..80.
 """
 
+import functools
+
 from checker.load import Invalid, NotACertificate
 
 EMPTY, X, O = 0, 1, 2
@@ -143,13 +145,21 @@ def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> in
         elif status[board] != EMPTY or EMPTY not in marks:
             costs.append(255)
         else:
-            cost = 255
-            for a, b, c in LINES:
-                line = (marks[a], marks[b], marks[c])
-                if 3 - player not in line:
-                    cost = min(cost, 3 - line.count(player))
+            cost = board_cost(marks, player)
             costs.append(cost - (board == lowered and cost < 255))
     return min(255, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES))
+
+
+@functools.lru_cache(maxsize=None)  # 3^9 boards x 2 players at most: remembered, not trusted more
+def board_cost(marks: tuple[int, ...], player: int) -> int:
+    """3 minus `player`'s marks on the fullest local line of `marks` holding no mark of the other
+    player (255: none)."""
+    cost = 255
+    for a, b, c in LINES:
+        line = (marks[a], marks[b], marks[c])
+        if 3 - player not in line:
+            cost = min(cost, 3 - line.count(player))
+    return cost
 
 
 NO_MOVE = 255  # a count closure's first byte when it counts at the position itself

@@ -266,7 +266,7 @@ def proof_entry(game: str, player: int, result: str, path: Path, text: str, node
         "rules_sha256": document["rules_sha256"],
         "player": player,
         "claim": result,
-        "prover_moves": document["proof"]["turns"] - document["proof"].get("closures", 0),  # a closure is no move
+        "prover_moves": document["proof"]["turns"],
         "positions": document["proof"]["positions"],
         "nodes": nodes,
         "sha256": hashlib.sha256(text.encode()).hexdigest(),
