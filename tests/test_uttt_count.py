@@ -230,3 +230,18 @@ def test_a_closure_nested_too_deep_or_cut_short_is_refused(counted: dict) -> Non
     for wrong in ([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9], [DEEP, 0, 2, NO_MOVE, 9]):
         verdict = checker.check_document(with_counts(counted, [wrong] + records[1:]))
         assert verdict.exit_code != 0 and "nests deeper" in verdict.message, verdict.message
+
+
+def test_prove_reports_closures_apart_from_the_provers_moves(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`certify prove`'s summary: a closure's CLOSE byte sits among proof.moves but is no move."""
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    out = tmp_path / "p.json"
+    result = CliRunner().invoke(app, ["prove", "uttt:open", "--claim", "no-loss", "--player", "2", "--within", "21",
+                                      "--json", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data, proof = json.loads(result.output), json.loads(out.read_text())["proof"]
+    assert data["closures"] == proof["closures"] > 0
+    assert data["prover_moves"] == proof["turns"] - proof["closures"]
