@@ -73,7 +73,7 @@ LARGE_PROOFS = (
 PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # Kept likewise, closed by pairings (certificates/proofs/closed/). Index key `pairing_proofs`, apart
 # from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
-# entry, does not read closures.
+# entry, reads the closed proofs too (tests/test_verified.py checks these apart).
 KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("mnk:4,6,4", 2), ("mnk:4,7,4", 2))
 # Kept likewise (the index's closed proofs), closed by the meta-line count: bounded no-loss proofs
 # of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36);
