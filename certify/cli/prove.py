@@ -82,7 +82,8 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         data["first_moves"] = [{"move": move, "status": status} for move, status in attempt.first_moves]
     if attempt.tree is not None and attempt.text is not None and path is not None:
         data.update(file=str(path), bytes=len(attempt.text.encode()), positions=attempt.tree.positions,
-                    prover_moves=len(attempt.tree.moves), depth=attempt.tree.depth)
+                    prover_moves=len(attempt.tree.moves) - len(attempt.tree.closures), closures=len(attempt.tree.closures),
+                    depth=attempt.tree.depth)  # a closure's CLOSE byte sits among the moves but is no move
     return data
 
 
@@ -374,7 +375,8 @@ def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
         out.print(f"[bold green]proved[/] {said} — {work_done(data)}")
         where = "stdout" if data["file"] == "-" else f"[bold]{escape(data['file'])}[/]"
         out.print(f"wrote {where} ({plural(data['bytes'], 'byte')}): {plural(data['prover_moves'], 'move')} of "
-                  f"player {claim.player}, {plural(data['positions'], 'position')}, depth {data['depth']}")
+                  f"player {claim.player}, {plural(data['positions'], 'position')}"
+                  f"{', ' + plural(data['closures'], 'closure') if data['closures'] else ''}, depth {data['depth']}")
     else:  # the opposite of a disproved claim is proved unless the budget runs out or Ctrl-C
         pn, dn = (number(INF if v is None else v) for v in (data["root_pn"], data["root_dn"]))
         out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work_done(data)}; root pn {pn} dn {dn}; no certificate written")
