@@ -119,3 +119,17 @@ def test_proofs_with_threat_space_are_checked(game_text: str, player: int, resul
     assert attempt.text is not None
     verdict = checker.check_document(json.loads(attempt.text))
     assert verdict.exit_code == 0, verdict.message
+
+
+@pytest.mark.parametrize("core", ["native", "python"])
+def test_win_claims_refuted_by_pairings(core: str) -> None:
+    """With pairings a win claim gives up a branch where the opponent has a pairing (dfpn.c
+    `refuted`, pns.py `refuted`): the same verdicts, the proof holds no closure and checks."""
+    game = resolve_game("mnk:5,5,3")
+    attempt = prove(game, Claim(1, "win"), pairings=True, core=core)
+    assert attempt.core == core and attempt.text is not None
+    assert checker.check_document(json.loads(attempt.text)).exit_code == 0
+    four = resolve_game("mnk:4,4,4")
+    refuted = NativeProofSearch(four, Claim(1, "win"), four.search_hooks(), closures=True).search(four.initial())
+    plain = NativeProofSearch(four, Claim(1, "win"), four.search_hooks()).search(four.initial())
+    assert refuted.status == plain.status == "disproved" and refuted.nodes < 10 < plain.nodes
