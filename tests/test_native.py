@@ -84,7 +84,7 @@ def test_resumes_where_a_budget_stopped(monkeypatch: pytest.MonkeyPatch) -> None
     reference = ProofSearch(game, Claim(1, "win"), game.search_hooks())
     calls = []
     while not calls or calls[-1][0].status == "node budget":
-        calls.append((native.search(game.initial(), max_nodes=5), reference.search(game.initial(), max_nodes=5)))
+        calls.append((native.search(game.initial(), max_nodes=10), reference.search(game.initial(), max_nodes=10)))
     assert calls[-1][0].status == "proved" and len(calls) > 2
     for ours, theirs in calls:
         assert (ours.status, ours.root_pn, ours.root_dn, ours.nodes) == (theirs.status, theirs.root_pn, theirs.root_dn, theirs.nodes)
