@@ -38,9 +38,10 @@ CLOSED = [entry for entry in INDEX["pairings"] + INDEX["pairing_proofs"] if entr
 # bounded claims (uttt:open's lower bounds, closed by counts): the verified checker does not read them yet
 BOUNDED = [entry for entry in CLOSED if "--within" in entry["command"]]
 # the large closed proofs (certify/publish/record.py LARGE_PAIRING_PROOFS: 4x8, 2.9 M positions) are past
-# its default budget and this test's timeout, as the large `proofs` are; tests/test_scale_slow.py checks them
+# the default budget, as the large `proofs` are: a slow test reads them with the budget of `certify publish`
 LARGE_CLOSED = {"certificates/proofs/closed/mnk-4-8-4.p2-no-loss.json"}
 PAIRINGS = [entry for entry in CLOSED if entry not in BOUNDED and entry["file"] not in LARGE_CLOSED]
+LARGE_PAIRINGS = [entry for entry in CLOSED if entry["file"] in LARGE_CLOSED]
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
 TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()
 SMALL = [case for case in PROOFS if case[0] != "mnk:4,4,3"]  # finding a losing move solves the game
@@ -126,6 +127,18 @@ def test_every_published_proof_is_valid(build: Path, entry: dict) -> None:
 @pytest.mark.parametrize("entry", [e for e in PUBLISHED if large(e)], ids=lambda entry: Path(entry["file"]).stem)
 def test_every_large_published_proof_is_valid(build: Path, entry: dict) -> None:
     """The large kept proofs, with the budget `certify publish --scale` gives the stdlib checker."""
+    from certify.publish.record import large_limits
+
+    limits = large_limits(ROOT / entry["file"])
+    budget = ("--max-states", str(limits.max_states), "--max-work", str(limits.max_work))
+    assert run(build, ROOT / entry["file"], *budget, timeout=3600) == (0, entry["checker"] + SUFFIX["strategy"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", LARGE_PAIRINGS, ids=lambda entry: Path(entry["file"]).stem)
+def test_every_large_closed_proof_is_valid(build: Path, entry: dict) -> None:
+    """The 4x8 proof closed by pairings (2.9 M positions, 1.2 M closures), read within 2 GB
+    (docs/verified-checker.md, Measured), with the budget `certify publish` gives the stdlib checker."""
     from certify.publish.record import large_limits
 
     limits = large_limits(ROOT / entry["file"])
@@ -240,27 +253,41 @@ let () =
   let positions = Load.int_in "proof" "positions" 1 max_int proof and turns = Load.int_in "proof" "turns" 0 max_int proof in
   let moves = Unpack.field "proof" "moves" turns proof in
   let root = f.Proof.initial () in
-  let set = Proof.traverse f 1 false root positions turns moves in
-  let verdict ?(rules = Core.OpenRules) ?(player = Core.P1) s = Core.uttt_closed rules f.Proof.key player false s root in
+  let seen = Proof.traverse ~closing:(Hashtbl.create 1) f 1 false root positions turns moves in
+  (* the trie Proof.uttt_positions hands to Uttt.closed, rebuilt from the traversal's numbers *)
+  let key n = Proof.positive_of_int (n + 2) in
+  let lookup s = let n = seen.Proof.number s in if n < 0 then Core.XH else key n in
+  let set = ref Core.M.empty and stack = ref [root] in
+  while !stack <> [] do
+    let s = List.hd !stack in
+    stack := List.tl !stack;
+    let n = seen.Proof.number s in
+    if n >= 0 && Core.M.find (key n) !set = None then begin
+      set := Core.M.add (key n) (s, Positional.nat_of_int (seen.Proof.choice n)) !set;
+      stack := Core.uttt_children Core.OpenRules s @ !stack
+    end
+  done;
+  let set = !set in
+  let verdict ?(rules = Core.OpenRules) ?(player = Core.P1) s = Core.uttt_closed rules lookup player false s root in
   let flag b = print_string (if b then "1" else "0") in
   flag (verdict set);
   flag (verdict ~player:Core.P2 set);
   flag (verdict ~rules:Core.Standard set);
   (* a stored choice moved to another legal move, at the first 20 positions of the set where X
      moves (in the traversal's order) *)
-  let changed = ref 0 and refused = ref 0 and seen = Hashtbl.create 1024 in
+  let changed = ref 0 and refused = ref 0 and walked = Hashtbl.create 1024 in
   let rec walk = function
     | [] -> ()
     | _ when !changed >= 20 -> ()
-    | s :: rest when Hashtbl.mem seen (f.Proof.key s) || Core.M.find (f.Proof.key s) set = None -> walk rest
+    | s :: rest when Hashtbl.mem walked (lookup s) || Core.M.find (lookup s) set = None -> walk rest
     | s :: rest ->
-      Hashtbl.add seen (f.Proof.key s) ();
+      Hashtbl.add walked (lookup s) ();
       let n = List.length (Core.uttt_children Core.OpenRules s) in
-      (match Core.M.find (f.Proof.key s) set with
+      (match Core.M.find (lookup s) set with
        | Some (_, c) when Core.uttt_to_move s = Core.P1 && n > 1 ->
          incr changed;
-         let c' = Proof.nat_of_int ((Proof.int_of_nat c + 1) mod n) in
-         if not (verdict (Core.M.add (f.Proof.key s) (s, c') set)) then incr refused
+         let c' = Positional.nat_of_int ((Proof.int_of_nat c + 1) mod n) in
+         if not (verdict (Core.M.add (lookup s) (s, c') set)) then incr refused
        | _ -> ());
       walk (Core.uttt_children Core.OpenRules s @ rest) in
   walk [root];
@@ -270,7 +297,8 @@ let () =
 
 def test_the_proved_uttt_closure_check_refuses_a_wrong_set_by_itself(build: Path) -> None:
     (build / "uttt_probe.ml").write_text(UTTT_CLOSED_PROBE)
-    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "uttt.cmx", "pairing.cmx", "proof.cmx"]
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "uttt.cmx", "pairing.cmx",
+               "proof.cmx"]
     compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "uttt_probe", "unix.cmxa", *modules, "uttt_probe.ml"],
                               cwd=build, capture_output=True, text=True, timeout=120)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
@@ -279,6 +307,64 @@ def test_the_proved_uttt_closure_check_refuses_a_wrong_set_by_itself(build: Path
     flags, changed, refused = done.stdout.split()
     assert (done.returncode, flags) == (0, "100")  # the honest set passes; as player 2's, or under the standard rules, not
     assert int(changed) == 20 and int(refused) >= 15, done.stdout  # a changed choice may be another win in the set
+
+
+# A published positional proof, walked by the driver's traversal; its positions packed into the
+# search tree the extracted Positional.closed (Pairing.closed without closures) judges, and then
+# changed: a position dropped, or a stored choice moved to another legal move. The proved check
+# itself must refuse them (the driver's traversal refuses a wrong file first).
+POSITIONAL_CLOSED_PROBE = """
+let () =
+  let doc = Load.parse_json (Load.read_file Sys.argv.(1) max_int) in
+  let r = Positional.parse_rules (Load.obj "certificate" "rules" doc) in
+  let f = Proof.positional r and game = Positional.game_of r and cells = r.Positional.rows * r.Positional.cols in
+  let proof = Load.obj "certificate" "proof" doc in
+  let positions = Load.int_in "proof" "positions" 1 max_int proof and turns = Load.int_in "proof" "turns" 0 max_int proof in
+  let moves = Unpack.field "proof" "moves" turns proof in
+  let root = f.Proof.initial () in
+  let seen = Proof.traverse ~closing:(Hashtbl.create 1) f 2 false root positions turns moves in
+  let boards = Array.make positions [] and stack = ref [root] in
+  while !stack <> [] do
+    let b = List.hd !stack in
+    stack := List.tl !stack;
+    let n = seen.Proof.number b in
+    if n >= 0 && boards.(n) = [] then (boards.(n) <- b; stack := Core.children game b @ !stack)
+  done;
+  let set ?(drop = -1) ?(move = -1) () =
+    let t = Packed.create cells in
+    Array.iteri (fun n b ->
+        let c = seen.Proof.choice n in
+        let c = if n = move then (c + 1) mod List.length (Core.children game b) else c in
+        if n <> drop then ignore (Packed.add t b c)) boards;
+    Packed.tree t cells in
+  let verdict ?(player = Core.P2) s = Core.positional_closed game (fun _ -> None) player false s root in
+  let flag b = print_string (if b then "1" else "0") in
+  flag (verdict (set ()));
+  flag (verdict ~player:Core.P1 (set ()));
+  let moved = ref 0 and refused_moved = ref 0 and dropped = ref 0 and refused_dropped = ref 0 in
+  Array.iteri (fun n b ->
+      let k = List.length (Core.children game b) in
+      if !moved < 20 && k > 1 && Core.to_move b = Core.P2 then begin
+        incr moved; if not (verdict (set ~move:n ())) then incr refused_moved end;
+      if !dropped < 20 && n mod 97 = 1 then begin
+        incr dropped; if not (verdict (set ~drop:n ())) then incr refused_dropped end) boards;
+  Printf.printf " %d %d %d %d" !moved !refused_moved !dropped !refused_dropped
+"""
+
+
+def test_the_proved_positional_closure_check_refuses_a_wrong_set_by_itself(build: Path) -> None:
+    (build / "positional_probe.ml").write_text(POSITIONAL_CLOSED_PROBE)
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "uttt.cmx", "pairing.cmx",
+               "proof.cmx"]
+    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "positional_probe", "unix.cmxa", *modules, "positional_probe.ml"],
+                              cwd=build, capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    done = subprocess.run([str(build / "positional_probe"), str(ROOT / "certificates" / "proofs" / "mnk-3-4-3-misere.p2-win.json")],
+                          capture_output=True, text=True, timeout=600)
+    flags, moved, refused_moved, dropped, refused_dropped = done.stdout.split()
+    assert (done.returncode, flags) == (0, "10")  # the honest set passes; as player 1's, not
+    assert int(dropped) == 20 and int(refused_dropped) == 20, done.stdout  # every position is some parent's child
+    assert int(moved) == 20 and int(refused_moved) >= 15, done.stdout  # a changed choice may be another win in the set
 
 
 # Tic-tac-toe's labels by plain minimax, handed to the extracted labels_closed: it must accept

@@ -1,20 +1,20 @@
 (* The strategy kind, for every family the verified checker reads. Trusted: reading the claim and
-   the root, and the one call of the family's proved closure check (Positional.closed,
+   the root, and the one call of the family's proved closure check (Pairing.closed,
    Uttt.closed) that decides VALID. Untrusted: the traversal that builds the set of positions from
    proof.moves (a wrong set is refused by the closure check) -- with the stdlib checker's failures,
    so that the two checkers give the same line (checker/proof.py). *)
 
 open Load
 
-(* A family as the traversal sees it: Core's game functions, the closure check proved for it, and
-   the trusted words of its verdicts. *)
+(* A family as the traversal sees it: Core's game functions, the set the traversal fills and the
+   closure check proved for it, and the trusted words of its verdicts. *)
+type closure = Core.nat option * (Core.nat * Core.nat) list
+
 type 'state family = {
   children : 'state -> 'state list;
   result : 'state -> Core.outcome option;
   to_move : 'state -> Core.player;
-  key : 'state -> Core.positive;
-  closed : ('state -> (Core.nat option * (Core.nat * Core.nat) list) option) ->
-           Core.player -> bool -> 'state Core.strategy_set -> 'state -> bool;
+  positions : unit -> 'state positions; (* an empty set, for one traversal *)
   rules : Positional.rules option; (* the positional family's, whose proofs may close by pairings *)
   as_board : 'state -> Core.board option;
   draw : 'state -> string;
@@ -23,13 +23,16 @@ type 'state family = {
   parse_position : string -> 'state;
 }
 
-module Keys = Hashtbl.Make (struct
-    type t = Core.positive
-    let equal = ( = )
-    let hash = Hashtbl.hash_param 1000 1000 (* a key is a chain of blocks: hash it all *)
-  end)
+(* The positions a traversal saw, numbered 0, 1, 2... as added, each with the index of the prover's
+   chosen move; [closed] runs the family's proved closure check (Positional.closed, Uttt.closed) on
+   them, with the closures [closure] gives. *)
+and 'state positions = {
+  number : 'state -> int; (* -1: not in the set *)
+  add : 'state -> int -> int;
+  choice : int -> int;
+  closed : ('state -> closure option) -> Core.player -> bool -> 'state -> bool;
+}
 
-let rec nat_of_int n = if n <= 0 then Core.O else Core.S (nat_of_int (n - 1))
 let rec int_of_nat = function Core.O -> 0 | Core.S n -> 1 + int_of_nat n
 
 (* A closure's byte in proof.moves, and a closure's first byte when the prover makes no first move
@@ -80,19 +83,17 @@ let closure_at raw (start, stop) =
 (* Walk the certificate's canonical traversal (docs/certificate-format.md), with the stdlib
    checker's failures, and return the positions seen with the prover's chosen move index. *)
 (* The move indices as Rocq numbers, made once (an index is a byte). *)
-let small = Array.init 256 nat_of_int
+let small = Packed.small
 
-let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_loss root positions turns moves
-  : 'state Core.strategy_set =
+let traverse ?(closures = ([||], "")) ~closing f player no_loss root positions turns moves : 'state positions =
   let prover = if player = 1 then Core.P1 else Core.P2 in
-  let spans, raw = closures and closed = ref 0 in
-  let seen = ref Core.M.empty and count = ref 0 and used = ref 0 in
+  let spans, _ = closures and closed = ref 0 in
+  let seen = f.positions () and count = ref 0 and used = ref 0 in
   let stack = Stack.create () in
   Stack.push root stack;
   while not (Stack.is_empty stack) do
     let b = Stack.pop stack in
-    let key = f.key b in
-    if Core.M.find key !seen = None then begin
+    if seen.number b < 0 then begin
       incr count;
       if !count mod 100_000 = 0 then progress "positions" !count;
       if !count > positions then invalid "the strategy reaches more than proof.positions = %d positions" positions;
@@ -113,11 +114,9 @@ let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_los
              invalid "proof.moves[%d] closes %s by a pairing, but proof.closures has only %d" (!used - 1) (f.draw b)
                (Array.length spans);
            let r = Option.get f.rules in
-           let first, pairs = closure_at raw spans.(!closed) in
-           let first, read, _ = Pairing.blocking r (Option.get (f.as_board b)) player first pairs in
-           Keys.replace closing key
-             (Option.map Positional.nat_of_int first,
-              List.map (fun (x, y) -> (Positional.nat_of_int x, Positional.nat_of_int y)) read);
+           let first, pairs = closure_at (snd closures) spans.(!closed) in
+           ignore (Pairing.blocking r (Option.get (f.as_board b)) player first pairs);
+           Hashtbl.replace closing (!count - 1) !closed; (* by the number [add] gives it below *)
            incr closed
          end else begin
          if index >= List.length children then
@@ -127,7 +126,7 @@ let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_los
          Stack.push (List.nth children index) stack
          end
        | children -> List.iter (fun c -> Stack.push c stack) (List.rev children));
-      seen := Core.M.add key (b, small.(!choice)) !seen
+      ignore (seen.add b !choice)
     end
   done;
   if !used <> turns then invalid "proof.moves has %d move(s) the strategy never uses" (turns - !used);
@@ -135,26 +134,35 @@ let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_los
     invalid "proof.closures has %d pairing(s) the strategy never uses" (Array.length spans - !closed);
   if !count <> positions then
     invalid "proof.positions = %d, but the strategy reaches %d positions" positions !count;
-  !seen
+  seen
+
+(* The closure of a position of the set, as Rocq values for Pairing.pairing_check, which judges it:
+   the first move and pairs as the file's bytes give them. *)
+let closure_of closures closing (seen : 'state positions) s : closure option =
+  match Hashtbl.find_opt closing (seen.number s) with
+  | None -> None
+  | Some k ->
+    let raw = snd closures and (start, stop) = (fst closures).(k) in
+    let byte i = Char.code raw.[i] in
+    Some ((if byte start = close then None else Some small.(byte start)),
+          List.init ((stop - start - 2) / 2) (fun j -> (small.(byte (start + 2 + 2 * j)), small.(byte (start + 3 + 2 * j)))))
 
 (* Untrusted, only stated in the verdict (as the stdlib checker states it): the longest play the
    strategy allows from [root], in plies, over the positions the traversal saw. *)
-let longest ?(closing = Keys.create 1) f prover (set : 'state Core.strategy_set) root =
-  let memo = Keys.create 4096 in
+let longest ~closing f prover (seen : 'state positions) positions root =
+  let memo = Bytes.make positions '\255' in (* a play is shorter than 255 plies: boards of at most 255 cells *)
   let rec height b =
-    let key = f.key b in
-    match Keys.find_opt memo key with
-    | Some h -> h
-    | None ->
+    let n = seen.number b in
+    if Bytes.get memo n <> '\255' then Char.code (Bytes.get memo n)
+    else begin
       let h = match f.children b with
         | [] -> 0
-        | _ when Keys.mem closing key -> 0
-        | children when f.to_move b = prover ->
-          let choice = match Core.M.find key set with Some (_, c) -> int_of_nat c | None -> 0 in
-          1 + height (List.nth children choice)
+        | _ when Hashtbl.mem closing n -> 0
+        | children when f.to_move b = prover -> 1 + height (List.nth children (seen.choice n))
         | children -> 1 + List.fold_left (fun m c -> max m (height c)) 0 children in
-      Keys.add memo key h;
-      h in
+      Bytes.set memo n (Char.chr h);
+      h
+    end in
   height root
 
 let check limits f doc : string =
@@ -180,16 +188,15 @@ let check limits f doc : string =
   let closures = closures_of f proof no_loss turns limits in
   let root = match root_text with None -> f.initial () | Some t -> f.parse_position t in
   let prover = if player = 1 then Core.P1 else Core.P2 in
-  let closing = Keys.create 64 in
-  let set = traverse ~closures ~closing f player no_loss root positions turns moves in
-  let closure s = Keys.find_opt closing (f.key s) in
+  let closing = Hashtbl.create 64 in
+  let seen = traverse ~closures ~closing f player no_loss root positions turns moves in
   (* The one verdict that matters: the family's closed_wins / closed_no_loss prove the claim from it. *)
-  if not (f.closed closure prover no_loss set root) then
+  if not (seen.closed (closure_of closures closing seen) prover no_loss root) then
     invalid "the closure check refuses the set of positions the traversal built";
   let where = match root_text with None -> "the start"
                                  | Some _ -> "position " ^ f.draw root in
-  let plies = longest ~closing f prover set root in
-  let closed = Keys.length closing and any = Array.length (fst closures) > 0 in
+  let plies = longest ~closing f prover seen positions root in
+  let closed = Hashtbl.length closing and any = Array.length (fst closures) > 0 in
   Printf.sprintf "player %d %s from %s: %s, %s of player %d%s checked; %s %s"
     player (if no_loss then "does not lose" else "wins") where
     (Positional.counted positions "position" "positions") (Positional.counted (turns - closed) "move" "moves") player
@@ -204,32 +211,10 @@ let rec positive_of_int n = if n <= 1 then Core.XH
 
 (* Untrusted (closed_wins holds for any key): an Ultimate tic-tac-toe state's key is the number
    the traversal gave it, about 20 bits where two bits a cell would be 190, so that the set stays
-   small. (A positional board keeps Positional.key_of, two bits a cell: numbering boards of 20 to
-   25 cells cost more time, 1.6x, than the memory it saved, 30%.) The
-   closure check asks without numbering: a state the traversal never saw gets key 1, which no
-   state has. [text] writes a state as a string, one for each state. *)
+   small; the closure check asks without numbering: a state the traversal never saw gets key 1,
+   which no state has. The set is Checker.v's trie of states; a state is found by its text (one
+   for each state). *)
 let mark_char m = match m with Core.Empty -> '.' | Core.Cross -> 'X' | Core.Nought -> 'O'
-
-let numbering (text : 'state -> string) =
-  let ids = Hashtbl.create 65536 and next = ref 1 in
-  let number s = let t = text s in
-    match Hashtbl.find_opt ids t with
-    | Some k -> k
-    | None -> incr next; let k = positive_of_int !next in Hashtbl.add ids t k; k in
-  let lookup s = match Hashtbl.find_opt ids (text s) with Some k -> k | None -> Core.XH in
-  (number, lookup)
-
-let positional (r : Positional.rules) : Core.board family =
-  let game = Positional.game_of r in
-  if r.rows * r.cols > 64 then error "the strategy kind covers boards of up to 64 cells, not %dx%d" r.rows r.cols;
-  if r.rows > 8 || r.cols > 8 then
-    unread "the verified checker reads strategy boards up to 8x8, not %dx%d; `python -m checker` reads it" r.rows r.cols;
-  { children = Core.children game; result = Core.result game; to_move = Core.to_move;
-    key = Core.positional_key; closed = Core.positional_closed game Core.positional_key; draw = Positional.draw_board r;
-    rules = Some r; as_board = Option.some;
-    (* checker/positional.py position_work: twice the cells the line checks read and the board *)
-    position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
-    initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
 
 let uttt_text (s : Core.state) =
   let b = Buffer.create 96 in
@@ -239,8 +224,37 @@ let uttt_text (s : Core.state) =
   Buffer.add_string b (match s.Core.sent with None -> "*" | Some n -> string_of_int (int_of_nat n));
   Buffer.contents b
 
+let uttt_positions (r : Core.ruleset) () : Core.state positions =
+  let ids = Hashtbl.create 65536 and set = ref Core.M.empty in
+  let number s = match Hashtbl.find_opt ids (uttt_text s) with Some n -> n | None -> -1 in
+  let key n = positive_of_int (n + 2) in
+  { number;
+    add = (fun s c -> let n = Hashtbl.length ids in
+            Hashtbl.add ids (uttt_text s) n; set := Core.M.add (key n) (s, small.(c)) !set; n);
+    choice = (fun n -> match Core.M.find (key n) !set with Some (_, c) -> int_of_nat c | None -> 0);
+    closed = (fun _ prover no_loss root ->
+        Core.uttt_closed r (fun s -> let n = number s in if n < 0 then Core.XH else key n) prover no_loss !set root) }
+
+(* A positional board is kept packed (packed.ml), and judged by Positional.closed. *)
+let positional_positions game cells () : Core.board positions =
+  let t = Packed.create cells in
+  { number = Packed.number t; add = Packed.add t; choice = Packed.choice t;
+    closed = (fun closure prover no_loss root ->
+        Core.positional_closed game closure prover no_loss (Packed.tree t cells) root) }
+
+let positional (r : Positional.rules) : Core.board family =
+  let game = Positional.game_of r in
+  if r.rows * r.cols > 64 then error "the strategy kind covers boards of up to 64 cells, not %dx%d" r.rows r.cols;
+  if r.rows > 8 || r.cols > 8 then
+    unread "the verified checker reads strategy boards up to 8x8, not %dx%d; `python -m checker` reads it" r.rows r.cols;
+  { children = Core.children game; result = Core.result game; to_move = Core.to_move;
+    positions = positional_positions game (r.rows * r.cols); draw = Positional.draw_board r;
+    rules = Some r; as_board = Option.some;
+    (* checker/positional.py position_work: twice the cells the line checks read and the board *)
+    position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
+    initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
+
 let uttt (r : Core.ruleset) : Core.state family =
-  let number, lookup = numbering uttt_text in
   { children = Core.uttt_children r; result = Core.uttt_result r; to_move = Core.uttt_to_move;
-    key = number; closed = (fun _ -> Core.uttt_closed r lookup); draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
+    positions = uttt_positions r; draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
     position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }

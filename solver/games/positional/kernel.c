@@ -48,6 +48,7 @@ typedef struct {
     int sym[MAX_SYMMETRIES][MAX_CELLS];
     unsigned char group[MAX_GROUP][MAX_CELLS]; /* [g][cell]: where g sends the cell */
     u64 zobrist[MAX_SYMMETRIES][MAX_CELLS][2]; /* [s][cell][mark - 1]: the key of that mark's image under s */
+    u64 (*byte_image)[8][256]; /* [s][j][v]: the image under s of the bits v at cells 8j..8j+7 */
 } Kernel;
 
 static u64 splitmix(u64 *seed) {
@@ -62,6 +63,7 @@ static void destroy(void *kernel) {
     free(k->lines);
     free(k->through);
     free(k->scratch);
+    free(k->byte_image);
     free(k);
 }
 
@@ -167,6 +169,16 @@ static void *create(PyObject *config) {
             k->zobrist[s][c][1] = base[buffer[c]][1];
         }
     }
+    k->byte_image = calloc((size_t)k->nsym, sizeof *k->byte_image);
+    if (!k->byte_image) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (int s = 0; s < k->nsym; s++) /* a child's key is an image of its board: 8 lookups, not a loop over its marks */
+        for (int j = 0; j < 8; j++)
+            for (int v = 1; v < 256; v++)
+                for (int b = 0; b < 8; b++)
+                    if (v >> b & 1 && 8 * j + b < cells) k->byte_image[s][j][v] |= 1ULL << k->sym[s][8 * j + b];
     Py_ssize_t ngroup = PySequence_Size(group);
     if (ngroup < 1 || ngroup > MAX_GROUP) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: 1 to 256 group elements");
@@ -236,9 +248,9 @@ static int parse(const void *kernel, PyObject *position, void *state) {
 }
 
 static u64 image(const Kernel *k, int s, u64 bits) {
-    u64 out = 0;
-    for (; bits; bits &= bits - 1) out |= 1ULL << k->sym[s][__builtin_ctzll(bits)];
-    return out;
+    const u64(*table)[256] = k->byte_image[s];
+    return table[0][bits & 255] | table[1][bits >> 8 & 255] | table[2][bits >> 16 & 255] | table[3][bits >> 24 & 255]
+         | table[4][bits >> 32 & 255] | table[5][bits >> 40 & 255] | table[6][bits >> 48 & 255] | table[7][bits >> 56];
 }
 
 static u64 group_image(const Kernel *k, int g, u64 bits) {
@@ -250,7 +262,9 @@ static u64 group_image(const Kernel *k, int g, u64 bits) {
 static void key(const void *kernel, const void *state, DfpnKey *key) {
     const Kernel *k = kernel;
     const Position *p = state;
-    if (p->filled <= k->group_plies && k->ngroup > 1) { /* near the root: the least image under the group */
+    /* near the root, the least image under the group -- unless the group is the fast subgroup
+       (7x7's 8 symmetries): its least-hash image is as canonical and costs no images */
+    if (p->filled <= k->group_plies && k->ngroup > k->nsym) {
         u64 best_x = p->x, best_o = p->o;
         for (int g = 0; g < k->ngroup; g++) {
             u64 x = group_image(k, g, p->x);
@@ -262,8 +276,9 @@ static void key(const void *kernel, const void *state, DfpnKey *key) {
         return;
     }
     int best = 0; /* past it: the fast subgroup's image with the least hash */
+    u64 least = p->hash[0]; /* the least so far kept by value: no load waits on the index */
     for (int s = 1; s < k->nsym; s++)
-        if (p->hash[s] < p->hash[best]) best = s;
+        if (p->hash[s] < least) least = p->hash[s], best = s;
     key->w[0] = image(k, best, p->x);
     key->w[1] = image(k, best, p->o);
     key->w[2] = 0;

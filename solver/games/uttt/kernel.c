@@ -31,6 +31,7 @@ typedef struct {
     uint16_t closed;     /* boards won or full */
     int8_t sent;         /* the board the player to move must play in, or -1 */
     uint8_t filled;      /* marks placed */
+    u64 packed[3];       /* the key's marks, kept move by move: X's cells 0-63, O's, then both past 63 */
 } Position;
 
 typedef struct {
@@ -90,6 +91,8 @@ static void play(const Kernel *k, const Position *p, int move, Position *after) 
     int board = move / 9, cell = move % 9, me = p->filled & 1, bit = 1 << board;
     *after = *p;
     after->mark[me][board] |= (uint16_t)(1 << cell);
+    if (move < 64) after->packed[me] |= 1ULL << move;
+    else after->packed[2] |= 1ULL << (move - 64 + 17 * me);
     if (!((p->won[0] | p->won[1]) & bit) && WON[after->mark[me][board]]) {
         after->won[me] |= (uint16_t)bit;
         if (!k->open) after->closed |= (uint16_t)bit;
@@ -125,6 +128,8 @@ static int winners_problem(const Kernel *k, const Position *p, int x_won, int o_
     return 0;
 }
 
+static void marks_of(const Position *p, u64 words[2][2]);
+
 static int parse(const void *kernel, PyObject *position, void *state) {
     const Kernel *k = kernel;
     Position *p = state;
@@ -154,6 +159,9 @@ static int parse(const void *kernel, PyObject *position, void *state) {
     }
     p->filled = (uint8_t)(nx + no);
     p->sent = (int8_t)(sent >= 0 && !(p->closed >> sent & 1) ? sent : -1);
+    u64 w[2][2];
+    marks_of(p, w);
+    p->packed[0] = w[0][0], p->packed[1] = w[1][0], p->packed[2] = w[0][1] | w[1][1] << 17;
     return 0;
 }
 
@@ -188,14 +196,13 @@ static PyObject *export(const void *kernel, const void *state) {
     return out;
 }
 
-/* The marks, the board sent to and the boards won, packed: 81 + 81 bits, 4, 9 + 9. */
+/* The marks, the board sent to and the boards won, packed: 81 + 81 bits, 4, 9 + 9 (the marks as
+   each move left them in `packed`). */
 static void key(const void *kernel, const void *state, DfpnKey *key) {
     const Position *p = state;
-    u64 w[2][2];
-    marks_of(p, w);
-    key->w[0] = w[0][0];
-    key->w[1] = w[1][0];
-    key->w[2] = w[0][1] | w[1][1] << 17 | (u64)(p->sent + 1) << 34 | (u64)p->won[0] << 38 | (u64)p->won[1] << 47;
+    key->w[0] = p->packed[0];
+    key->w[1] = p->packed[1];
+    key->w[2] = p->packed[2] | (u64)(p->sent + 1) << 34 | (u64)p->won[0] << 38 | (u64)p->won[1] << 47;
 }
 
 /* ---- critical squares: engine.py's functions of the same names, move for move ------------------ */
