@@ -424,7 +424,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         store(s, hash, key, 0, INF, 1);
         return;
     }
-    if (!or_node && s->closures && !s->no_loss && !find(s->table, s->slots, hash, key) && refuted(s, state, depth)) {
+    if (!or_node && s->closures && !s->no_loss && !find(s, hash, key) && refuted(s, state, depth)) {
         *node_pn = INF;
         *node_dn = 0;
         store(s, hash, key, INF, 0, 1);
