@@ -66,6 +66,9 @@ LARGE_PROOFS = (
     ("mnk:5,5,4", 2, "no-loss"),
     ("mnk:4,6,4", 2, "no-loss"),
     ("mnk:4,8,4", 1, "no-loss"),
+    # 9x4 four in a row, a first-player win (Charatsidis 2017), found with threat space and the
+    # defender's pairings refuting (issue 35): docs/findings.md
+    ("mnk:4,9,4", 1, "win"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
 # (mnk:4,5,4 player 2: 1,135,790 positions, work 199,899,040; the command line's --max-states and

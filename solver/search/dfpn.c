@@ -33,7 +33,10 @@
    for the first time (no table entry yet: a later visit knows it did not close), the family may
    prove the claim by its knowledge; the position is then proved (0, INF) without expanding it, as
    solver/search/pns.py's `closes`. The node counts stay those of solver/search/pns.py with
-   `pairings` when the family's C closure decides as its Python hook does.
+   `pairings` when the family's C closure decides as its Python hook does. Under a win claim the
+   same hook refutes: at a position where the prover's opponent moves, visited for the first time,
+   a closure of the opponent's no-loss claim disproves it (INF, 0), as solver/search/pns.py's
+   `refuted`; nothing of it goes into a certificate (a proof holds no disproved position).
 
    A bounded claim (`within` N, as solver/search/pns.py's Claim.within): a position at ply N from
    the root of the search call is an end that satisfies a no-loss claim and fails a win claim.
@@ -384,6 +387,17 @@ static int closure(Search *s, const void *state, int ply, unsigned char *out) {
     return length;
 }
 
+/* A win claim's refutation: at a position where the prover's opponent moves, the family's closure
+   for the opponent's no-loss claim there (a pairing blocking every line left to the prover) proves
+   the prover cannot win: the position is disproved. No certificate carries it (a proof never
+   holds a disproved position), so its record is dropped; a closure that raises fails the search. */
+static int refuted(Search *s, const void *state, int ply) {
+    unsigned char record[DFPN_CLOSURE_BYTES];
+    int length = s->family->close(s->kernel, state, 3 - s->prover, 1, s->within < 0 ? -1 : s->within - ply, record);
+    if (length < 0) halt(s, interruption(s));
+    return length > 0;
+}
+
 static int expand(Search *s, const void *state, DfpnChild *out) {
     int count = -1;
     if (s->policy && s->family->mover(s->kernel, state) == s->prover) count = policy_children(s, state, out);
@@ -408,6 +422,12 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         *node_pn = 0;
         *node_dn = INF;
         store(s, hash, key, 0, INF, 1);
+        return;
+    }
+    if (!or_node && s->closures && !s->no_loss && !find(s, hash, key) && refuted(s, state, depth)) {
+        *node_pn = INF;
+        *node_dn = 0;
+        store(s, hash, key, INF, 0, 1);
         return;
     }
     DfpnChild *children = s->children + (size_t)depth * s->max_moves;

@@ -5,7 +5,7 @@
    most-lines) of solver/games/positional/rules.py. The configuration comes from the Python wrapper
    (solver/search/native.py) and carries what the family's SearchHooks decide, so the two searches order
    and prune alike:
-     (cells, lines, marks, goal, order, symmetries, threats[, closure_budget])
+     (cells, lines, marks, goal, order, symmetries, (threats, threat_budget)[, closure_budget])
    lines: one bit mask per line; marks: 0 own, 1 either, 2 x-only; goal: 0 first-line-wins,
    1 first-line-loses, 2 most-lines; order: the cells, best first (solver/games/positional/hooks.py: cells on more
    lines first); symmetries: (fast, group, plies), cell permutations of the line set's automorphism
@@ -14,8 +14,10 @@
    `group` (up to 256: Qubic's 192), each image built from the bitboards, and past it the image of
    least Zobrist hash under the `fast` subgroup (up to 8, the board's geometric ones), whose hashes
    follow each move incrementally; a position's key depends on the position alone, and each is one
-   of its true images; threats: 1 to search only completions and blocks
-   where solver/games/positional/hooks.py does; closure_budget: the steps of the pairing closure per
+   of its true images; threats: 0 none, 1 to search only completions and blocks
+   where solver/games/positional/hooks.py does, 2 threat space as well (hooks.py THREAT_SPACE: the
+   opponent's forced replies, moves making threats first, victory by continuous threats, each
+   attempt up to `threat_budget` steps); closure_budget: the steps of the pairing closure per
    attempt (solver/games/positional/blocking.py's budget; 0 or absent: no closure). A position is
    (x, o): the bitboards of X and O. */
 #include "../../search/dfpn.h"
@@ -29,6 +31,7 @@ typedef uint64_t u64;
 #define MAX_GROUP 256     /* the whole group, used near the root */
 enum { OWN, EITHER, X_ONLY };
 enum { LINE_WINS, LINE_LOSES, MOST_LINES };
+enum { NO_THREATS, FORCED, THREAT_SPACE }; /* the `threats` levels */
 
 typedef struct {
     u64 x, o;                /* the marks */
@@ -37,7 +40,7 @@ typedef struct {
 } Position;
 
 typedef struct {
-    int cells, nlines, marks, goal, threats, nsym, ngroup, group_plies, closure_budget;
+    int cells, nlines, marks, goal, threats, nsym, ngroup, group_plies, closure_budget, threat_budget;
     u64 *scratch; /* the pairing search's open lines, nlines per level (MAX_CELLS / 2 + 1 levels), and a row for all of them */
     u64 full, *lines;
     int *through, through_start[MAX_CELLS + 1]; /* lines through each cell: through[through_start[c] ...] */
@@ -90,17 +93,19 @@ static int int_list(PyObject *seq, const char *what, long long *out, int most, l
 
 static void *create(PyObject *config) {
     PyObject *lines, *order, *symmetries, *group;
-    int cells, marks, goal, threats, group_plies, closure_budget = 0;
-    if (!PyArg_ParseTuple(config, "iOiiO(OOi)p|i", &cells, &lines, &marks, &goal, &order, &symmetries, &group, &group_plies,
-                          &threats, &closure_budget))
+    int cells, marks, goal, threats, group_plies, closure_budget = 0, threat_budget = 0;
+    if (!PyArg_ParseTuple(config, "iOiiO(OOi)(ii)|i", &cells, &lines, &marks, &goal, &order, &symmetries, &group, &group_plies,
+                          &threats, &threat_budget, &closure_budget))
         return NULL;
-    if (cells < 1 || cells > MAX_CELLS || marks < OWN || marks > X_ONLY || goal < LINE_WINS || goal > MOST_LINES) {
-        PyErr_SetString(PyExc_ValueError, "positional kernel: cells must be 1..64, marks 0..2, goal 0..2");
+    if (cells < 1 || cells > MAX_CELLS || marks < OWN || marks > X_ONLY || goal < LINE_WINS || goal > MOST_LINES
+        || threats < 0 || threats > THREAT_SPACE || threat_budget < 0) {
+        PyErr_SetString(PyExc_ValueError, "positional kernel: cells must be 1..64, marks 0..2, goal 0..2, threats 0..2");
         return NULL;
     }
     Kernel *k = calloc(1, sizeof *k);
     if (!k) return PyErr_NoMemory();
     k->cells = cells, k->marks = marks, k->goal = goal, k->threats = threats, k->group_plies = group_plies;
+    k->threat_budget = threat_budget;
     k->closure_budget = marks == OWN && goal != LINE_LOSES && closure_budget > 0 ? closure_budget : 0;
     k->full = cells == 64 ? ~0ULL : (1ULL << cells) - 1;
     Py_ssize_t nlines = PySequence_Size(lines);
@@ -288,23 +293,85 @@ static int result_after(const Kernel *k, const Position *after, int cell, int ma
     return (after->x | after->o) == k->full ? 0 : DFPN_OPEN;
 }
 
-/* solver/games/positional/hooks.py PositionalHooks.candidates: the cells to search and those to search first. */
-static void threat_cells(const Kernel *k, const Position *p, int player, int prover_moves, u64 empty, u64 *only, u64 *front) {
-    u64 me = player == 1 ? p->x : p->o, them = player == 1 ? p->o : p->x, wins = 0, blocks = 0;
-    for (int l = 0; l < k->nlines; l++) { /* lines with one empty cell and the rest one player's */
+/* The cells where `me` completes a line now: lines with one empty cell and the rest `me`'s. */
+static u64 completions(const Kernel *k, u64 me, u64 them, u64 empty) {
+    u64 cells = 0;
+    for (int l = 0; l < k->nlines; l++) {
         u64 line = k->lines[l], e = line & empty;
-        if (!e || (e & (e - 1))) continue;
-        if ((line & me) && !(line & them)) wins |= e;
-        else if ((line & them) && !(line & me)) blocks |= e;
+        if (e && !(e & (e - 1)) && !(line & them) && (line & me)) cells |= e;
     }
+    return cells;
+}
+
+/* hooks.py _threat_moves: for each empty cell, the cells where its player would complete a line
+   once it is marked (the lines through it with no mark of `them` and one other empty cell). */
+static void threat_moves(const Kernel *k, u64 them, u64 empty, u64 *made) {
+    memset(made, 0, sizeof(u64) * MAX_CELLS);
+    for (int l = 0; l < k->nlines; l++) {
+        u64 line = k->lines[l], e = line & empty;
+        if ((line & them) || __builtin_popcountll(e) != 2) continue;
+        u64 a = e & -e, b = e & (e - 1);
+        made[__builtin_ctzll(a)] |= b;
+        made[__builtin_ctzll(b)] |= a;
+    }
+}
+
+/* hooks.py _vcf: victory by continuous threats. `me` to move, with no line to complete now:
+   whether a sequence of moves, each making a threat (the opponent's reply forced: the one block),
+   the last two at once, wins, where the opponent never has a line to complete. Its first move goes
+   to *first. At most k->threat_budget steps in all (*steps counts them); past them, no. */
+static int vcf(const Kernel *k, u64 me, u64 them, u64 empty, int *steps, int *first) {
+    u64 forced = completions(k, them, me, empty), made[MAX_CELLS];
+    if (forced & (forced - 1)) return 0; /* two threats of the opponent: one block leaves the other */
+    threat_moves(k, them, empty, made);
+    for (int i = 0; i < k->cells; i++) {
+        int cell = k->order[i];
+        u64 bit = 1ULL << cell;
+        if (!(empty & bit) || !made[cell] || (forced && !(forced & bit))) continue;
+        if (++*steps > k->threat_budget) return 0;
+        u64 mine = me | bit, left = empty & ~bit, wins = completions(k, mine, them, left);
+        if (completions(k, them, mine, left)) continue; /* the opponent completes a line instead */
+        if (wins & (wins - 1)) return *first = cell, 1;
+        int next;
+        if ((left & ~wins) && vcf(k, mine, them | wins, left & ~wins, steps, &next)) return *first = cell, 1;
+    }
+    return 0;
+}
+
+/* solver/games/positional/hooks.py PositionalHooks.candidates: the cells to search (`only`) and
+   their order, tier by tier (tiers[0] first, each in the kernel's order); how many tiers. */
+static int threat_cells(const Kernel *k, const Position *p, int player, int prover_moves, u64 empty, u64 *only, u64 *tiers) {
+    u64 me = player == 1 ? p->x : p->o, them = player == 1 ? p->o : p->x;
+    u64 wins = completions(k, me, them, empty), blocks = completions(k, them, me, empty);
     *only = k->full;
-    *front = blocks;
+    tiers[0] = blocks;
     if (wins) {
-        if (prover_moves) *only = *front = wins;
-        else *front = wins | blocks;
-    } else if (blocks && prover_moves) {
-        *only = blocks;
+        if (prover_moves) *only = tiers[0] = wins;
+        else tiers[0] = wins | blocks;
+        return 1;
     }
+    if (k->threats < THREAT_SPACE) {
+        if (blocks && prover_moves) *only = blocks;
+        return 1;
+    }
+    if (blocks) { /* either side: a block, or nothing if one block leaves another completion */
+        *only = blocks & (blocks - 1) ? 0 : blocks;
+        return 1;
+    }
+    int steps = 0, first;
+    if (vcf(k, me, them, empty, &steps, &first)) { /* first, not alone: a symmetric image may take another */
+        tiers[0] = 1ULL << first;
+        return 1;
+    }
+    u64 made[MAX_CELLS];
+    threat_moves(k, them, empty, made);
+    tiers[0] = tiers[1] = 0; /* double threats, then single ones */
+    for (u64 rest = empty; rest; rest &= rest - 1) {
+        int cell = __builtin_ctzll(rest);
+        if (made[cell] & (made[cell] - 1)) tiers[0] |= 1ULL << cell;
+        else if (made[cell]) tiers[1] |= 1ULL << cell;
+    }
+    return 2;
 }
 
 /* The child of `p` where the player to move puts `mark` on `cell`, its key left for the caller. */
@@ -328,15 +395,17 @@ static void mark_range(const Kernel *k, int player, int *first, int *last) {
 static int expand(const void *kernel, const void *state, int prover, DfpnChild *out) {
     const Kernel *k = kernel;
     const Position *p = state;
-    int player = mover(k, p), n = 0, first_mark, last_mark;
-    u64 empty = k->full & ~(p->x | p->o), only = k->full, front = 0;
-    if (k->threats) threat_cells(k, p, player, player == prover, empty, &only, &front);
+    int player = mover(k, p), n = 0, first_mark, last_mark, ntiers = 0;
+    u64 empty = k->full & ~(p->x | p->o), only = k->full, tiers[3], taken = 0;
+    if (k->threats) ntiers = threat_cells(k, p, player, player == prover, empty, &only, tiers);
+    tiers[ntiers++] = k->full; /* the rest */
     mark_range(k, player, &first_mark, &last_mark);
-    for (int pass = 0; pass < 2; pass++)
+    for (int t = 0; t < ntiers; t++)
         for (int i = 0; i < k->cells; i++) {
             int cell = k->order[i];
             u64 bit = 1ULL << cell;
-            if (!(empty & only & bit) || ((front & bit) != 0) == pass) continue; /* pass 0: the front cells */
+            if (!(empty & only & bit & tiers[t]) || (taken & bit)) continue;
+            taken |= bit;
             for (int mark = first_mark; mark <= last_mark; mark++) {
                 DfpnChild *c = &out[n++];
                 child(k, p, cell, mark, c);
