@@ -204,20 +204,26 @@ def with_counts(doc: dict, counts: bytes) -> dict:
 
 @pytest.fixture(scope="module")
 def bounded_proofs() -> dict[str, dict]:
-    """Bounded proofs of both families, proved here (each well under a second): standard uttt's
+    """Bounded proofs of both families, proved here (each about a second): standard uttt's
     player 2 within 19 plies (1,403 count closures, nearly all with a move), uttt:open's within 15,
-    tic-tac-toe-like mnk:4,4,3's win within 9 plies (no closures)."""
+    tic-tac-toe-like mnk:4,4,3's win within 9 plies (no closures). The count closures are the
+    two-byte ones the verified checker proves (the Python search with deep records off: NEST 0)."""
+    import solver.games.uttt.engine as uttt_engine
     from certify.proving.single import prove
     from solver.games.families import resolve_game
     from solver.search.pns import Claim
 
     out = {}
-    for name, game, claim in (("uttt-p2-19", "uttt", Claim(2, "no-loss", within=19)),
-                              ("open-p2-15", "uttt:open", Claim(2, "no-loss", within=15)),
-                              ("mnk443-p1-9", "mnk:4,4,3", Claim(1, "win", within=9))):
-        attempt = prove(resolve_game(game), claim, None, max_nodes=300_000)
-        assert attempt.outcome.status == "proved" and attempt.text is not None
-        out[name] = json.loads(attempt.text)
+    nest, uttt_engine.NEST = uttt_engine.NEST, 0
+    try:
+        for name, game, claim in (("uttt-p2-19", "uttt", Claim(2, "no-loss", within=19)),
+                                  ("open-p2-15", "uttt:open", Claim(2, "no-loss", within=15)),
+                                  ("mnk443-p1-9", "mnk:4,4,3", Claim(1, "win", within=9))):
+            attempt = prove(resolve_game(game), claim, None, max_nodes=300_000, core="python")
+            assert attempt.outcome.status == "proved" and attempt.text is not None
+            out[name] = json.loads(attempt.text)
+    finally:
+        uttt_engine.NEST = nest
     return out
 
 
