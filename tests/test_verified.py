@@ -40,6 +40,8 @@ CLOSED = [entry for entry in INDEX["pairings"] + INDEX["pairing_proofs"] if entr
 # checker does not read yet: it answers NOT READ (exit 3)
 DEEP_COUNTED = {"certificates/proofs/closed/uttt-open.p2-no-loss-within-25.json"}
 BOUNDED = [entry for entry in CLOSED if "--within" in entry["command"] and entry["file"] not in DEEP_COUNTED]
+# published proofs on boards past 8 by side (9x4, issue 35), which the verified checker answers NOT READ
+PAST_8X8 = {"certificates/proofs/mnk-4-9-4.p1-win.json"}
 # the large closed proofs (certify/publish/record.py LARGE_PAIRING_PROOFS: 4x8, 2.9 M positions) are past
 # the default budget, as the large `proofs` are: a slow test reads them with the budget of `certify publish`
 LARGE_CLOSED = {"certificates/proofs/closed/mnk-4-8-4.p2-no-loss.json"}
@@ -136,6 +138,10 @@ def test_every_large_published_proof_is_valid(build: Path, entry: dict) -> None:
 
     limits = large_limits(ROOT / entry["file"])
     budget = ("--max-states", str(limits.max_states), "--max-work", str(limits.max_work))
+    if entry["file"] in PAST_8X8:  # its proof reader covers boards up to 8 by side: it says so, judging nothing
+        code, line = run(build, ROOT / entry["file"], *budget, timeout=600)
+        assert code == 3 and line.startswith("NOT READ: the verified checker reads strategy boards up to 8x8"), line
+        return
     assert run(build, ROOT / entry["file"], *budget, timeout=3600) == (0, entry["checker"] + SUFFIX["strategy"])
 
 
@@ -148,6 +154,10 @@ def test_every_large_closed_proof_is_valid(build: Path, entry: dict) -> None:
 
     limits = large_limits(ROOT / entry["file"])
     budget = ("--max-states", str(limits.max_states), "--max-work", str(limits.max_work))
+    if entry["file"] in PAST_8X8:  # its proof reader covers boards up to 8 by side: it says so, judging nothing
+        code, line = run(build, ROOT / entry["file"], *budget, timeout=600)
+        assert code == 3 and line.startswith("NOT READ: the verified checker reads strategy boards up to 8x8"), line
+        return
     assert run(build, ROOT / entry["file"], *budget, timeout=3600) == (0, entry["checker"] + SUFFIX["strategy"])
 
 
