@@ -57,11 +57,11 @@ def test_a_worker_keeps_its_compiled_table_between_jobs() -> None:
     assert first.status == "unknown" and first.nodes > 0
     from solver.search import parallel
 
-    kept = parallel._memo[context.token]["native"]
+    kept = parallel._memo[context.token][("native", Claim(1, "win"))]
     entries = kept.entries
     move = first.children[0][0]
     run_job(context, Job(game.apply(game.initial(), move), 200))
-    assert parallel._memo[context.token]["native"] is kept and kept.entries >= entries
+    assert parallel._memo[context.token][("native", Claim(1, "win"))] is kept and kept.entries >= entries
 
 
 def test_job_budgets_follow_the_time_jobs_take() -> None:

@@ -52,8 +52,9 @@ def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:
 def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, job_nodes: int, max_nodes: int | None,
                       command: str, timed: bool, show_progress: bool, job_seconds: float | None = None,
                       checkpoint: Path | None = None, checkpoint_seconds: float = 600.0,
-                      resume: Path | None = None) -> tuple[Any, Any]:
+                      resume: Path | None = None, options: Any = None) -> tuple[Any, Any]:
     """`certify prove --workers/--ray`: the parallel driver with progress; (Attempt, driver Stats).
+    `options`: solver.search.parallel.Options (--plain, --pairings, --policy).
 
     A job whose worker keeps dying stops the proof with one line and exit 3; a checkpoint that
     cannot be resumed, with one line and exit 2.
@@ -62,14 +63,15 @@ def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, jo
     from certify.proving.parallel import prove_on_engine
     from solver.search.parallel import DEFAULT_JOB_SECONDS
     from solver.workers import EngineError
-    from solver.search.parallel import JobFailed
+    from solver.search.parallel import JobFailed, Options
 
     with driver_progress(show_progress) as progress:
         try:
             return prove_on_engine(game, claim, position, spec, job_nodes=job_nodes, max_nodes=max_nodes,
                                    progress=progress, command=command, timed=timed,
                                    job_seconds=DEFAULT_JOB_SECONDS if job_seconds is None else job_seconds or None,
-                                   checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds, resume=resume)
+                                   checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds, resume=resume,
+                                   options=options or Options())
         except (EngineError, CheckpointError) as err:
             raise fail(str(err)) from None
         except JobFailed as err:

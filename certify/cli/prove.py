@@ -155,8 +155,6 @@ def prove(
     target = Claim(int(player), claim, within)
     options = []  # recorded in provenance after the claim: the command that regenerates the file
     if within is not None:
-        if parallel:
-            raise fail("--within is for the serial search (leave out --workers, --ray and --batch)")
         options.append(f"--within {within}")
     if position is not None:
         try:
@@ -165,20 +163,14 @@ def prove(
             raise option_fail("--position", err) from None
         options.append(f"--position '{position}'")
     if plain:
-        if parallel:
-            raise fail("--plain is for the serial search (leave out --workers, --ray and --batch)")
         options.append("--plain")
     if pairings:
-        if parallel:
-            raise fail("--pairings is for the serial search (leave out --workers, --ray and --batch)")
         hooks = game_obj.search_hooks()
         if not hasattr(hooks, "closure") or getattr(hooks, "always_close", False):  # a count closes without it
             raise fail(f"--pairings: {game_obj.rules.name} has no pairing closures (positional games with own marks have them)")
         options.append("--pairings")
     plan = None
     if policy is not None:
-        if parallel:
-            raise fail("--policy is for the serial search (leave out --workers, --ray and --batch)")
         from certify.players.load import PolicySpecError, imported_policy
 
         try:
@@ -205,10 +197,15 @@ def prove(
         if spec is not None:
             from certify.cli.parallel import prove_in_parallel
 
+            from solver.search.parallel import Options
+
             mine = claim_searched == target
-            return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out,
-                                     job_seconds, checkpoint if mine else None, checkpoint_minutes * 60,
-                                     resume if mine else None)
+            try:
+                return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed,
+                                         not json_out, job_seconds, checkpoint if mine else None, checkpoint_minutes * 60,
+                                         resume if mine else None, Options(plain, pairings, plan))
+            except PolicyMoveError as err:
+                raise fail(f"--policy {policy}: {err}") from None
         with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
             mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
             try:

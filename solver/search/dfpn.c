@@ -440,11 +440,13 @@ static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *
 /* solver/search/prooftree.py canonical_strategy, with `choose` the proved move and `close` the
    family's closure (when the search takes closures): the same traversal, so the same certificate.
    Returns (moves as bytes, positions, terminals, depth, the closures' records as a list of bytes). */
-static PyObject *Search_strategy(Search *self, PyObject *position) {
-    if (!ready(self)) return NULL;
+static PyObject *Search_strategy(Search *self, PyObject *args) {
+    PyObject *position;
+    int ply = 0; /* the position's ply from the search's root: a bounded claim's bound counts from there */
+    if (!ready(self) || !PyArg_ParseTuple(args, "O|i", &position, &ply)) return NULL;
     Pending root;
     if (self->family->parse(self->kernel, position, root.state) < 0) return NULL;
-    root.ply = 0;
+    root.ply = ply;
     size_t stack_cap = 1024, stack_len = 0, moves_cap = 1 << 16, moves_len = 0;
     Pending *stack = malloc(stack_cap * sizeof *stack);
     unsigned char *moves = malloc(moves_cap);
@@ -798,8 +800,8 @@ static PyMethodDef Search_methods[] = {
     {"dump", (PyCFunction)Search_dump, METH_O, "dump(fd) -> the number of used entries written, raw, to the file descriptor."},
     {"load", (PyCFunction)Search_load, METH_VARARGS,
      "load(path, offset, entries, nodes, checksum): read a dumped table back; ValueError if it is damaged."},
-    {"strategy", (PyCFunction)Search_strategy, METH_O,
-     "strategy(position) -> (moves, positions, terminals, depth, closures): the canonical traversal of the proved"
+    {"strategy", (PyCFunction)Search_strategy, METH_VARARGS,
+     "strategy(position, ply=0) -> (moves, positions, terminals, depth, closures): the canonical traversal of the proved"
      " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes (CLOSE where a closure"
      " proves the position), and the closures' records in traversal order."},
     {NULL},

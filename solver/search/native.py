@@ -199,10 +199,11 @@ class NativeProofSearch:
             raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
         return self.kernel.move(code)
 
-    def strategy(self, state: Any) -> ProofTree:
+    def strategy(self, state: Any, ply: int = 0) -> ProofTree:
         """The proved strategy from `state` as prooftree.canonical_strategy traverses it with
-        `proved_move` and, with closures, the family's closure (the same moves and counts), walked in C."""
-        moves, positions, terminals, depth, closures = self._core.strategy(self.kernel.position(state))
+        `proved_move` and, with closures, the family's closure (the same moves and counts), walked in C.
+        `ply`: the state's ply from the search's root, where a bounded claim's bound counts from."""
+        moves, positions, terminals, depth, closures = self._core.strategy(self.kernel.position(state), ply)
         return ProofTree(list(moves), positions, terminals, depth, tuple(closures))
 
     def table_checksum(self) -> int:
