@@ -77,6 +77,7 @@ class Options:
     plain: bool = False
     pairings: bool = False
     policy: Any = None  # solver.search.policy.PlanPolicy
+    table_mb: float | None = None  # each compiled worker's table cap (None: the default share, `native_search`)
 
     def hooks(self, game: Any) -> Any:
         """The search hooks these options give for `game`."""
@@ -161,6 +162,8 @@ class Node:
     spn: int = 1  # selection numbers: pn and dn with busy leaves left out
     sdn: int = 1
     open: bool = True  # some leaf below is neither busy nor resolved
+    prove_free: bool = True  # a proof needs work here no running job does (see `_select`)
+    disprove_free: bool = True  # the same for a disproof
 
     @property
     def resolved(self) -> bool:
@@ -171,7 +174,7 @@ class Node:
 def _refresh(node: Node) -> None:
     """Recompute `node`'s numbers from its children (a leaf keeps its own)."""
     if node.children is None:
-        node.open = not node.busy and not node.resolved
+        node.open = node.prove_free = node.disprove_free = not node.busy and not node.resolved
         node.spn, node.sdn = node.pn, node.dn
         return
     kids = node.children
@@ -185,6 +188,14 @@ def _refresh(node: Node) -> None:
         node.spn = min(INF, sum(c.spn for c in live))
         node.sdn = min((c.sdn for c in live), default=INF)
     node.open = bool(live) and not node.resolved
+    if node.open:
+        critical = min(kids, key=(lambda c: c.pn) if node.is_or else (lambda c: c.dn))
+        if node.is_or:  # a proof needs one child: the most-proving one; a disproof needs them all
+            node.prove_free, node.disprove_free = critical.prove_free, any(c.disprove_free for c in live)
+        else:
+            node.prove_free, node.disprove_free = any(c.prove_free for c in live), critical.disprove_free
+    else:
+        node.prove_free = node.disprove_free = False
 
 
 def _refresh_up(node: Node | None) -> None:
@@ -193,10 +204,28 @@ def _refresh_up(node: Node | None) -> None:
         node = node.parent
 
 
+VIRTUAL = True  # `_select` takes running jobs to succeed (False: the rule before, for measuring the difference)
+
+
 def _select(root: Node) -> Node | None:
-    """The most-proving open leaf, or None when every leaf is busy or resolved."""
+    """The leaf for the next job, or None when every leaf is busy or resolved.
+
+    Running jobs are taken to succeed in the direction the root leans (a proof while its pn is at
+    most its dn, else a disproof), as virtual proof numbers do (Kaneko 2010; Pawlewicz and Hayward
+    2013): for a proof, an OR node whose most-proving child is being searched needs nothing more, so
+    the next job goes where the proof needs work besides, a sibling under an AND node (work
+    any proof needs, not a guess among OR siblings). Where that leaves nothing, the most-proving
+    open leaf with the running ones left out (`spn`, `sdn`)."""
     if not root.open:
         return None
+    proving = root.pn <= root.dn
+    free = "prove_free" if proving else "disprove_free"
+    if VIRTUAL and getattr(root, free):
+        node = root
+        while node.children is not None:
+            live = [c for c in node.children if getattr(c, free)]
+            node = min(live, key=(lambda c: c.pn) if node.is_or else (lambda c: c.dn))
+        return node
     node = root
     while node.children is not None:
         live = [c for c in node.children if c.open]
@@ -316,7 +345,7 @@ class Driver:
     def _restore(self, saved: dict[str, Any]) -> None:
         self.root, self.known, self.proofs = saved["root"], saved["known"], saved["proofs"]
         self.stats, self.budget, self.log, self.origin = saved["stats"], saved["budget"], saved["log"], saved["origin"]
-        self.closed = saved["closed"]
+        self.closed = saved.get("closed", {})  # checkpoints before closures in the driver have none
         order, stack = [], [self.root]
         while stack:  # the jobs that were running are lost with their driver: their leaves are open again
             node = stack.pop()
@@ -600,9 +629,9 @@ def native_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: di
     """The compiled df-pn (solver/search/native.py), with the search's hooks and closures as the
     serial search has them, from `position` within `max_nodes`: the workers' search where the
     family has a kernel. Its table lives in `memo` for the worker's next job (one per claim: a
-    bounded claim's bound left differs with the job's ply); it is capped at the compiled search's
-    default share of this machine's memory divided by its cores (one worker per core), and evicts
-    past that rather than starting over.
+    bounded claim's bound left differs with the job's ply); it is capped at `options.table_mb`, by
+    default the compiled search's default share of this machine's memory divided by its cores (one
+    worker per core), and evicts past that rather than starting over.
     """
     from solver.search.native import DEFAULT_TABLE_MB, NativeProofSearch, has_closure, kernel_for
     from solver.workers import default_workers
@@ -611,8 +640,8 @@ def native_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: di
     if search is None:
         hooks = options.hooks(game)
         closures = options.closes(hooks) and has_closure(kernel_for(game, hooks))  # as certify/proving/single.py
-        search = memo[("native", claim)] = NativeProofSearch(game, claim, hooks, table_mb=DEFAULT_TABLE_MB / default_workers(),
-                                                             closures=closures)
+        table_mb = options.table_mb or DEFAULT_TABLE_MB / default_workers()
+        search = memo[("native", claim)] = NativeProofSearch(game, claim, hooks, table_mb=table_mb, closures=closures)
 
     def proof(state: Any, ply: int) -> tuple[bytes, tuple[bytes, ...]]:
         tree = search.strategy(state, ply)
