@@ -276,7 +276,7 @@ def one_search(game_text: str, position: str | None, player: int, result: str, w
             "driver_nodes": stats.driver_nodes, "footprint": samples}
 
 
-FOOTPRINT_SECONDS = 10.0  # how often a target run measures the driver's state (as a checkpoint would save it)
+FOOTPRINT_SECONDS = 30.0  # how often a target run measures the driver's state, as a checkpoint would save it (it costs the driver a pickling)
 
 
 def footprint(state: dict[str, Any]) -> dict[str, Any]:

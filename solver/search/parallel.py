@@ -61,6 +61,7 @@ class Answer:
     cpu_seconds: float = 0.0
     proofs: tuple[tuple[Any, bytes, tuple[bytes, ...]], ...] = ()
     children: tuple[tuple[Any, int, int], ...] = ()
+    worker: str = ""  # which worker answered (host and process): whose table holds what it searched
 
 
 Search = Callable[[Any, Any, Any, int, dict, Any], Answer]  # (game, position, claim, max_nodes, memo, Options) -> Answer
@@ -120,6 +121,7 @@ class Job:
 
 
 _memo: dict[str, dict] = {}  # per worker process: the memo of the run it last served
+WORKER = f"{os.uname().nodename}:{os.getpid()}"  # this process, as answers name it (set again in a forked worker by run_job)
 
 
 def run_job(context: Context, job: Job) -> Answer:
@@ -130,7 +132,9 @@ def run_job(context: Context, job: Job) -> Answer:
     position below one it searched before starts from what it learnt (a cache: correct without
     it, faster with it; nothing in it is shared with another worker).
     """
+    global WORKER
     die_once_for_tests(job.die_once)
+    WORKER = f"{os.uname().nodename}:{os.getpid()}"
     if context.token not in _memo:
         _memo.clear()
         _memo[context.token] = {}
@@ -139,7 +143,7 @@ def run_job(context: Context, job: Job) -> Answer:
         claim = dataclasses.replace(claim, within=claim.within - job.ply)
     start = time.process_time()
     answer = context.search(context.game, job.position, claim, job.budget, _memo[context.token], context.options)
-    return dataclasses.replace(answer, cpu_seconds=time.process_time() - start)
+    return dataclasses.replace(answer, cpu_seconds=time.process_time() - start, worker=WORKER)
 
 
 # ---- the driver's tree --------------------------------------------------------------------
@@ -163,6 +167,7 @@ class Node:
     sdn: int = 1
     open: bool = True  # some leaf below is neither busy nor resolved
     prove_free: bool = True  # a proof needs work here no running job does (see `_select`)
+    territory: str = ""  # the worker that last answered a job at or below this node: its table knows it best
     disprove_free: bool = True  # the same for a disproof
 
     @property
@@ -204,26 +209,41 @@ def _refresh_up(node: Node | None) -> None:
         node = node.parent
 
 
+def leans_to_proof(root: Node) -> bool:
+    """Whether the root's numbers lean to a proof: its pn at most its dn, each first brought to where
+    b unsettled children of equal numbers would put them (an AND node's pn sums its children's, an
+    OR node's dn sums theirs), so the sum alone does not decide."""
+    kids = [c for c in root.children or () if not c.resolved]
+    b = max(1, len(kids))
+    return root.pn <= root.dn * b if not root.is_or else root.pn * b <= root.dn
+
+
 VIRTUAL = True  # `_select` takes running jobs to succeed (False: the rule before, for measuring the difference)
+AFFINITY = True  # `_select` sends a job to its worker's own territory where any order would do (False: for measuring)
 
 
-def _select(root: Node) -> Node | None:
+def _select(root: Node, worker: str = "") -> Node | None:
     """The leaf for the next job, or None when every leaf is busy or resolved.
 
-    Running jobs are taken to succeed in the direction the root leans (a proof while its pn is at
-    most its dn, else a disproof), as virtual proof numbers do (Kaneko 2010; Pawlewicz and Hayward
+    Running jobs are taken to succeed in the direction the root leans (`leans_to_proof`: a proof or
+    a disproof), as virtual proof numbers do (Kaneko 2010; Pawlewicz and Hayward
     2013): for a proof, an OR node whose most-proving child is being searched needs nothing more, so
     the next job goes where the proof needs work besides, a sibling under an AND node (work
-    any proof needs, not a guess among OR siblings). Where that leaves nothing, the most-proving
-    open leaf with the running ones left out (`spn`, `sdn`)."""
+    any proof needs, not a guess among OR siblings). Where a proof needs every child (an AND node;
+    an OR node for a disproof), the order costs little, so the job goes to the `worker`'s own
+    territory where it has one: the children below which it answered last, which its table knows.
+    Where all that leaves nothing, the most-proving open leaf with the running ones left out
+    (`spn`, `sdn`)."""
     if not root.open:
         return None
-    proving = root.pn <= root.dn
+    proving = leans_to_proof(root)
     free = "prove_free" if proving else "disprove_free"
     if VIRTUAL and getattr(root, free):
         node = root
         while node.children is not None:
             live = [c for c in node.children if getattr(c, free)]
+            if worker and node.is_or != proving:  # every child is needed: the worker's own first
+                live = [c for c in live if c.territory == worker] or live
             node = min(live, key=(lambda c: c.pn) if node.is_or else (lambda c: c.dn))
         return node
     node = root
@@ -267,6 +287,8 @@ class JobRecord:
     nodes: int
     cpu_seconds: float
     status: str
+    worker: str = ""  # who answered it (host:process)
+    warm: bool = False  # the worker that answered had answered the job that created its position
 
 
 @dataclass
@@ -329,6 +351,8 @@ class Driver:
         self.jobs: dict[int, tuple[Hashable, int, float, int]] = {}  # engine handle -> (key, job number, sent, budget)
         self.origin: dict[Hashable, int] = {}  # position key -> the job whose answer made its leaf
         self.log: list[JobRecord] = []
+        self.answered_by: list[str] = []  # job number -> the worker that answered it
+        self.free_worker = ""  # the worker that answered last: the one the next job goes to (the only one free)
         self.die_once = os.environ.get("CERTIFY_TEST_DIE_ONCE")
         self.clock = time.perf_counter()
         if resume is None:
@@ -400,7 +424,7 @@ class Driver:
     def _dispatch(self) -> None:
         """Fill free workers with jobs on the most-proving open leaves."""
         while self.engine.pending() < self.engine.workers and self._within_budget():
-            leaf = _select(self.root)
+            leaf = _select(self.root, self.free_worker)
             if leaf is None:
                 return
             leaf.busy = True
@@ -425,8 +449,19 @@ class Driver:
         stats.worker_nodes += answer.nodes
         stats.worker_cpu_seconds += answer.cpu_seconds
         setattr(stats, answer.status, getattr(stats, answer.status) + 1)
-        self.log.append(JobRecord(number, self.origin.get(key, -1), sent, time.perf_counter() - self.clock, budget,
-                                  answer.nodes, answer.cpu_seconds, answer.status))
+        parent = self.origin.get(key, -1)
+        warm = parent >= 0 and parent < len(self.answered_by) and self.answered_by[parent] == answer.worker
+        self.log.append(JobRecord(number, parent, sent, time.perf_counter() - self.clock, budget,
+                                  answer.nodes, answer.cpu_seconds, answer.status, answer.worker, warm))
+        self.answered_by.extend([""] * (number + 1 - len(self.answered_by)))
+        self.answered_by[number] = answer.worker
+        self.free_worker = answer.worker
+        if AFFINITY:
+            for leaf in self.waiting.get(key, ()):
+                node: Node | None = leaf
+                while node is not None:
+                    node.territory = answer.worker
+                    node = node.parent
         game = self.game
         for position, packed, closures in answer.proofs:
             self.proofs.setdefault(game.key(position), (position, packed, closures))
@@ -439,6 +474,7 @@ class Driver:
                 self._expand(leaf, learnt)
                 for child in leaf.children or ():
                     self.origin.setdefault(child.key, number)
+                    child.territory = answer.worker
             else:
                 leaf.pn, leaf.dn = self.known[key]
                 _refresh_up(leaf)
