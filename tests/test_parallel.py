@@ -119,7 +119,7 @@ def test_a_job_that_keeps_dying_fails_the_run(tmp_path: Any, monkeypatch: pytest
                        search=dying_search)
 
 
-def dying_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict, options: Any) -> Any:
+def dying_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict, options: Any, limits: Any) -> Any:
     os.kill(os.getpid(), signal.SIGKILL)
 
 

@@ -231,20 +231,25 @@ class Target:
     result: str  # "win" or "no-loss"
 
 
-# `certify bench --suite uttt`'s sample at ply 30 (certify/bench/uttt.py `sample([30], 10, 2026 + 30)`), its
-# position PLACEHOLDER: the serial compiled search settles "player 1 (to move) wins" in PLACEHOLDER
-TARGET_UTTT = Target("uttt ply 30, player 1 wins", "uttt",
-                     "O..O...X./....O..../XXO.O...O/..O.XX.../..OX.X.O./.....X..X/...XX.X.O/XO..O..O./.....OOXX 2", 1, "win")
+TARGET_MNK = Target("mnk:5,5,4 player 2 no-loss", "mnk:5,5,4", None, 2, "no-loss")
+UTTT_PLY = 30
+UTTT_SERIAL_SECONDS = (60.0, 150.0)  # a ply-30 position qualifies when the serial search settles it within these
+UTTT_SCAN_SECONDS = 540.0  # the scan for one stops trying new positions after this long
 
 
-def target_claims() -> list[Target]:
-    """The issue's two target claims: `mnk:5,5,4` player 2 does not lose (without closures), and the
-    uttt position of TARGET_UTTT (30 plies in)."""
-    return [Target("mnk:5,5,4 player 2 no-loss", "mnk:5,5,4", None, 2, "no-loss"), TARGET_UTTT]
+def uttt_candidates() -> list[Target]:
+    """`certify bench --suite uttt`'s sample at ply 30 (certify/bench/uttt.py `sample([30], 10, 2026 + 30)`),
+    claim "player 1 (to move) wins" (every position of the sample has player 1 to move)."""
+    from certify.bench.uttt import sample
+    from solver.games.uttt.engine import Uttt
+
+    game = Uttt()
+    return [Target(f"uttt ply {UTTT_PLY} (sample position {i}), player {game.to_move(s)} wins", "uttt", game.format_position(s),
+                   game.to_move(s), "win") for i, s in enumerate(sample([UTTT_PLY], 10, 2026 + UTTT_PLY)[UTTT_PLY])]
 
 
 def one_search(game_text: str, position: str | None, player: int, result: str, workers: int, job_seconds: float,
-               table_mb: float) -> dict[str, Any]:
+               table_mb: float, max_seconds: float | None = None, max_nodes: int | None = None) -> dict[str, Any]:
     """One search in this process: the serial compiled search (`workers` 0) or the driver on a process
     pool of `workers`, each table capped at `table_mb`; the figures as JSON. No certificate is
     written: the search is what is compared (the parallel strategy's walk is Python, the serial one C)."""
@@ -256,14 +261,15 @@ def one_search(game_text: str, position: str | None, player: int, result: str, w
     claim = Claim(player, result)  # type: ignore[arg-type]
     start, start_cpu = time.perf_counter(), time.process_time()
     if workers == 0:
-        outcome = NativeProofSearch(game, claim, game.search_hooks(), table_mb=table_mb).search(state)
+        outcome = NativeProofSearch(game, claim, game.search_hooks(), table_mb=table_mb).search(state, max_nodes=max_nodes,
+                                                                                                max_seconds=max_seconds)
         return {"status": outcome.status, "nodes": outcome.nodes, "search_wall_s": time.perf_counter() - start,
                 "search_cpu_s": time.process_time() - start_cpu, "jobs": 0, "driver_cpu_s": 0.0}
     options = Options(table_mb=table_mb)
     samples: list[dict[str, Any]] = []
     engine = EngineSpec("process", workers).open(Context(game, claim, worker_search(game, options), options=options))
     try:
-        driver = Driver(game, state, claim, engine, budget=20_000, job_seconds=job_seconds, options=options,
+        driver = Driver(game, state, claim, engine, budget=20_000, job_seconds=job_seconds, options=options, max_nodes=max_nodes,
                         checkpoint=lambda saved: samples.append(footprint(saved)), checkpoint_seconds=FOOTPRINT_SECONDS)
         run = driver.run()
         samples.append(footprint(driver.state()))
@@ -327,7 +333,8 @@ def _tree_rss_kb(root: int) -> int:
     return sum(rss.get(pid, 0) for pid in tree)
 
 
-def measured_process(target: Target, workers: int, job_seconds: float, table_mb: float) -> dict[str, Any]:
+def measured_process(target: Target, workers: int, job_seconds: float, table_mb: float, max_seconds: float | None = None,
+                     max_nodes: int | None = None) -> dict[str, Any]:
     """`one_search` as a whole process of its own (`nice` as the caller is): its figures, with the
     process's wall time, CPU time (its own and its workers', from wait4) and the peak of the
     resident memory summed over it and its workers (read every TARGET_RSS_SECONDS)."""
@@ -336,7 +343,8 @@ def measured_process(target: Target, workers: int, job_seconds: float, table_mb:
     import sys
 
     call = (f"import json; from certify.bench.parallel import one_search; print(json.dumps(one_search("
-            f"{target.game_text!r}, {target.position!r}, {target.player}, {target.result!r}, {workers}, {job_seconds}, {table_mb})))")
+            f"{target.game_text!r}, {target.position!r}, {target.player}, {target.result!r}, {workers}, {job_seconds}, {table_mb}, "
+            f"{max_seconds!r}, {max_nodes!r})))")
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-c", call], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peak = 0
@@ -356,22 +364,44 @@ def measured_process(target: Target, workers: int, job_seconds: float, table_mb:
             "peak_rss_mb": max(peak, usage.ru_maxrss) / 1024, "largest_process_rss_mb": usage.ru_maxrss / 1024}
 
 
+def target_row(target: Target, serial: dict[str, Any], parallel: dict[str, Any], workers: int) -> dict[str, Any]:
+    """One claim's figures: both runs, speedup (the serial search's wall time over the driver's, both
+    from search start to settled), efficiency (speedup per worker) and node overhead."""
+    speedup = serial["search_wall_s"] / parallel["search_wall_s"]
+    return {"claim": target.label, "game": target.game_text, "position": target.position, "player": target.player,
+            "result": target.result, "serial": serial, "parallel": parallel, "speedup": speedup, "efficiency": speedup / workers,
+            "process_speedup": serial["process_wall_s"] / parallel["process_wall_s"],
+            "node_overhead": parallel["nodes"] / serial["nodes"] if serial["nodes"] else None,
+            "agrees": serial["status"] == parallel["status"]}
+
+
 def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_seconds: float = DEFAULT_JOB_SECONDS,
-                     table_mb: float = TARGET_TABLE_MB) -> dict[str, Any]:
-    """For each target claim: the serial compiled search, then the driver on `workers` workers, each a
-    whole process run after the other; speedup (the serial search's wall time over the driver's,
-    both from search start to settled), efficiency (speedup per worker) and node overhead."""
-    rows = []
+                     table_mb: float = TARGET_TABLE_MB, uttt: bool = True) -> dict[str, Any]:
+    """For each target claim (default: TARGET_MNK), the serial compiled search, then the driver on
+    `workers` workers, each a whole process run after the other (`target_row`). With `uttt`, then
+    the first position of `uttt_candidates` whose serial search settles within UTTT_SERIAL_SECONDS
+    (each tried with the upper bound as its time limit, for at most UTTT_SCAN_SECONDS in all; the
+    ones tried and passed over are listed), and the driver on it (its node budget 4x the serial's)."""
+    rows, passed_over = [], []
     load_before = os.getloadavg()[0]
-    for target in targets or target_claims():
+    for target in targets or [TARGET_MNK]:
         serial = measured_process(target, 0, job_seconds, table_mb)
-        parallel = measured_process(target, workers, job_seconds, table_mb)
-        speedup = serial["search_wall_s"] / parallel["search_wall_s"]
-        rows.append({"claim": target.label, "game": target.game_text, "position": target.position,
-                     "player": target.player, "result": target.result, "serial": serial, "parallel": parallel,
-                     "speedup": speedup, "efficiency": speedup / workers,
-                     "process_speedup": serial["process_wall_s"] / parallel["process_wall_s"],
-                     "node_overhead": parallel["nodes"] / serial["nodes"] if serial["nodes"] else None,
-                     "agrees": serial["status"] == parallel["status"]})
+        rows.append(target_row(target, serial, measured_process(target, workers, job_seconds, table_mb), workers))
+    if uttt:
+        low, high = UTTT_SERIAL_SECONDS
+        scan_start = time.perf_counter()
+        for target in uttt_candidates():
+            if time.perf_counter() - scan_start > UTTT_SCAN_SECONDS:
+                break
+            serial = measured_process(target, 0, job_seconds, table_mb, max_seconds=high)
+            if serial["status"] not in ("proved", "disproved") or serial["search_wall_s"] < low:
+                passed_over.append({"claim": target.label, "position": target.position, "status": serial["status"],
+                                    "nodes": serial["nodes"], "search_wall_s": serial["search_wall_s"]})
+                continue
+            parallel = measured_process(target, workers, job_seconds, table_mb, max_nodes=4 * serial["nodes"])
+            rows.append(target_row(target, serial, parallel, workers))
+            break
     return {"workers": workers, "job_seconds": job_seconds, "table_mb": table_mb,
-            "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)], "rows": rows}
+            "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)], "rows": rows,
+            "uttt_passed_over": passed_over, "uttt_rule": {"ply": UTTT_PLY, "serial_seconds": list(UTTT_SERIAL_SECONDS),
+                                                           "scan_seconds": UTTT_SCAN_SECONDS}}

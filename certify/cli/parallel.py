@@ -320,6 +320,11 @@ def bench_target(json_out: bool) -> None:
         console.print(f"{escape(row['claim'])}: driver state after {last['jobs']:,} jobs: {last['tree_nodes']:,} tree nodes, "
                       f"{last['settled']:,} settled positions, {last['proofs']:,} proofs ({last['proof_bytes']:,} B); "
                       f"{last['pickle_bytes'] / jobs:,.0f} B pickled and {last['checkpoint_bytes'] / jobs:,.0f} B in a checkpoint per job")
+    rule = result["uttt_rule"]
+    for skipped in result["uttt_passed_over"]:
+        console.print(f"passed over: {escape(skipped['claim'])}: {skipped['status']} after {skipped['nodes']:,} nodes, "
+                      f"{skipped['search_wall_s']:.1f} s (a target position takes {rule['serial_seconds'][0]:.0f}–"
+                      f"{rule['serial_seconds'][1]:.0f} s serially)")
     info = machine()
     load = result["load_average"]
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}; load average {load[0]} before, {load[1]} after")

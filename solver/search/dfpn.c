@@ -611,23 +611,24 @@ static int ready(Search *self) {
 /* Run mid from `state` under the budgets set in `self`; the root's numbers or a stop status.
    With `again`, a solved root is expanded anew: its children's entries may have been evicted,
    and proved_move needs them back (as solver/search/pns.py's proved_move calls _mid). */
-static void run(Search *self, const void *state, u64 *pn, u64 *dn, int again) {
+static void run(Search *self, const void *state, u64 *pn, u64 *dn, int again, u64 pn_limit, u64 dn_limit) {
     self->family->key(self->kernel, state, &self->root_key);
     self->root_hash = key_hash(&self->root_key);
     numbers(self, state, pn, dn);
     if ((*pn && *dn) || (again && self->family->result(self->kernel, state) == DFPN_OPEN))
-        mid(self, state, self->root_hash, &self->root_key, INF, INF, 0, pn, dn);
+        mid(self, state, self->root_hash, &self->root_key, pn_limit, dn_limit, 0, pn, dn);
 }
 
 static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"position", "max_nodes", "max_memory_mb", "max_seconds", "progress", "progress_seconds",
-                            "again", NULL};
+                            "again", "pn_limit", "dn_limit", NULL};
     PyObject *position, *progress = Py_None;
     long long max_nodes = -1;
     double max_mb = -1, max_seconds = -1, progress_seconds = 0.5;
     int again = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LddOdp", names, &position, &max_nodes, &max_mb, &max_seconds,
-                                     &progress, &progress_seconds, &again))
+    unsigned long long pn_limit = INF, dn_limit = INF; /* the root's thresholds (a parallel driver's job) */
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LddOdpKK", names, &position, &max_nodes, &max_mb, &max_seconds,
+                                     &progress, &progress_seconds, &again, &pn_limit, &dn_limit))
         return NULL;
     if (!ready(self)) return NULL;
     _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
@@ -643,13 +644,14 @@ static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
     self->status = RUNNING;
     u64 pn = 1, dn = 1;
     if (!setjmp(self->stop)) {
-        run(self, state, &pn, &dn, again);
+        run(self, state, &pn, &dn, again, pn_limit < INF ? pn_limit : INF, dn_limit < INF ? dn_limit : INF);
     } else {
         if (self->status == FAILED) return NULL;
         numbers(self, state, &pn, &dn);
     }
     self->progress = NULL;
-    const char *status = self->status != RUNNING ? STOP_WORDS[self->status] : pn == 0 ? "proved" : "disproved";
+    const char *status = self->status != RUNNING ? STOP_WORDS[self->status] : pn == 0 ? "proved" : dn == 0 ? "disproved"
+                                                                                         : "threshold";
     return Py_BuildValue("sKKdd", status, (unsigned long long)pn, (unsigned long long)dn, now() - self->started, self->peak_mb);
 }
 
@@ -790,8 +792,9 @@ static PyGetSetDef Search_getset[] = {
 
 static PyMethodDef Search_methods[] = {
     {"search", (PyCFunction)(void (*)(void))Search_search, METH_VARARGS | METH_KEYWORDS,
-     "search(position, max_nodes=-1, max_memory_mb=-1, max_seconds=-1, progress=None, progress_seconds=0.5)"
-     " -> (status, pn, dn, seconds, peak_rss_mb); a negative budget is none."},
+     "search(position, max_nodes=-1, max_memory_mb=-1, max_seconds=-1, progress=None, progress_seconds=0.5, again=False,"
+     " pn_limit=INF, dn_limit=INF) -> (status, pn, dn, seconds, peak_rss_mb); a negative budget is none; the limits are the"
+     " root's thresholds (status `threshold` when one is reached unsettled)."},
     {"numbers", (PyCFunction)Search_numbers, METH_O, "numbers(position) -> (pn, dn) as far as the table knows."},
     {"proved_move", (PyCFunction)Search_proved_move, METH_VARARGS,
      "proved_move(position, ply=0) -> the move code of the first candidate with a proved child (`ply` from the"

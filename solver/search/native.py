@@ -157,15 +157,18 @@ class NativeProofSearch:
         return self.evictions if 2 * self.table_bytes > self._core.table_cap else 0
 
     def search(self, state: Any, max_nodes: int | None = None, max_memory_mb: float | None = None,
-               max_seconds: float | None = None) -> Outcome:
-        """As ProofSearch.search: until proved or disproved, a budget runs out, or Ctrl-C."""
+               max_seconds: float | None = None, limits: tuple[int, int] | None = None) -> Outcome:
+        """As ProofSearch.search: until proved or disproved, a budget runs out, or Ctrl-C; with
+        `limits` (pn, dn), also until the root's pn or dn reaches it (status `threshold`: a parallel
+        driver's job, solver/search/parallel.py)."""
         report = None if self.progress is None else self._report
+        more = {} if limits is None else {"pn_limit": min(limits[0], 1 << 60), "dn_limit": min(limits[1], 1 << 60)}
         status, pn, dn, seconds, peak = self._core.search(
             self.kernel.position(state),
             -1 if max_nodes is None else max_nodes,
             -1.0 if max_memory_mb is None else float(max_memory_mb),
             -1.0 if max_seconds is None else float(max_seconds),
-            report, self.progress_seconds)
+            report, self.progress_seconds, **more)
         typed: Status = status
         return Outcome(typed, pn, dn, self.nodes, self.entries, seconds, peak, self.full_evictions)
 

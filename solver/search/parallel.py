@@ -64,7 +64,7 @@ class Answer:
     worker: str = ""  # which worker answered (host and process): whose table holds what it searched
 
 
-Search = Callable[[Any, Any, Any, int, dict, Any], Answer]  # (game, position, claim, max_nodes, memo, Options) -> Answer
+Search = Callable[[Any, Any, Any, int, dict, Any, Any], Answer]  # (game, position, claim, max_nodes, memo, Options, limits) -> Answer
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,7 @@ class Job:
     budget: int
     die_once: str | None = None  # tests only: see engines.die_once_for_tests
     ply: int = 0
+    limits: tuple[int, int] | None = None  # df-pn's thresholds (pn, dn) at the position: the job stops there too
 
 
 _memo: dict[str, dict] = {}  # per worker process: the memo of the run it last served
@@ -142,7 +143,7 @@ def run_job(context: Context, job: Job) -> Answer:
     if claim.within is not None:
         claim = dataclasses.replace(claim, within=claim.within - job.ply)
     start = time.process_time()
-    answer = context.search(context.game, job.position, claim, job.budget, _memo[context.token], context.options)
+    answer = context.search(context.game, job.position, claim, job.budget, _memo[context.token], context.options, job.limits)
     return dataclasses.replace(answer, cpu_seconds=time.process_time() - start, worker=WORKER)
 
 
@@ -219,11 +220,12 @@ def leans_to_proof(root: Node) -> bool:
 
 
 VIRTUAL = True  # `_select` takes running jobs to succeed (False: the rule before, for measuring the difference)
+THRESHOLDS = True  # a job stops at df-pn's thresholds from the root (False: at its budget only, for measuring)
 AFFINITY = True  # `_select` sends a job to its worker's own territory where any order would do (False: for measuring)
 
 
-def _select(root: Node, worker: str = "") -> Node | None:
-    """The leaf for the next job, or None when every leaf is busy or resolved.
+def _select(root: Node, worker: str = "") -> tuple[Node, tuple[int, int]] | None:
+    """The leaf for the next job and its thresholds (pn, dn), or None when every leaf is busy or resolved.
 
     Running jobs are taken to succeed in the direction the root leans (`leans_to_proof`: a proof or
     a disproof), as virtual proof numbers do (Kaneko 2010; Pawlewicz and Hayward
@@ -233,24 +235,38 @@ def _select(root: Node, worker: str = "") -> Node | None:
     an OR node for a disproof), the order costs little, so the job goes to the `worker`'s own
     territory where it has one: the children below which it answered last, which its table knows.
     Where all that leaves nothing, the most-proving open leaf with the running ones left out
-    (`spn`, `sdn`)."""
+    (`spn`, `sdn`).
+
+    The thresholds are df-pn's along the path from the root (with its 1+epsilon widening, as
+    dfpn.c's): the job stops once its leaf is no longer where the root's search would be, instead
+    of digging on for its whole budget (`THRESHOLDS`)."""
     if not root.open:
         return None
     proving = leans_to_proof(root)
     free = "prove_free" if proving else "disprove_free"
-    if VIRTUAL and getattr(root, free):
-        node = root
-        while node.children is not None:
+    virtual = VIRTUAL and getattr(root, free)
+    pn_of: Callable[[Node], int] = (lambda c: c.pn) if virtual else (lambda c: c.spn)
+    dn_of: Callable[[Node], int] = (lambda c: c.dn) if virtual else (lambda c: c.sdn)
+    node, pn_limit, dn_limit = root, INF, INF
+    while node.children is not None:
+        if virtual:
             live = [c for c in node.children if getattr(c, free)]
             if worker and node.is_or != proving:  # every child is needed: the worker's own first
                 live = [c for c in live if c.territory == worker] or live
-            node = min(live, key=(lambda c: c.pn) if node.is_or else (lambda c: c.dn))
-        return node
-    node = root
-    while node.children is not None:
-        live = [c for c in node.children if c.open]
-        node = min(live, key=(lambda c: c.spn) if node.is_or else (lambda c: c.sdn))
-    return node
+        else:
+            live = [c for c in node.children if c.open]
+        near, far = (pn_of, dn_of) if node.is_or else (dn_of, pn_of)
+        child = min(live, key=near)
+        second = min((near(c) for c in live if c is not child), default=INF)
+        widened = min(INF, second + 1 + second // 4)
+        summed = INF if (dn_limit if node.is_or else pn_limit) >= INF else max(
+            far(child) + 1, (dn_limit if node.is_or else pn_limit) - far(node) + far(child))
+        if node.is_or:
+            pn_limit, dn_limit = max(pn_of(child) + 1, min(pn_limit, widened)), summed
+        else:
+            pn_limit, dn_limit = summed, max(dn_of(child) + 1, min(dn_limit, widened))
+        node = child
+    return node, (pn_limit, dn_limit) if THRESHOLDS else (INF, INF)
 
 
 # ---- the driver -----------------------------------------------------------------------------
@@ -424,13 +440,15 @@ class Driver:
     def _dispatch(self) -> None:
         """Fill free workers with jobs on the most-proving open leaves."""
         while self.engine.pending() < self.engine.workers and self._within_budget():
-            leaf = _select(self.root, self.free_worker)
-            if leaf is None:
+            chosen = _select(self.root, self.free_worker)
+            if chosen is None:
                 return
+            leaf, limits = chosen
             leaf.busy = True
             if leaf.key not in self.waiting:
                 self.waiting[leaf.key] = []
-                handle = self.engine.submit(run_job, Job(leaf.position, self.budget, self.die_once, leaf.ply))
+                handle = self.engine.submit(run_job, Job(leaf.position, self.budget, self.die_once, leaf.ply,
+                                                         None if limits == (INF, INF) else limits))
                 self.jobs[handle] = (leaf.key, self.stats.jobs, time.perf_counter() - self.clock, self.budget)
                 self.stats.jobs += 1
             self.waiting[leaf.key].append(leaf)
@@ -635,13 +653,15 @@ def replay(game: Any, position: Any, packed: bytes, closures: tuple[bytes, ...],
 MAX_TABLE_ENTRIES = 2_000_000  # the Python search's kept table starts over past this (about 0.5 GB)
 
 
-def pns_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict, options: Options = Options()) -> Answer:
+def pns_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict, options: Options = Options(),
+               limits: tuple[int, int] | None = None) -> Answer:
     """The serial Python df-pn (solver/search/pns.py) from `position` within `max_nodes`: the
     workers' search for a family without a compiled kernel.
 
     The search and its table are kept in `memo` for the worker's next job (one per claim: a bounded
     claim's bound left differs with the job's ply). When the budget runs out, the answer carries
-    each candidate child's numbers from the table, and the proofs of the children it proved.
+    each candidate child's numbers from the table, and the proofs of the children it proved. It
+    takes no thresholds (`limits`): its job runs to its budget.
     """
     from solver.search.pns import ProofSearch
     from solver.search.prooftree import TRAVERSAL_BUDGET, canonical_strategy, closure_record
@@ -661,7 +681,8 @@ def pns_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict,
     return _answer(search, position, claim, max_nodes, proof)
 
 
-def native_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict, options: Options = Options()) -> Answer:
+def native_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict, options: Options = Options(),
+                  limits: tuple[int, int] | None = None) -> Answer:
     """The compiled df-pn (solver/search/native.py), with the search's hooks and closures as the
     serial search has them, from `position` within `max_nodes`: the workers' search where the
     family has a kernel. Its table lives in `memo` for the worker's next job (one per claim: a
@@ -683,16 +704,17 @@ def native_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: di
         tree = search.strategy(state, ply)
         return bytes(tree.moves), tree.closures
 
-    return _answer(search, position, claim, max_nodes, proof)
+    return _answer(search, position, claim, max_nodes, proof, limits)
 
 
-def _answer(search: Any, position: Any, claim: Any, max_nodes: int, proof: Callable[[Any, int], tuple[bytes, tuple[bytes, ...]]]) -> Answer:
+def _answer(search: Any, position: Any, claim: Any, max_nodes: int, proof: Callable[[Any, int], tuple[bytes, tuple[bytes, ...]]],
+            limits: tuple[int, int] | None = None) -> Answer:
     """Run `search` from `position` and answer: proved (with its proof), disproved, or each
     candidate child's numbers (with the proofs of the children proved). `proof(state, ply)` packs
     the proof of a proved state at `ply` from `position`."""
     game = search.game  # the memo's copy: the one its table's keys were made with
     before = search.nodes
-    outcome = search.search(position, max_nodes=max_nodes)
+    outcome = search.search(position, max_nodes=max_nodes) if limits is None else search.search(position, max_nodes=max_nodes, limits=limits)
     status: Status = outcome.status if outcome.status in ("proved", "disproved") else "unknown"
     proofs: list[tuple[Any, bytes, tuple[bytes, ...]]] = []
     children: list[tuple[Any, int, int]] = []
