@@ -234,7 +234,7 @@ class Target:
 TARGET_MNK = Target("mnk:5,5,4 player 2 no-loss", "mnk:5,5,4", None, 2, "no-loss")
 UTTT_PLY = 30
 UTTT_SERIAL_SECONDS = (60.0, 150.0)  # a ply-30 position qualifies when the serial search settles it within these
-UTTT_SCAN_SECONDS = 540.0  # the scan for one stops trying new positions after this long
+UTTT_SCAN_SECONDS = 420.0  # the scan for one stops trying new positions after this long (the run must fit a 16-minute slot)
 
 
 def uttt_candidates() -> list[Target]:
