@@ -13,8 +13,10 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -468,6 +470,19 @@ def test_sigterm_says_it_ended_the_command():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 143 and done.stderr.strip().splitlines()[-1] == "terminated (SIGTERM)", done.stderr
+
+
+def test_sigterm_during_a_compiled_search_keeps_its_checkpoint_and_root_numbers(tmp_path):
+    checkpoint = tmp_path / "search.ckpt"
+    command = [sys.executable, "-c", "from certify.cli import app; app()", "prove", "mnk:6,6,5", "--claim", "no-loss",
+               "--player", "2", "--max-nodes", "10000000000", "--checkpoint", str(checkpoint)]
+    search = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    search.send_signal(signal.SIGTERM)
+    out, err = search.communicate(timeout=120)
+    assert search.returncode == 143 and err.strip().splitlines()[-1] == "terminated (SIGTERM)", err
+    assert "not settled (interrupted)" in " ".join(out.split()) and "root pn" in out, out
+    assert f"checkpoint kept at {checkpoint}" in " ".join(out.split()) and checkpoint.stat().st_size > 0, out
 
 
 def test_audit_names_a_certificate_given_in_place_of_claims(files):

@@ -141,14 +141,21 @@ def usage_line(err: click_errors.UsageError) -> str:
     return f"{where}: {message} (see '{where} --help')"
 
 
-class Terminated(SystemExit):
-    """SIGTERM, raised where the program is, so it unwinds (exit 143) and says so."""
+class Terminated(SystemExit, KeyboardInterrupt):
+    """SIGTERM, raised where the program is, so it unwinds (exit 143) and says so.
+
+    It is also a KeyboardInterrupt so that a search stops on it as on Ctrl-C: it reports its root
+    numbers and saves its --checkpoint instead of losing hours of work."""
+
+
+TERMINATED: list[int] = []  # the SIGTERM exit code, once one arrived (a search may have caught it)
 
 
 def stop_on_sigterm() -> None:
     """Make SIGTERM unwind like Ctrl-C (exit 143), so an interrupted write removes its temporary file."""
 
     def terminate(signum: int, _frame: object) -> None:
+        TERMINATED.append(128 + signum)
         raise Terminated(128 + signum)
 
     if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
@@ -273,12 +280,12 @@ class CertifyGroup(TyperGroup):
         except click.ClickException as err:
             errors.print(f"[bold red]error:[/] {escape(err.format_message())}", soft_wrap=True)
             code = err.exit_code
-        except (typer.Abort, KeyboardInterrupt, EOFError):
-            errors.print("interrupted")
-            code = EXIT_INTERRUPTED
         except Terminated as stop:
-            errors.print("terminated (SIGTERM)")
             code = stop.code
+        except (typer.Abort, KeyboardInterrupt, EOFError):
+            if not TERMINATED:  # click turns a SIGTERM (a KeyboardInterrupt too) into Abort
+                errors.print("interrupted")
+            code = EXIT_INTERRUPTED
         except BrokenPipeError:
             code = EXIT_INTERRUPTED
         except Exception as err:  # a bug: one line, not a traceback, unless debugging
@@ -286,6 +293,9 @@ class CertifyGroup(TyperGroup):
                 raise
             errors.print(f"[bold red]internal error:[/] {escape(f'{type(err).__name__}: {err}')} (rerun with CERTIFY_DEBUG=1)", soft_wrap=True)
             code = EXIT_INTERNAL
+        if TERMINATED:  # the command stopped on SIGTERM, maybe after a search caught it and saved its work
+            errors.print("terminated (SIGTERM)")
+            code = TERMINATED[0]
         sys.exit(code if isinstance(code, int) else EXIT_OK)
 
 
