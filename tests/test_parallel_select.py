@@ -110,3 +110,12 @@ def test_the_target_benchmark_picks_a_position_by_its_serial_time(monkeypatch: p
     monkeypatch.setattr(bench, "UTTT_SERIAL_SECONDS", (1e9, 1e10))  # nothing takes that long: every candidate passed over
     result = target_benchmark([Target("mnk:3,4,3 p1 win", "mnk:3,4,3", None, 1, "win")], table_mb=16)
     assert len(result["rows"]) == 1 and [p["claim"] for p in result["uttt_passed_over"]] == [quick.label, slower.label]
+
+
+def test_target_is_an_option_of_the_parallel_suite_only() -> None:
+    from typer.testing import CliRunner
+
+    from certify.cli.app import app
+
+    result = CliRunner().invoke(app, ["bench", "--suite", "startup", "--target"])
+    assert result.exit_code == 2 and "--target applies to --suite parallel only" in result.output
