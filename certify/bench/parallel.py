@@ -234,7 +234,7 @@ class Target:
 TARGET_MNK = Target("mnk:5,5,4 player 2 no-loss", "mnk:5,5,4", None, 2, "no-loss")
 UTTT_PLY = 30
 UTTT_SERIAL_SECONDS = (60.0, 150.0)  # a ply-30 position qualifies when the serial search settles it within these
-UTTT_SCAN_SECONDS = 420.0  # the scan for one stops trying new positions after this long (the run must fit a 16-minute slot)
+UTTT_SCAN_SECONDS = 300.0  # the scan for one stops trying new positions after this long (the run must fit a 16-minute slot)
 
 
 def uttt_candidates() -> list[Target]:
@@ -381,7 +381,7 @@ def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_
     `workers` workers, each a whole process run after the other (`target_row`). With `uttt`, then
     the first position of `uttt_candidates` whose serial search settles within UTTT_SERIAL_SECONDS
     (each tried with the upper bound as its time limit, for at most UTTT_SCAN_SECONDS in all; the
-    ones tried and passed over are listed), and the driver on it (its node budget 4x the serial's)."""
+    ones tried and passed over are listed), and the driver on it (its node budget 3x the serial's)."""
     rows, passed_over = [], []
     load_before = os.getloadavg()[0]
     for target in targets or [TARGET_MNK]:
@@ -398,7 +398,7 @@ def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_
                 passed_over.append({"claim": target.label, "position": target.position, "status": serial["status"],
                                     "nodes": serial["nodes"], "search_wall_s": serial["search_wall_s"]})
                 continue
-            parallel = measured_process(target, workers, job_seconds, table_mb, max_nodes=4 * serial["nodes"])
+            parallel = measured_process(target, workers, job_seconds, table_mb, max_nodes=3 * serial["nodes"])
             rows.append(target_row(target, serial, parallel, workers))
             break
     return {"workers": workers, "job_seconds": job_seconds, "table_mb": table_mb,
