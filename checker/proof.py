@@ -19,7 +19,8 @@ CLOSE, and the next pairing of `proof.pairings`, whose pairs of empty cells must
 still open to the opponent there (checker/pairing.py); the traversal does not go past it. A no-loss
 proof of Ultimate tic-tac-toe may close one by a count: the next two bytes of `proof.counts`, a
 move of the prover (255: none) and the fewest marks the opponent then needs for a meta line,
-recounted there, must exceed the opponent's moves left before the bound (checker/uttt.py
+recounted there, must exceed the opponent's moves left before the bound; or (254, a move, k) and
+k such records (nested two deep at most), one closing each reply to that move (checker/uttt.py
 `check_count`).
 """
 
@@ -94,7 +95,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                                   f"but proof.closures has only {len(closures)}")
                 at = closures[closed]
                 if family is uttt:
-                    uttt.check_count(game, state, player, 81 if within is None else within - ply, proof_bytes[at:at + 2])
+                    uttt.check_count(game, state, player, 81 if within is None else within - ply,
+                                     proof_bytes[at:at + uttt.record_length(proof_bytes, at)])
                 else:
                     pairing.blocking(game, state, player, *closure_at(proof_bytes, at))
                 closed += 1
@@ -130,7 +132,7 @@ def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limi
 
     Only no-loss proofs of positional games under rules a pairing proves may have any; their work
     (each reads the lines once) counts against the budget before any is read. Of uttt, the bytes of
-    `proof.counts`, two per closure (a move or 255, a count).
+    `proof.counts`: per closure a move or 255 and a count, or 254, a move, k and k such records.
     """
     if "closures" not in proof:
         return b"", array("q")
@@ -138,8 +140,22 @@ def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limi
     if family is uttt:
         if result != "no-loss":
             raise Invalid("a count closes a branch only in a no-loss proof")
-        count_field(proof, "closure_bytes", "proof", 2 * count, 2 * count)
-        return unpack_bytes(proof, "counts", "proof", 2 * count), array("q", range(0, 2 * count, 2))
+        size = count_field(proof, "closure_bytes", "proof", 2 * count, 192 * count)  # 3 + 9 (3 + 9 * 2): NEST 2
+        work = size // 2 * family.position_work(game)  # a record of two bytes checks about one position
+        if work > limits.max_work:
+            raise NotACertificate(f"proof.counts holds {size:,} bytes, work {work:,}: over the work budget "
+                                  f"({limits.max_work:,} work); to check them, raise it: --max-work {work}")
+        raw, offsets, offset = unpack_bytes(proof, "counts", "proof", size), array("q"), 0
+        while offset < size:
+            length = uttt.record_length(raw, offset)
+            if not length:
+                raise NotACertificate(f"proof.counts: closure {len(offsets)} runs past the end of its bytes "
+                                      f"or nests deeper than {uttt.NEST}")
+            offsets.append(offset)
+            offset += length
+        if len(offsets) != count:
+            raise NotACertificate(f"proof.counts holds {len(offsets)} closures, proof.closures says {count}")
+        return raw, offsets
     size = count_field(proof, "closure_bytes", "proof", 0, count * (game.cells + 2) if family is positional else 0)
     raw = unpack_bytes(proof, "pairings", "proof", size)
     if count and (family is not positional or result != "no-loss"):

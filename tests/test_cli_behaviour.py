@@ -234,7 +234,7 @@ from solver.search.native import NativeProofSearch
 from solver.search.pns import Claim
 game = resolve_game("mnk:4,5,4")
 unsized = NativeProofSearch(game, Claim(2, "no-loss"), game.search_hooks(), table_mb=100_000)  # a cap past the limit
-unsized.search(game.initial(), max_nodes=800_000)
+unsized._core.search(unsized.kernel.position(game.initial()), 800_000)  # the core alone: no table sized up front, it doubles
 assert unsized.full_evictions > 0 and unsized._core.table_cap == unsized.table_bytes  # the failed doubling set the cap
 sys.stdout.write(result.stdout)
 """

@@ -218,9 +218,10 @@ def test_bounded_claims_search_as_the_python_core(game: Uttt, monkeypatch: pytes
     for s in random_positions(55, 4, seed=13, game=game):
         marks = (s.x | s.o).bit_count()
         for claim in [Claim(c.player, c.result, within) for c in CLAIMS for within in (3, 6, 9)]:
-            native = NativeProofSearch(game, claim, game.search_hooks())
+            hooks = game.search_hooks().for_claim(claim.result, claim.within, s)  # a win claim prunes by the count
+            native = NativeProofSearch(game, claim, hooks)
             outcome = native.search(s, max_nodes=BUDGET)
-            reference = ProofSearch(game, claim, game.search_hooks()).search(s, max_nodes=BUDGET)
+            reference = ProofSearch(game, claim, hooks).search(s, max_nodes=BUDGET)
             assert (outcome.status, outcome.root_pn, outcome.root_dn, outcome.nodes) == (
                 reference.status, reference.root_pn, reference.root_dn, reference.nodes), (game.format_position(s), claim)
             statuses.add(outcome.status)

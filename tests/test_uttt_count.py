@@ -17,7 +17,7 @@ import checker
 import checker.uttt as plain
 from certify.proving.single import pack_moves, prove, unpack_moves
 from solver.games.families import resolve_game
-from solver.games.uttt.engine import NEVER, NO_MOVE, O, X, marks_needed
+from solver.games.uttt.engine import DEEP, NEVER, NO_MOVE, O, X, marks_needed
 from solver.search.pns import Claim
 
 
@@ -77,17 +77,40 @@ def with_counts(document: dict, records: list[list[int]]) -> dict:
 
 
 def records_of(document: dict) -> list[list[int]]:
-    flat = unpack_moves(document["proof"]["counts"], document["proof"]["closure_bytes"])
-    return [flat[at:at + 2] for at in range(0, len(flat), 2)]
+    flat = bytes(unpack_moves(document["proof"]["counts"], document["proof"]["closure_bytes"]))
+    records, at = [], 0
+    while at < len(flat):
+        records.append(list(flat[at:at + plain.record_length(flat, at)]))
+        at += len(records[-1])
+    return records
+
+
+def two_byte_spots(records: list[list[int]]) -> list[tuple[int, int]]:
+    """Where the two-byte records are: (record, offset inside it), inside deep records too."""
+    def inside(record: bytes, at: int) -> list[int]:
+        if record[at] != DEEP:
+            return [at]
+        out, sub = [], at + 3
+        for _ in range(record[at + 2]):
+            out += inside(record, sub)
+            sub += plain.record_length(record, sub)
+        return out
+    return [(index, at) for index, record in enumerate(records) for at in inside(bytes(record), 0)]
+
+
+def edited(records: list[list[int]], index: int, at: int, pair: list[int]) -> list[list[int]]:
+    record = records[index][:at] + pair + records[index][at + 2:]
+    return records[:index] + [record] + records[index + 1:]
 
 
 def test_a_wrong_count_is_refused(counted: dict) -> None:
     records = records_of(counted)
-    assert {move == NO_MOVE for move, _ in records} == {True, False}  # both kinds: at the position, after a move
-    for index in range(0, len(records), max(1, len(records) // 20)):
-        move, count = records[index]
+    spots = two_byte_spots(records)
+    assert any(records[i][at] != NO_MOVE for i, at in spots) and any(r[0] == DEEP for r in records)  # after a move, deep
+    for index, at in spots[::max(1, len(spots) // 20)]:
+        move, count = records[index][at:at + 2]
         for wrong in ([move, count - 1], [move, count + 1], [move, 255] if count != 255 else [move, 9]):
-            verdict = checker.check_document(with_counts(counted, records[:index] + [wrong] + records[index + 1:]))
+            verdict = checker.check_document(with_counts(counted, edited(records, index, at, wrong)))
             assert verdict.exit_code == 1 and "needs" in verdict.message, verdict.message
 
 
@@ -95,12 +118,30 @@ def test_a_wrong_move_is_refused(counted: dict) -> None:
     """A closure's move changed to another (or to none): the count no longer fits, or does not close."""
     records = records_of(counted)
     refused = 0
-    for index in [i for i, (move, _) in enumerate(records) if move != NO_MOVE][:20]:
-        move, count = records[index]
+    spots = [(i, at) for i, at in two_byte_spots(records) if records[i][at] != NO_MOVE][:20]
+    for index, at in spots:
+        move, count = records[index][at:at + 2]
         for other in (NO_MOVE, move + 1, 80):
-            verdict = checker.check_document(with_counts(counted, records[:index] + [[other, count]] + records[index + 1:]))
+            verdict = checker.check_document(with_counts(counted, edited(records, index, at, [other, count])))
             refused += verdict.exit_code == 1
-    assert refused >= 40  # a neighbouring move may close alike; most do not
+    assert refused >= 2 * len(spots)  # a neighbouring move may close alike; most do not
+
+
+def test_a_wrong_deep_record_is_refused(counted: dict) -> None:
+    """A deep record's move, its number of replies, an answer cut off or made deep itself: refused."""
+    records = records_of(counted)
+    deep = [i for i, record in enumerate(records) if record[0] == DEEP][:10]
+    assert deep
+    for index in deep:
+        record = records[index]
+        wrongs = [record[:1] + [record[1] + 1] + record[2:], record[:2] + [record[2] - 1] + record[3:-2],
+                  record[:2] + [record[2] + 1] + record[3:] + [NO_MOVE, 9], record[:-2],
+                  record[:3] + [DEEP] + record[4:], record[:3] + record[5:] + record[3:5]]
+        for wrong in wrongs:
+            if wrong == record:
+                continue
+            verdict = checker.check_document(with_counts(counted, records[:index] + [wrong] + records[index + 1:]))
+            assert verdict.exit_code != 0, (record, wrong)
 
 
 def test_a_count_that_does_not_close_is_refused(counted: dict) -> None:
@@ -134,3 +175,73 @@ def test_plain_search_closes_nothing() -> None:
     for core in ("python", "native"):
         plain_search = prove(game, Claim(2, "no-loss", 3), root=root, plain=True, max_nodes=100_000, core=core)
         assert "closures" not in json.loads(plain_search.text)["proof"]
+
+
+def test_a_win_claims_bound_prunes_by_the_count_without_changing_verdicts() -> None:
+    """`for_claim` of a win claim within N drops the prover's moves after which it needs more marks
+    than it has moves left: the same verdicts as the search without it, and fewer nodes in all."""
+    from solver.search.native import NativeProofSearch
+
+    game = resolve_game("uttt:open")
+    rng, settled, nodes = random.Random(7), 0, [0, 0]
+    for _ in range(12):
+        s = game.initial()
+        while not game.is_terminal(s) and (s.x | s.o).bit_count() < 30:
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+        if game.is_terminal(s):
+            continue
+        for within in (7, 9, 11):
+            claim = Claim(X if s.x.bit_count() == s.o.bit_count() else O, "win", within)
+            hooks = game.search_hooks()
+            free = NativeProofSearch(game, claim, hooks).search(s, max_nodes=100_000)
+            pruned = NativeProofSearch(game, claim, hooks.for_claim("win", within, s)).search(s, max_nodes=100_000)
+            if {free.status, pruned.status} <= {"proved", "disproved"}:
+                assert free.status == pruned.status, (game.format_position(s), within)
+                settled += 1
+                nodes[0] += free.nodes
+                nodes[1] += pruned.nodes
+    assert settled >= 10 and nodes[1] < nodes[0]
+
+
+def test_the_counts_work_is_budgeted_and_the_budget_fits_it(counted: dict) -> None:
+    """A deep record checks a position per reply: `closure_bytes` / 2 positions' work counts against
+    --max-work before any record is read, and `proof_limits` raises the budget to fit it."""
+    from checker.load import Limits
+    from certify.record.budget import proof_limits
+
+    needed = counted["proof"]["closure_bytes"] // 2 * plain.position_work({})
+    assert counted["proof"]["closure_bytes"] // 2 > counted["proof"]["positions"]  # the deep records weigh more
+    refused = checker.check_document(counted, Limits(max_states=10**6, max_work=needed - 1))
+    assert refused.exit_code != 0 and f"--max-work {needed}" in refused.message
+    assert checker.check_document(counted, proof_limits(counted, Limits(max_states=1, max_work=1))).exit_code == 0
+
+
+def test_record_lengths_are_read_from_the_bytes_and_nest_two_deep_at_most() -> None:
+    assert plain.record_length(bytes([NO_MOVE, 9]), 0) == 2
+    assert plain.record_length(bytes([DEEP, 0, 2, 3, 9, NO_MOVE, 9]), 0) == 7
+    assert plain.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 8
+    assert plain.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 0  # three deep
+    assert plain.record_length(bytes([DEEP, 0, 2, NO_MOVE, 9]), 0) == 0  # cut short
+    assert plain.record_length(bytes([NO_MOVE]), 0) == 0
+
+
+def test_a_closure_nested_too_deep_or_cut_short_is_refused(counted: dict) -> None:
+    records = records_of(counted)
+    for wrong in ([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9], [DEEP, 0, 2, NO_MOVE, 9]):
+        verdict = checker.check_document(with_counts(counted, [wrong] + records[1:]))
+        assert verdict.exit_code != 0 and "nests deeper" in verdict.message, verdict.message
+
+
+def test_prove_reports_closures_apart_from_the_provers_moves(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`certify prove`'s summary: a closure's CLOSE byte sits among proof.moves but is no move."""
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    out = tmp_path / "p.json"
+    result = CliRunner().invoke(app, ["prove", "uttt:open", "--claim", "no-loss", "--player", "2", "--within", "21",
+                                      "--json", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data, proof = json.loads(result.output), json.loads(out.read_text())["proof"]
+    assert data["closures"] == proof["closures"] > 0
+    assert data["prover_moves"] == proof["turns"] - proof["closures"]

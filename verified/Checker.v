@@ -145,4 +145,101 @@ Proof.
   apply player_eqb_eq in H. subst q. destruct P; discriminate.
 Qed.
 
+(* ---- bounded claims -------------------------------------------------------------------------- *)
+
+(** Bounded claims ([claim.within] N, Claims.[forces_within]). The ply of a state is counted from
+    the root by the measure: a move lowers it by exactly one ([children_exact] below: a move fills
+    one empty cell), so a state of [S] is [measure root - measure s] plies from the root whatever
+    the path, and the set need not store it. A closure here is told the plies left:
+    [leaf_within P no_loss n s] claims the prover holds the claim from [s] with [n] plies left. A
+    game without closures passes [fun _ _ _ _ => false]. *)
+Variable leaf_within : player -> bool -> nat -> state -> bool.
+
+(** One state of [S], [top] being the root's measure: as [node_ok], but a state where play goes on
+    with no ply left is accepted when the claim is [no-loss] (an end that is not a loss), and
+    refused when it is [win] (play must have ended). *)
+Definition node_within (P : player) (no_loss : bool) (N top : nat) (S : strategy_set) (s : state) (c : nat) : bool :=
+  match result s with
+  | Some o => accepts no_loss P o
+  | None =>
+      let ply := top - measure s in
+      if N <=? ply then no_loss
+      else if player_eqb (to_move s) P then
+        leaf_within P no_loss (N - ply) s
+        || match nth_error (children s) c with Some ch => in_set S ch | None => false end
+      else forallb (in_set S) (children s)
+  end.
+
+(** The bounded closure check: the root is in [S] and every state of [S] is [node_within]. *)
+Definition closed_within (P : player) (no_loss : bool) (N : nat) (S : strategy_set) (root : state) : bool :=
+  in_set S root && all_entries (fun e => node_within P no_loss N (measure root) S (fst e) (snd e)) S.
+
+Variable children_exact : forall s c, In c (children s) -> S (measure c) = measure s.
+Variable leaf_within_sound : forall P no_loss n s, leaf_within P no_loss n s = true ->
+  forces_within state result to_move children P (fun o => accepts no_loss P o = true) (no_loss = true) n s.
+
+Lemma in_set_node_within : forall P no_loss N S root s,
+  closed_within P no_loss N S root = true -> in_set S s = true ->
+  exists c, node_within P no_loss N (measure root) S s c = true.
+Proof.
+  unfold closed_within, in_set. intros P no_loss N S root s Hc Hs.
+  apply andb_prop in Hc as [_ Hall].
+  destruct (M.find (key s) S) as [[s' c]|] eqn:F; [|discriminate].
+  apply eqb_eq in Hs. subst s'.
+  exists c. exact (all_entries_find _ _ _ _ _ Hall F).
+Qed.
+
+(** The theorem: if the bounded check accepts, the prover holds the claim from the root within
+    [N] plies. By induction on the plies left: a state of [S] at ply [d] from the root has
+    [N - d] left, and its children (in [S]) one fewer. *)
+Theorem closed_within_sound : forall P no_loss N S root,
+  closed_within P no_loss N S root = true ->
+  forces_within state result to_move children P (fun o => accepts no_loss P o = true) (no_loss = true) N root.
+Proof.
+  intros P no_loss N S root Hc.
+  assert (Hall : forall n s, in_set S s = true -> measure s <= measure root ->
+                 n + (measure root - measure s) = N ->
+                 forces_within state result to_move children P (fun o => accepts no_loss P o = true)
+                   (no_loss = true) n s).
+  { intro n. induction n as [|m IH]; intros s Hs Hle Hn;
+      destruct (in_set_node_within _ _ _ _ _ _ Hc Hs) as [c Hnode];
+      unfold node_within in Hnode; destruct (result s) as [o|] eqn:R;
+      try exact (within_end _ _ _ _ _ _ _ _ _ _ R Hnode).
+    - replace (N <=? measure root - measure s) with true in Hnode by (symmetry; apply Nat.leb_le; lia).
+      subst no_loss. exact (within_cut _ _ _ _ _ _ _ _ R eq_refl).
+    - replace (N <=? measure root - measure s) with false in Hnode by (symmetry; apply Nat.leb_gt; lia).
+      replace (N - (measure root - measure s)) with (Datatypes.S m) in Hnode by lia.
+      assert (Child : forall ch, In ch (children s) -> in_set S ch = true ->
+                forces_within state result to_move children P (fun o => accepts no_loss P o = true)
+                  (no_loss = true) m ch).
+      { intros ch Hin Hch. pose proof (children_exact _ _ Hin). apply IH; [exact Hch|lia|lia]. }
+      destruct (player_eqb (to_move s) P) eqn:T.
+      + apply player_eqb_eq in T.
+        destruct (leaf_within P no_loss (Datatypes.S m) s) eqn:Lf; [exact (leaf_within_sound _ _ _ _ Lf)|]. simpl in Hnode.
+        destruct (nth_error (children s) c) as [ch|] eqn:Nth; [|discriminate].
+        apply nth_error_In in Nth.
+        exact (within_choose _ _ _ _ _ _ _ _ _ _ R T Nth (Child _ Nth Hnode)).
+      + apply within_every; [exact R| |].
+        * intro E. apply player_eqb_eq in E. congruence.
+        * intros ch Hch. apply (Child _ Hch). exact (proj1 (forallb_forall _ _) Hnode _ Hch). }
+  apply Hall; [|lia|lia]. apply andb_prop in Hc as [Hr _]. exact Hr.
+Qed.
+
+(** The two bounded claims of a certificate, as [Claims] states them. *)
+Corollary closed_wins_within : forall P N S root,
+  closed_within P false N S root = true -> wins_within state result to_move children P N root.
+Proof.
+  intros P N S root Hc. eapply forces_within_weaken; [| |exact (closed_within_sound _ _ _ _ _ Hc)].
+  - intros [q|] H; simpl in H; [|discriminate]. apply player_eqb_eq in H. congruence.
+  - discriminate.
+Qed.
+
+Corollary closed_no_loss_within : forall P N S root,
+  closed_within P true N S root = true -> does_not_lose_within state result to_move children P N root.
+Proof.
+  intros P N S root Hc. eapply forces_within_weaken; [| |exact (closed_within_sound _ _ _ _ _ Hc)].
+  - intros [q|] H; simpl in H; [|discriminate]. apply player_eqb_eq in H. subst q. destruct P; discriminate.
+  - trivial.
+Qed.
+
 End Closure.

@@ -449,10 +449,9 @@ Proof.
 Qed.
 
 (** Proof trees of the positional family whose leaves may be pairings (proof.closures): the
-    closure check of Checker.v with a pairing as a closure. [closure] gives a position's pairing
+    closure check of Positional.v with a pairing as a closure. [closure] gives a position's pairing
     (first move, pairs), if it has one: any function at all -- the driver's, read from the file --
-    since a closure counts only when [pairing_check] accepts it, and only in a no-loss claim; and
-    any key, as for every game (Checker.v). *)
+    since a closure counts only when [pairing_check] accepts it, and only in a no-loss claim. *)
 Definition pairing_leaf (g : game) (closure : board -> option (option nat * list (nat * nat)))
   (P : player) (no_loss : bool) (b : board) : bool :=
   match closure b with
@@ -460,8 +459,7 @@ Definition pairing_leaf (g : game) (closure : board -> option (option nat * list
   | None => false
   end.
 
-Definition closed (g : game) (key : board -> positive) closure :=
-  Checker.closed board (result g) to_move (children g) key board_eqb (pairing_leaf g closure).
+Definition closed (g : game) closure := Positional.closed g (pairing_leaf g closure).
 
 Lemma pairing_leaf_sound : forall g closure P no_loss b, pairing_leaf g closure P no_loss b = true ->
   forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) b.
@@ -475,15 +473,14 @@ Proof.
 Qed.
 
 (** The two claims of a proof tree about a positional game. *)
-Corollary closed_wins : forall g key closure P S root, closed g key closure P false S root = true -> wins g P root.
+Corollary closed_wins : forall g closure P S root, closed g closure P false S root = true -> wins g P root.
 Proof.
-  intros g key closure. exact (Checker.closed_wins _ _ _ _ _ _ _ board_eqb_eq _ (children_empties g)
-                             (pairing_leaf_sound g closure)).
+  intros g closure P S root Hc. eapply forces_weaken; [|exact (closed_sound _ _ (pairing_leaf_sound g closure) _ _ _ _ Hc)].
+  intros [q|] H; simpl in H; [|discriminate]. apply player_eqb_eq in H. congruence.
 Qed.
 
-Corollary closed_no_loss : forall g key closure P S root,
-  closed g key closure P true S root = true -> does_not_lose g P root.
+Corollary closed_no_loss : forall g closure P S root, closed g closure P true S root = true -> does_not_lose g P root.
 Proof.
-  intros g key closure. exact (Checker.closed_no_loss _ _ _ _ _ _ _ board_eqb_eq _ (children_empties g)
-                             (pairing_leaf_sound g closure)).
+  intros g closure P S root Hc. eapply forces_weaken; [|exact (closed_sound _ _ (pairing_leaf_sound g closure) _ _ _ _ Hc)].
+  intros [q|] H; simpl in H; [|discriminate]. apply player_eqb_eq in H. subst q. destruct P; discriminate.
 Qed.

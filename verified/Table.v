@@ -94,24 +94,10 @@ Definition holds (g : game) (b : board) (v : value) : Prop :=
 Lemma value_eqb_eq : forall a b, value_eqb a b = true -> a = b.
 Proof. destruct a, b; simpl; congruence. Qed.
 
-Lemma fills_placed : forall ms b c,
-  Forall (fun m => is_empty m = false) ms -> In c (fills ms b) -> placed c = S (placed b).
-Proof.
-  unfold placed. intros ms b c Hms. revert c. induction b as [|m b IH]; simpl; intros c H.
-  - contradiction.
-  - destruct (is_empty m) eqn:E.
-    + apply in_app_or in H as [H|H].
-      * apply in_map_iff in H as [m' [<- Hm']]. simpl.
-        rewrite (proj1 (Forall_forall _ _) Hms m' Hm'). simpl. reflexivity.
-      * apply in_map_iff in H as [c' [<- Hc']]. simpl. rewrite E. simpl. exact (IH _ Hc').
-    + apply in_map_iff in H as [c' [<- Hc']]. simpl. rewrite E. simpl. rewrite (IH _ Hc'). reflexivity.
-Qed.
-
 (** The players alternate. *)
 Lemma to_move_child : forall g b c, In c (children g b) -> to_move c = other (to_move b).
 Proof.
-  unfold children. intros g b c. destruct (result g b); [simpl; contradiction|].
-  intro H. unfold to_move. rewrite (fills_placed _ _ _ (placeable_marks _ _) H).
+  intros g b c H. destruct (children_counts _ _ _ H) as [_ [E _]]. unfold to_move. rewrite E.
   rewrite Nat.even_succ, <- Nat.negb_even. destruct (Nat.even (placed b)); reflexivity.
 Qed.
 

@@ -242,3 +242,123 @@ Proof.
   intros R key. apply (Checker.closed_no_loss _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R)).
   discriminate.
 Qed.
+
+(* ---- the shape of a move, for the bounded claims and the count closures (Count.v) ------------- *)
+
+(** A move fills exactly one empty cell: the measure of the bounded check (Checker.v) falls by one. *)
+Lemma children_exact : forall R s c, In c (children R s) -> S (empties c) = empties s.
+Proof.
+  unfold children. intros R s c. destruct (result R s); [simpl; contradiction|].
+  intro H. apply in_map_iff in H as [[[i cell] g] [<- Hin]].
+  assert (Hm : is_empty (mark_of (to_move s)) = false) by (destruct (to_move s); reflexivity).
+  pose proof (put_grid_empties _ _ _ _ _ Hm Hin) as E. simpl in E.
+  unfold after, empties. simpl. fold (gempties g). fold (gempties (grid s)). exact E.
+Qed.
+
+Lemma put_not_nil : forall m b, has_empty b = true -> put m b <> [].
+Proof.
+  intros m b. induction b as [|x rest IH]; simpl; [discriminate|].
+  destruct (is_empty x); simpl; [discriminate|]. intros H E. apply IH; [exact H|].
+  destruct (put m rest); [reflexivity|discriminate].
+Qed.
+
+Lemma put_grid_not_nil : forall ok m g i0 i, ok (i0 + i) = true -> has_empty (nth i g []) = true ->
+  put_grid ok m g i0 <> [].
+Proof.
+  intros ok m g. induction g as [|b rest IH]; intros i0 i Hok He; [destruct i; discriminate|].
+  simpl. destruct i as [|i].
+  - rewrite Nat.add_0_r in Hok. rewrite Hok. simpl in He.
+    destruct (put m b) eqn:E; [exfalso; exact (put_not_nil m b He E)|discriminate].
+  - intro E. apply app_eq_nil in E as [_ E]. apply map_eq_nil in E.
+    apply (IH (S i0) i); [rewrite <- Hok; f_equal; lia|exact He|exact E].
+Qed.
+
+(** The rules are not vacuous: where play goes on, the side to move has a legal move (so
+    [forces_every] never holds for want of moves), under both rule sets and for any state. *)
+Lemma play_goes_on : forall R s, result R s = None -> children R s <> [].
+Proof.
+  intros R s Hr. unfold children. rewrite Hr.
+  unfold result in Hr. destruct (first_line (owners s)); try discriminate.
+  destruct (existsb (open_board R s) boards) eqn:Ex; [|discriminate].
+  apply existsb_exists in Ex as [i [_ Hi]].
+  assert (Open : forall j, open_board R s j = true -> has_empty (board s j) = true).
+  { intros j. unfold open_board. destruct R; [|trivial]. intro H. apply andb_prop in H as [_ H]. exact H. }
+  intro E. apply map_eq_nil in E. revert E.
+  destruct (sent s) as [j|] eqn:Hs; [destruct (open_board R s j) eqn:Oj|].
+  - apply (put_grid_not_nil _ _ _ 0 j); [unfold playable; rewrite Hs, Oj; apply Nat.eqb_refl|exact (Open _ Oj)].
+  - apply (put_grid_not_nil _ _ _ 0 i); [unfold playable; rewrite Hs, Oj; exact Hi|exact (Open _ Hi)].
+  - apply (put_grid_not_nil _ _ _ 0 i); [unfold playable; rewrite Hs; exact Hi|exact (Open _ Hi)].
+Qed.
+
+Lemma put_shape : forall m b k b', In (k, b') (put m b) ->
+  k < length b /\ nth k b Empty = Empty /\ b' = replace k m b.
+Proof.
+  intros m b. induction b as [|x rest IH]; simpl; intros k b' H; [contradiction|].
+  apply in_app_or in H as [H|H].
+  - destruct (is_empty x) eqn:E; [|contradiction]. destruct H as [H|[]]. injection H as <- <-.
+    destruct x; try discriminate. repeat split; lia.
+  - apply in_map_iff in H as [[k0 b0] [H Hin]]. injection H as <- <-.
+    destruct (IH _ _ Hin) as [L [N ->]]. simpl. repeat split; [lia|exact N].
+Qed.
+
+Lemma put_grid_shape : forall ok m g i0 j k g', In (j, k, g') (put_grid ok m g i0) ->
+  exists j' b', j = i0 + j' /\ ok j = true /\ j' < length g /\ In (k, b') (put m (nth j' g [])) /\ g' = replace j' b' g.
+Proof.
+  intros ok m g. induction g as [|b rest IH]; simpl; intros i0 j k g' H; [contradiction|].
+  apply in_app_or in H as [H|H].
+  - destruct (ok i0) eqn:Ok; [|contradiction]. apply in_map_iff in H as [[k0 b0] [H Hin]].
+    injection H as <- <- <-. exists 0, b0. rewrite Nat.add_0_r. repeat split; [exact Ok|lia|exact Hin].
+  - apply in_map_iff in H as [[[j0 k0] g0] [H Hin]]. injection H as <- <- <-. simpl.
+    destruct (IH _ _ _ _ Hin) as [j' [b' [-> [Ok [L [P ->]]]]]].
+    exists (S j'), b'. repeat split; [lia|exact Ok|simpl; lia|exact P].
+Qed.
+
+Lemma nth_replace_other : forall (A : Type) i j (x d : A) l, i <> j -> nth i (replace j x l) d = nth i l d.
+Proof.
+  intros A i j x d l. revert i j. induction l as [|y l IH]; intros i j H; [destruct j; reflexivity|].
+  destruct j, i; simpl; try reflexivity; [lia|]. apply IH. lia.
+Qed.
+
+Lemma nth_replace_same : forall (A : Type) j (x d : A) l, j < length l -> nth j (replace j x l) d = x.
+Proof.
+  intros A j x d l. revert j. induction l as [|y l IH]; intros j H; [simpl in H; lia|].
+  destruct j; simpl; [reflexivity|]. apply IH. simpl in H. lia.
+Qed.
+
+(** A move, as the count closures need it: the mover's mark [m] goes on an empty cell [k] of a
+    board [j] the mover may play; no other board changes, nor any other board's owner; board [j]
+    becomes [m]'s only if nobody owned it and [m] then has its first line. *)
+Lemma child_shape : forall R s c, In c (children R s) ->
+  result R s = None /\
+  exists j k, playable R s j = true /\ k < length (board s j) /\ nth k (board s j) Empty = Empty /\
+    board c j = replace k (mark_of (to_move s)) (board s j) /\
+    (forall i, i <> j -> board c i = board s i /\ nth i (owners c) Empty = nth i (owners s) Empty) /\
+    (nth j (owners c) Empty = nth j (owners s) Empty \/
+     (nth j (owners s) Empty = Empty /\ nth j (owners c) Empty = mark_of (to_move s) /\
+      first_line (board c j) = mark_of (to_move s))) /\
+    grid c = replace j (board c j) (grid s) /\
+    sent c = (if open_board R {| grid := grid c; sent := None; owners := owners c |} k then Some k else None).
+Proof.
+  unfold children. intros R s c. destruct (result R s); [simpl; contradiction|]. intro H. split; [reflexivity|].
+  apply in_map_iff in H as [[[j k] g] [<- Hin]].
+  destruct (put_grid_shape _ _ _ _ _ _ _ Hin) as [j' [b' [Hj [Ok [L [Put ->]]]]]]. simpl in Hj. subst j'.
+  destruct (put_shape _ _ _ _ Put) as [Lk [Ek ->]].
+  assert (Bj : board (after R s (mark_of (to_move s)) (j, k, replace j (replace k (mark_of (to_move s)) (nth j (grid s) [])) (grid s))) j
+               = replace k (mark_of (to_move s)) (board s j)) by (unfold after, board; simpl; apply nth_replace_same; exact L).
+  exists j, k. unfold board in *. repeat split; try assumption.
+  - unfold after. simpl. apply nth_replace_other. exact H.
+  - unfold after. simpl. destruct (is_empty (nth j (owners s) Empty) && _); [|reflexivity].
+    apply nth_replace_other. exact H.
+  - rewrite Bj. unfold after. simpl.
+    destruct (is_empty (nth j (owners s) Empty)) eqn:E1; simpl; [|left; reflexivity].
+    destruct (mark_eqb (first_line (nth j (replace j (replace k (mark_of (to_move s)) (nth j (grid s) [])) (grid s)) [])) (mark_of (to_move s))) eqn:E2;
+      [|left; reflexivity].
+    destruct (Nat.lt_ge_cases j (length (owners s))) as [Lo|Lo].
+    + right. repeat split.
+      * destruct (nth j (owners s) Empty); try discriminate; reflexivity.
+      * apply nth_replace_same. exact Lo.
+      * apply mark_eqb_eq in E2. rewrite nth_replace_same in E2 by exact L. exact E2.
+    + left. rewrite !nth_overflow; [reflexivity|lia|]. clear -Lo. revert j Lo. induction (owners s) as [|y l IH]; intros j Lo; [destruct j; simpl; lia|].
+      destruct j; simpl in *; [lia|]. specialize (IH j ltac:(lia)). lia.
+  - rewrite Bj. reflexivity.
+Qed.

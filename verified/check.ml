@@ -6,7 +6,7 @@
    (core.ml: Checker.closed, Table.labels_closed), whose theorems say that the claim then holds,
    accept. Trusted (docs/trusted-base.md): load.ml, sha256.ml, positional.ml, this file, and the
    parts of proof.ml and table.ml that read the claim and call the proved checks; not trusted:
-   unpack.ml, and the traversal and scans that build what the proved checks judge. *)
+   unpack.ml, packed.ml, and the traversal and scans that build what the proved checks judge. *)
 
 open Load
 

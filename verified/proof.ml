@@ -1,20 +1,27 @@
-(* The strategy kind, for every family the verified checker reads. Trusted: reading the claim and
-   the root, and the one call of the family's proved closure check (Positional.closed,
-   Uttt.closed) that decides VALID. Untrusted: the traversal that builds the set of positions from
+(* The strategy kind, for every family the verified checker reads. Trusted: reading the claim (its
+   bound too) and the root, and the one call of the family's proved closure check (Pairing.closed,
+   Count.closed; Bounded.closed_within, Count.closed_within for a bound) that decides VALID. Untrusted: the traversal that builds the set of positions from
    proof.moves (a wrong set is refused by the closure check) -- with the stdlib checker's failures,
    so that the two checkers give the same line (checker/proof.py). *)
 
 open Load
 
-(* A family as the traversal sees it: Core's game functions, the closure check proved for it, and
-   the trusted words of its verdicts. *)
+(* A family as the traversal sees it: Core's game functions, the set the traversal fills and the
+   closure check proved for it, and the trusted words of its verdicts. *)
+(* A closure as the driver read it, handed to the proved check: a pairing (first move, pairs) or a
+   count (move, 255 being None, and the count). *)
+type closure = Pair of Core.nat option * (Core.nat * Core.nat) list | Count of Core.nat option * Core.nat
+
 type 'state family = {
   children : 'state -> 'state list;
   result : 'state -> Core.outcome option;
   to_move : 'state -> Core.player;
-  key : 'state -> Core.positive;
-  closed : ('state -> (Core.nat option * (Core.nat * Core.nat) list) option) ->
-           Core.player -> bool -> 'state Core.strategy_set -> 'state -> bool;
+  positions : bool -> 'state positions; (* an empty set, for one traversal (true: of a bounded proof) *)
+  empties : 'state -> int;
+  counts : bool; (* Ultimate tic-tac-toe: closures are counts (proof.counts), not pairings *)
+  (* a closure met at a prover's position: its bytes [start, stop) of the raw closures, checked
+     with the stdlib checker's failures (untrusted), then handed to the proved check; the plies left *)
+  read_closure : string -> int * int -> 'state -> int -> int -> closure;
   rules : Positional.rules option; (* the positional family's, whose proofs may close by pairings *)
   as_board : 'state -> Core.board option;
   draw : 'state -> string;
@@ -23,13 +30,17 @@ type 'state family = {
   parse_position : string -> 'state;
 }
 
-module Keys = Hashtbl.Make (struct
-    type t = Core.positive
-    let equal = ( = )
-    let hash = Hashtbl.hash_param 1000 1000 (* a key is a chain of blocks: hash it all *)
-  end)
+(* The positions a traversal saw, numbered 0, 1, 2... as added, each with the index of the prover's
+   chosen move; [closed] runs the family's proved closure check (Positional.closed, Uttt.closed) on
+   them, with the closures [closure] gives. *)
+and 'state positions = {
+  number : 'state -> int; (* -1: not in the set *)
+  add : 'state -> int -> int;
+  choice : int -> int;
+  closed : ('state -> closure option) -> Core.player -> bool -> 'state -> bool;
+  closed_within : ('state -> closure option) -> Core.player -> bool -> Core.nat -> 'state -> bool;
+}
 
-let rec nat_of_int n = if n <= 0 then Core.O else Core.S (nat_of_int (n - 1))
 let rec int_of_nat = function Core.O -> 0 | Core.S n -> 1 + int_of_nat n
 
 (* A closure's byte in proof.moves, and a closure's first byte when the prover makes no first move
@@ -41,7 +52,20 @@ let close = 255
    Pairing.pairing_check then judges. *)
 let closures_of f proof no_loss turns limits : (int * int) array * string =
   let has = match proof with Obj fields -> List.mem_assoc "closures" fields | _ -> false in
-  if not has then ([||], "") else begin
+  if not has then ([||], "") else if f.counts then begin
+    (* checker/proof.py closures_of: two bytes per closure, a move (255: none) and a count *)
+    let count = int_in "proof" "closures" 0 turns proof in
+    if not no_loss then invalid "a count closes a branch only in a no-loss proof";
+    (* the deep records (254, a move, k, then k records: checker/uttt.py) are not proved here yet:
+       a file holding one is NOT READ, never judged; any other length is the stdlib checker's error *)
+    let size = int_in "proof" "closure_bytes" (2 * count) (192 * count) proof in
+    let raw = Unpack.field "proof" "counts" size proof in
+    let rec two_byte i = i = count || (Char.code raw.[2 * i] <> 254 && two_byte (i + 1)) in
+    if not (two_byte 0) then
+      unread "deep count closures (record 254, docs/certificate-format.md) are not proved in verified/ yet; `python -m checker` reads them";
+    ignore (int_in "proof" "closure_bytes" (2 * count) (2 * count) proof);
+    (Array.init count (fun i -> (2 * i, 2 * i + 2)), String.sub raw 0 (2 * count))
+  end else begin
     let count = int_in "proof" "closures" 0 turns proof in
     let cells = match f.rules with Some r -> r.Positional.rows * r.Positional.cols | None -> 0 in
     let size = int_in "proof" "closure_bytes" 0 (match f.rules with Some _ -> count * (cells + 2) | None -> 0) proof in
@@ -80,24 +104,27 @@ let closure_at raw (start, stop) =
 (* Walk the certificate's canonical traversal (docs/certificate-format.md), with the stdlib
    checker's failures, and return the positions seen with the prover's chosen move index. *)
 (* The move indices as Rocq numbers, made once (an index is a byte). *)
-let small = Array.init 256 nat_of_int
+let small = Packed.small
 
-let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_loss root positions turns moves
-  : 'state Core.strategy_set =
+let traverse ?(closures = ([||], "")) ~closing ?(stops = Hashtbl.create 1) ?within
+    f player no_loss root positions turns moves : 'state positions =
   let prover = if player = 1 then Core.P1 else Core.P2 in
   let spans, raw = closures and closed = ref 0 in
-  let seen = ref Core.M.empty and count = ref 0 and used = ref 0 in
+  let seen = f.positions (within <> None) and count = ref 0 and used = ref 0 in
   let stack = Stack.create () in
-  Stack.push root stack;
+  Stack.push (root, 0) stack;
   while not (Stack.is_empty stack) do
-    let b = Stack.pop stack in
-    let key = f.key b in
-    if Core.M.find key !seen = None then begin
+    let b, ply = Stack.pop stack in
+    if seen.number b < 0 then begin
       incr count;
       if !count mod 100_000 = 0 then progress "positions" !count;
       if !count > positions then invalid "the strategy reaches more than proof.positions = %d positions" positions;
       let choice = ref 0 in
       (match f.children b with
+       | _ :: _ when within = Some ply ->
+         (* the bound: for a win, play must have ended; for a no-loss claim, an end that is not a loss *)
+         if not no_loss then invalid "play reaches ply %d without an end at %s" ply (f.draw b);
+         Hashtbl.replace stops (!count - 1) ()
        | [] ->
          let score = match f.result b with
            | Some (Core.Won p) -> if p = prover then 1 else -1 | _ -> 0 in
@@ -110,51 +137,49 @@ let traverse ?(closures = ([||], "")) ?(closing = Keys.create 1) f player no_los
          incr used;
          if index = close && Array.length spans > 0 then begin
            if !closed = Array.length spans then
-             invalid "proof.moves[%d] closes %s by a pairing, but proof.closures has only %d" (!used - 1) (f.draw b)
+             invalid "proof.moves[%d] closes %s, but proof.closures has only %d" (!used - 1) (f.draw b)
                (Array.length spans);
-           let r = Option.get f.rules in
-           let first, pairs = closure_at raw spans.(!closed) in
-           let first, read, _ = Pairing.blocking r (Option.get (f.as_board b)) player first pairs in
-           Keys.replace closing key
-             (Option.map Positional.nat_of_int first,
-              List.map (fun (x, y) -> (Positional.nat_of_int x, Positional.nat_of_int y)) read);
+           let left = match within with None -> 81 | Some w -> w - ply in
+           (* by the number [add] gives it below *)
+           Hashtbl.replace closing (!count - 1) (f.read_closure raw spans.(!closed) b player left);
            incr closed
          end else begin
          if index >= List.length children then
            invalid "proof.moves[%d] = %d at %s, which has only %d legal moves" (!used - 1) index
              (f.draw b) (List.length children);
          choice := index;
-         Stack.push (List.nth children index) stack
+         Stack.push (List.nth children index, ply + 1) stack
          end
-       | children -> List.iter (fun c -> Stack.push c stack) (List.rev children));
-      seen := Core.M.add key (b, small.(!choice)) !seen
+       | children -> List.iter (fun c -> Stack.push (c, ply + 1) stack) (List.rev children));
+      ignore (seen.add b !choice)
     end
   done;
   if !used <> turns then invalid "proof.moves has %d move(s) the strategy never uses" (turns - !used);
   if !closed <> Array.length spans then
-    invalid "proof.closures has %d pairing(s) the strategy never uses" (Array.length spans - !closed);
+    invalid "proof.closures has %d closure(s) the strategy never uses" (Array.length spans - !closed);
   if !count <> positions then
     invalid "proof.positions = %d, but the strategy reaches %d positions" positions !count;
-  !seen
+  seen
+
+(* The closure of a position of the set, as the driver read it: judged again by the proved check. *)
+let closure_of closing (seen : 'state positions) s : closure option = Hashtbl.find_opt closing (seen.number s)
 
 (* Untrusted, only stated in the verdict (as the stdlib checker states it): the longest play the
    strategy allows from [root], in plies, over the positions the traversal saw. *)
-let longest ?(closing = Keys.create 1) f prover (set : 'state Core.strategy_set) root =
-  let memo = Keys.create 4096 in
+let longest ~closing ?(stops = Hashtbl.create 1) f prover (seen : 'state positions) positions root =
+  let memo = Bytes.make positions '\255' in (* a play is shorter than 255 plies: boards of at most 255 cells *)
   let rec height b =
-    let key = f.key b in
-    match Keys.find_opt memo key with
-    | Some h -> h
-    | None ->
+    let n = seen.number b in
+    if Bytes.get memo n <> '\255' then Char.code (Bytes.get memo n)
+    else begin
       let h = match f.children b with
         | [] -> 0
-        | _ when Keys.mem closing key -> 0
-        | children when f.to_move b = prover ->
-          let choice = match Core.M.find key set with Some (_, c) -> int_of_nat c | None -> 0 in
-          1 + height (List.nth children choice)
+        | _ when Hashtbl.mem closing n || Hashtbl.mem stops n -> 0
+        | children when f.to_move b = prover -> 1 + height (List.nth children (seen.choice n))
         | children -> 1 + List.fold_left (fun m c -> max m (height c)) 0 children in
-      Keys.add memo key h;
-      h in
+      Bytes.set memo n (Char.chr h);
+      h
+    end in
   height root
 
 let check limits f doc : string =
@@ -163,10 +188,17 @@ let check limits f doc : string =
   let result = word "claim" "result" ["win"; "no-loss"] claim in
   let root_text = match member "claim" "root" claim with
     | Null -> None | Str s -> Some s | v -> error "claim.root must be string or null, found %s" (type_name v) in
-  (match claim with
-   | Obj fields when List.mem_assoc "within" fields && List.assoc "within" fields <> Null ->
-     unread "claim.within: bounded claims are not read by the verified checker (check them with python -m checker)"
-   | _ -> ());
+  (* checker/proof.py: claim.within absent or null (unbounded), else an integer of at least 1 *)
+  let within, within_text = match claim with
+    | Obj fields when List.mem_assoc "within" fields ->
+      (match List.assoc "within" fields with
+       | Null -> (None, "")
+       | Int w when w >= 1 -> (Some w, string_of_int w)
+       | Int w -> error "claim.within = %d: a bound is at least 1 ply" w
+       | Big text when text.[0] = '-' -> error "claim.within = %s: a bound is at least 1 ply" text
+       | Big text -> (Some max_int, text) (* past any play: the traversal never meets it *)
+       | v -> error "claim.within must be integer or null, found %s" (type_name v))
+    | _ -> (None, "") in
   let proof = obj "certificate" "proof" doc in
   ignore (word "proof" "traversal" ["dfs-preorder"] proof);
   let positions = int_in "proof" "positions" 1 1_000_000_000_000_000_000 proof in
@@ -180,21 +212,29 @@ let check limits f doc : string =
   let closures = closures_of f proof no_loss turns limits in
   let root = match root_text with None -> f.initial () | Some t -> f.parse_position t in
   let prover = if player = 1 then Core.P1 else Core.P2 in
-  let closing = Keys.create 64 in
-  let set = traverse ~closures ~closing f player no_loss root positions turns moves in
-  let closure s = Keys.find_opt closing (f.key s) in
-  (* The one verdict that matters: the family's closed_wins / closed_no_loss prove the claim from it. *)
-  if not (f.closed closure prover no_loss set root) then
+  let closing = Hashtbl.create 64 in
+  let stops = Hashtbl.create 64 in
+  let seen = traverse ~closures ~closing ~stops ?within f player no_loss root positions turns moves in
+  (* The one verdict that matters: the family's closed_wins / closed_no_loss (or, for a bound,
+     closed_wins_within / closed_no_loss_within) prove the claim from it. A bound past the root's
+     empty cells is checked at the empty cells plus one, which proves it for every larger bound
+     (closed_wins_within_larger, closed_no_loss_within_larger). *)
+  let accepted = match within with
+    | None -> seen.closed (closure_of closing seen) prover no_loss root
+    | Some w -> seen.closed_within (closure_of closing seen) prover no_loss (Positional.nat_of_int (min w (f.empties root + 1))) root in
+  if not accepted then
     invalid "the closure check refuses the set of positions the traversal built";
   let where = match root_text with None -> "the start"
                                  | Some _ -> "position " ^ f.draw root in
-  let plies = longest ~closing f prover set root in
-  let closed = Keys.length closing and any = Array.length (fst closures) > 0 in
-  Printf.sprintf "player %d %s from %s: %s, %s of player %d%s checked; %s %s"
-    player (if no_loss then "does not lose" else "wins") where
+  let plies = longest ~closing ~stops f prover seen positions root in
+  let closed = Hashtbl.length closing and any = Array.length (fst closures) > 0 in
+  let how = if f.counts then "a count" else "a pairing" in
+  Printf.sprintf "player %d %s%s from %s: %s, %s of player %d%s checked; %s %s"
+    player (if no_loss then "does not lose" else "wins")
+    (if within = None then "" else " within " ^ within_text ^ " plies") where
     (Positional.counted positions "position" "positions") (Positional.counted (turns - closed) "move" "moves") player
-    (if any then ", " ^ Positional.counted closed "position" "positions" ^ " closed by a pairing" else "")
-    (if any then "the longest play to an end or a pairing lasts" else "the longest play lasts")
+    (if any then ", " ^ Positional.counted closed "position" "positions" ^ " closed by " ^ how else "")
+    (if any then "the longest play to an end or " ^ how ^ " lasts" else "the longest play lasts")
     (Positional.counted plies "ply" "plies")
 
 (* The two families. *)
@@ -204,32 +244,10 @@ let rec positive_of_int n = if n <= 1 then Core.XH
 
 (* Untrusted (closed_wins holds for any key): an Ultimate tic-tac-toe state's key is the number
    the traversal gave it, about 20 bits where two bits a cell would be 190, so that the set stays
-   small. (A positional board keeps Positional.key_of, two bits a cell: numbering boards of 20 to
-   25 cells cost more time, 1.6x, than the memory it saved, 30%.) The
-   closure check asks without numbering: a state the traversal never saw gets key 1, which no
-   state has. [text] writes a state as a string, one for each state. *)
+   small; the closure check asks without numbering: a state the traversal never saw gets key 1,
+   which no state has. The set is Checker.v's trie of states; a state is found by its text (one
+   for each state). *)
 let mark_char m = match m with Core.Empty -> '.' | Core.Cross -> 'X' | Core.Nought -> 'O'
-
-let numbering (text : 'state -> string) =
-  let ids = Hashtbl.create 65536 and next = ref 1 in
-  let number s = let t = text s in
-    match Hashtbl.find_opt ids t with
-    | Some k -> k
-    | None -> incr next; let k = positive_of_int !next in Hashtbl.add ids t k; k in
-  let lookup s = match Hashtbl.find_opt ids (text s) with Some k -> k | None -> Core.XH in
-  (number, lookup)
-
-let positional (r : Positional.rules) : Core.board family =
-  let game = Positional.game_of r in
-  if r.rows * r.cols > 64 then error "the strategy kind covers boards of up to 64 cells, not %dx%d" r.rows r.cols;
-  if r.rows > 8 || r.cols > 8 then
-    unread "the verified checker reads strategy boards up to 8x8, not %dx%d; `python -m checker` reads it" r.rows r.cols;
-  { children = Core.children game; result = Core.result game; to_move = Core.to_move;
-    key = Core.positional_key; closed = Core.positional_closed game Core.positional_key; draw = Positional.draw_board r;
-    rules = Some r; as_board = Option.some;
-    (* checker/positional.py position_work: twice the cells the line checks read and the board *)
-    position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
-    initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
 
 let uttt_text (s : Core.state) =
   let b = Buffer.create 96 in
@@ -239,8 +257,63 @@ let uttt_text (s : Core.state) =
   Buffer.add_string b (match s.Core.sent with None -> "*" | Some n -> string_of_int (int_of_nat n));
   Buffer.contents b
 
+(* The closures of one kind, as the family's proved check takes them. *)
+let pairs_of c s = match c s with Some (Pair (first, pairs)) -> Some (first, pairs) | _ -> None
+let counts_of c s = match c s with Some (Count (mv, count)) -> Some (mv, count) | _ -> None
+
+let uttt_positions (r : Core.ruleset) _ : Core.state positions =
+  let ids = Hashtbl.create 65536 and set = ref Core.M.empty in
+  let number s = match Hashtbl.find_opt ids (uttt_text s) with Some n -> n | None -> -1 in
+  let key n = positive_of_int (n + 2) in
+  { number;
+    add = (fun s c -> let n = Hashtbl.length ids in
+            Hashtbl.add ids (uttt_text s) n; set := Core.M.add (key n) (s, small.(c)) !set; n);
+    choice = (fun n -> match Core.M.find (key n) !set with Some (_, c) -> int_of_nat c | None -> 0);
+    closed = (fun c prover no_loss root ->
+        Core.uttt_closed r (fun s -> let n = number s in if n < 0 then Core.XH else key n) (counts_of c) prover no_loss !set root);
+    closed_within = (fun c prover no_loss bound root ->
+        Core.uttt_closed_within r (fun s -> let n = number s in if n < 0 then Core.XH else key n) (counts_of c)
+          prover no_loss bound !set root) }
+
+(* A positional board is kept packed (packed.ml), and judged by Positional.closed; a bounded proof's
+   boards are also kept in Checker.v's trie, keyed by their number, for Bounded.closed_within (which
+   holds for any key). *)
+let positional_positions game cells bounded : Core.board positions =
+  let t = Packed.create cells and trie = ref Core.M.empty in
+  let key n = positive_of_int (n + 2) in
+  { number = Packed.number t; choice = Packed.choice t;
+    add = (fun b c -> let n = Packed.add t b c in
+            if bounded then trie := Core.M.add (key n) (b, small.(c)) !trie; n);
+    closed = (fun closure prover no_loss root ->
+        Core.positional_closed game (pairs_of closure) prover no_loss (Packed.tree t cells) root);
+    closed_within = (fun closure prover no_loss bound root ->
+        Core.positional_closed_within game (fun b -> let n = Packed.number t b in if n < 0 then Core.XH else key n)
+          (pairs_of closure) prover no_loss bound !trie root) }
+
+let positional (r : Positional.rules) : Core.board family =
+  let game = Positional.game_of r in
+  if r.rows * r.cols > 64 then error "the strategy kind covers boards of up to 64 cells, not %dx%d" r.rows r.cols;
+  if r.rows > 8 || r.cols > 8 then
+    unread "the verified checker reads strategy boards up to 8x8, not %dx%d; `python -m checker` reads it" r.rows r.cols;
+  { children = Core.children game; result = Core.result game; to_move = Core.to_move;
+    positions = positional_positions game (r.rows * r.cols); draw = Positional.draw_board r;
+    rules = Some r; as_board = Option.some;
+    empties = (fun b -> List.length (List.filter (fun m -> m = Core.Empty) b)); counts = false;
+    read_closure = (fun raw span b player _ ->
+        let first, pairs = closure_at raw span in
+        let first, read, _ = Pairing.blocking r b player first pairs in
+        Pair (Option.map Positional.nat_of_int first,
+              List.map (fun (x, y) -> (Positional.nat_of_int x, Positional.nat_of_int y)) read));
+    (* checker/positional.py position_work: twice the cells the line checks read and the board *)
+    position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
+    initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
+
 let uttt (r : Core.ruleset) : Core.state family =
-  let number, lookup = numbering uttt_text in
   { children = Core.uttt_children r; result = Core.uttt_result r; to_move = Core.uttt_to_move;
-    key = number; closed = (fun _ -> Core.uttt_closed r lookup); draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
+    positions = uttt_positions r; draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
+    empties = (fun s -> int_of_nat (Core.uttt_empties s)); counts = true;
+    read_closure = (fun raw (start, _) s player left ->
+        let mv = Char.code raw.[start] and count = Char.code raw.[start + 1] in
+        Uttt.check_count r s player left (mv, count);
+        Count ((if mv = Uttt.no_move then None else Some small.(mv)), small.(count)));
     position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }

@@ -1,5 +1,5 @@
 (* The table kind. Trusted: reading the claim, and the calls of Core.labels_closed and Core.positional_closed
-   that decide VALID (Table.labels_sound, Checker.closed_wins / closed_no_loss). Untrusted: the scan
+   that decide VALID (Table.labels_sound, Pairing.closed_wins / closed_no_loss). Untrusted: the scan
    that pairs the labels with the reachable states, the lookup that hands them to labels_closed
    (of which only its being a function is trusted: it reads [reach] and [label_at], which nothing
    writes after the scans), and the checks of distances and margins, which the theorem does not
@@ -214,7 +214,7 @@ let check limits r doc : string =
       let worst = if guarantees = "win" then 1 else 0 in
       let seen = Bytes.make size '\000' in
       Bytes.set seen 0 '\001';
-      let used = ref 0 and set = ref Core.M.empty in
+      let used = ref 0 and set = Packed.create cells in
       for code = 0 to size - 1 do
         if Bytes.get seen code <> '\000' then begin
           let mover = mover_of code and board = board_of_code cells code in
@@ -239,14 +239,14 @@ let check limits r doc : string =
             incr used
           end else
             List.iter (fun c -> Bytes.set seen c '\001') (child_codes r powers code mover);
-          set := Core.M.add (Core.positional_key board) (board, nat_of_int !choice) !set
+          ignore (Packed.add set board !choice)
         end
       done;
       if !used <> String.length moves then
         invalid "%s: %d moves listed, but the strategy reaches only %d turns of player %d" where
           (String.length moves) !used player;
-      if not (Core.positional_closed game Core.positional_key (fun _ -> None) (if player = 1 then Core.P1 else Core.P2) (guarantees = "no-loss") !set
-                (empty_board r)) then
+      if not (Core.positional_closed game (fun _ -> None) (if player = 1 then Core.P1 else Core.P2) (guarantees = "no-loss")
+                (Packed.tree set cells) (empty_board r)) then
         invalid "%s: the verified closure check refuses the strategy" where) strategies;
   let margin_text = match root_margin with None -> "" | Some m -> " margin " ^ m in
   Printf.sprintf "%s, %s, root %s%s, %s checked" (counted states "state" "states") (counted !edges "edge" "edges")

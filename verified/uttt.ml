@@ -144,3 +144,32 @@ let draw_board (r : Core.ruleset) (s : Core.state) : string =
   match r with
   | Core.OpenRules -> text ^ " " ^ String.init 9 (fun b -> ch (List.nth s.Core.owners b))
   | Core.Standard -> text
+
+(* A count closure's first byte when it counts at the position itself (checker/uttt.py NO_MOVE). *)
+let no_move = 255
+
+(* checker/uttt.py check_count, with its failures word for word (untrusted: the proved count check,
+   Count.count_ok, judges the closure again inside the closure check). The counts are Count.needed. *)
+let check_count (r : Core.ruleset) (s : Core.state) (player : int) (plies_left : int) (mv, count) : unit =
+  let prover = if player = 1 then Core.P1 else Core.P2 and opponent = 3 - player in
+  if Core.uttt_to_move s <> prover || Core.uttt_result r s <> None then
+    invalid "a count closes only a position where player %d is to move and play goes on, not %s" player (draw_board r s);
+  let empties st = int_of_nat (Core.uttt_empties st) in
+  let needed, left =
+    if mv = no_move then (int_of_nat (Core.uttt_needed prover s None), min plies_left (empties s) / 2)
+    else begin
+      let children = Core.uttt_children r s in
+      let n = List.length children in
+      if mv >= n then invalid "a count closure plays move %d at %s, which has %d" mv (draw_board r s) n;
+      let after = List.nth children mv in
+      match Core.uttt_result r after, after.Core.sent with
+      | None, Some j ->
+        (int_of_nat (Core.uttt_needed prover after (Some j)), (min (plies_left - 1) (empties after) + 1) / 2 - 1)
+      | _ -> invalid "a count closure's move %d at %s sends player %d to no board" mv (draw_board r s) opponent
+    end in
+  if count <> needed then
+    invalid "a count closure says player %d needs %d marks at %s, but it needs %d (255: no meta line is left)"
+      opponent count (draw_board r s) needed;
+  if needed <= left then
+    invalid "player %d needs %d marks for a meta line at %s and has %d moves left: the count does not close it"
+      opponent needed (draw_board r s) left

@@ -96,7 +96,8 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         data["first_moves"] = [{"move": move, "status": status} for move, status in attempt.first_moves]
     if attempt.tree is not None and attempt.text is not None and path is not None:
         data.update(file=str(path), bytes=len(attempt.text.encode()), positions=attempt.tree.positions,
-                    prover_moves=len(attempt.tree.moves), depth=attempt.tree.depth)
+                    prover_moves=len(attempt.tree.moves) - len(attempt.tree.closures), closures=len(attempt.tree.closures),
+                    depth=attempt.tree.depth)  # a closure's CLOSE byte sits among the moves but is no move
     return data
 
 
@@ -115,7 +116,7 @@ def prove(
     checkpoint_minutes: Annotated[float, typer.Option("--checkpoint-minutes", metavar="MINUTES", min=0.01, help="How often --checkpoint saves.")] = 10.0,
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="FILE", show_default=False, help="Start from the table a --checkpoint FILE of the same search saved (same game, claim, position).")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
-    pairings: Annotated[bool, typer.Option("--pairings", help="no-loss, positional own-mark games: close a branch where a pairing blocks every line left to the opponent (the checker verifies it there).")] = False,
+    pairings: Annotated[bool, typer.Option("--pairings", help="no-loss, positional own-mark games: close a branch where a pairing blocks every line left to the opponent (the checker verifies it there); a win claim: give up a branch where the opponent has such a pairing.")] = False,
     within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
@@ -385,7 +386,8 @@ def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
         out.print(f"[bold green]proved[/] {said} — {work_done(data)}")
         where = "stdout" if data["file"] == "-" else f"[bold]{escape(data['file'])}[/]"
         out.print(f"wrote {where} ({plural(data['bytes'], 'byte')}): {plural(data['prover_moves'], 'move')} of "
-                  f"player {claim.player}, {plural(data['positions'], 'position')}, depth {data['depth']}")
+                  f"player {claim.player}, {plural(data['positions'], 'position')}"
+                  f"{', ' + plural(data['closures'], 'closure') if data['closures'] else ''}, depth {data['depth']}")
     else:  # the opposite of a disproved claim is proved unless the budget runs out or Ctrl-C
         pn, dn = (number(INF if v is None else v) for v in (data["root_pn"], data["root_dn"]))
         out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work_done(data)}; root pn {pn} dn {dn}; no certificate written")

@@ -126,6 +126,10 @@ def prove(
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
     hooks = NoHooks() if plain else game.search_hooks()
+    if hasattr(hooks, "for_claim"):  # hooks that know the claim (uttt: a win claim's bound prunes by the count)
+        hooks = hooks.for_claim(claim.result, claim.within, state)
+    if claim.within is not None and getattr(hooks, "threat_space", False):
+        hooks.threat_space = False  # a forced win past the bound wins no bounded claim (hooks.py)
     search, used = proof_search(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
                                 core, max_memory_mb, pairings)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,

@@ -135,7 +135,7 @@ def readme_section(entries: list[dict]) -> list[str]:
         "of a pair (docs/certificate-format.md). Seed 004's pairings are written with the paper's own pairs;",
         "an INVALID one is not published, and the checker's reason says which line the pairing leaves open.",
         "Proof trees closed by pairings (`certify prove --pairings`) are in the table above and under the",
-        "index key `pairing_proofs`; the verified checker (verified/) does not read closures yet.",
+        "index key `pairing_proofs`; the verified checker (verified/, docs/verified-checker.md) reads their closures too.",
         "",
         "| source | game | claim | first move | pairs | sha256 | size | checker |",
         "|---|---|---|---|---|---|---|---|",

@@ -66,6 +66,9 @@ LARGE_PROOFS = (
     ("mnk:5,5,4", 2, "no-loss"),
     ("mnk:4,6,4", 2, "no-loss"),
     ("mnk:4,8,4", 1, "no-loss"),
+    # 9x4 four in a row, a first-player win (Charatsidis 2017), found with threat space and the
+    # defender's pairings refuting (issue 35): docs/findings.md
+    ("mnk:4,9,4", 1, "win"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
 # (mnk:4,5,4 player 2: 1,135,790 positions, work 199,899,040; the command line's --max-states and
@@ -73,12 +76,14 @@ LARGE_PROOFS = (
 PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # Kept likewise, closed by pairings (certificates/proofs/closed/). Index key `pairing_proofs`, apart
 # from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
-# entry, does not read closures.
-KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("mnk:4,6,4", 2), ("mnk:4,7,4", 2))
+# entry, reads the closed proofs too (tests/test_verified.py checks these apart).
+KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("mnk:4,6,4", 2), ("mnk:4,7,4", 2),
+                       # the k = 5 draws of issue 35 (Hsu et al. 2020's 7,7,5), docs/findings.md
+                       ("mnk:6,6,5", 1), ("mnk:6,6,5", 2), ("mnk:7,7,5", 1), ("mnk:7,7,5", 2))
 # Kept likewise (the index's closed proofs), closed by the meta-line count: bounded no-loss proofs
 # of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36);
 # their checks take minutes, so their entries are carried over as LARGE_PROOFS' are
-KEPT_COUNTED_PROOFS = (("uttt:open", 2, 21), ("uttt:open", 2, 23))
+KEPT_COUNTED_PROOFS = (("uttt:open", 2, 21), ("uttt:open", 2, 23), ("uttt:open", 2, 25))  # 25: deep records
 # ... and past PROOF_LIMITS, carried over likewise: the 4×n frontier of issue 35, found by the
 # compiled df-pn with its compiled pairing closure (docs/findings.md), (game, player, within)
 LARGE_PAIRING_PROOFS = (("mnk:4,8,4", 2, None),)

@@ -15,5 +15,6 @@ def proof_limits(document: dict, floor: checker.Limits = checker.Limits()) -> ch
     """`floor`, raised to the positions and work of the proof `document` (a parsed strategy certificate)."""
     family = checker.FAMILIES[document["rules"]["family"]]
     positions = document["proof"]["positions"]
-    work = positions * family.position_work(family.parse_rules(document["rules"]))
+    checked = max(positions, document["proof"].get("closure_bytes", 0) // 2 if "counts" in document["proof"] else 0)
+    work = checked * family.position_work(family.parse_rules(document["rules"]))  # uttt's counts: checker/proof.py
     return checker.Limits(max_states=max(positions, floor.max_states), max_work=max(work, floor.max_work))

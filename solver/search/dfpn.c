@@ -7,13 +7,21 @@
    (epsilon = 1/4). So while the table evicts nothing, the node counts (calls of mid) equal those
    of solver/search/pns.py with its cache of expanded children off.
 
-   Transposition table: open addressing, a key within PROBES slots of its home; an entry (48
-   bytes) stores the whole key, pn, dn and the most nodes one visit spent below it. The table
-   starts small and doubles when it would be more than 75% full, or 2/3 full and a new key finds
-   its window full, as long as the doubled size fits its byte cap; otherwise a new key whose
-   window is full evicts the least worked entry there (rare below the cap: long clusters are). Eviction only costs work
-   (and node counts then drift from solver/search/pns.py's): a verdict is never read from another
-   position's entry.
+   Transposition table: buckets of WAYS (16) entries. A bucket's 16 tags (32 bits of the hash,
+   never 0; 0 marks a free slot) fill one 64-byte cache line, its entries (48 bytes each: the
+   whole key, pn, dn and the most nodes one visit spent below it) lie apart, so a probe reads one
+   line of tags and then only the entries whose tag matches: a miss (most probes: a new child)
+   touches one cache line. A key lives in its home bucket (the hash times the bucket count, high
+   bits) or, when that is full, in one of the next WINDOW - 1 (7); slots fill in order and entries are
+   replaced but never removed, so a bucket with a free slot ends a search. The table is sized up
+   front when the budget is known (`reserve`: the memory cap, or the node budget, since one node
+   stores at most one entry), on huge pages where the kernel gives them and touched before the
+   search; otherwise it starts small and doubles when it would be more than 75% full, or more than
+   half full and a new key finds its window (128 slots) full, as long as the doubled size fits its
+   byte cap (else it takes the cap). Otherwise a new key whose window is full evicts the least
+   worked entry of its home bucket: below the cap that takes a run of 8 full buckets at half load,
+   which hashing makes vanishingly rare; at the cap it is routine. Eviction only costs work (and node counts then drift from
+   solver/search/pns.py's): a verdict is never read from another position's entry.
 
    A policy (optional) is a Python callable consulted at every position where the prover moves:
    given the position in its Python form (the kernel's `export`), it returns the move codes the
@@ -25,7 +33,10 @@
    for the first time (no table entry yet: a later visit knows it did not close), the family may
    prove the claim by its knowledge; the position is then proved (0, INF) without expanding it, as
    solver/search/pns.py's `closes`. The node counts stay those of solver/search/pns.py with
-   `pairings` when the family's C closure decides as its Python hook does.
+   `pairings` when the family's C closure decides as its Python hook does. Under a win claim the
+   same hook refutes: at a position where the prover's opponent moves, visited for the first time,
+   a closure of the opponent's no-loss claim disproves it (INF, 0), as solver/search/pns.py's
+   `refuted`; nothing of it goes into a certificate (a proof holds no disproved position).
 
    A bounded claim (`within` N, as solver/search/pns.py's Claim.within): a position at ply N from
    the root of the search call is an end that satisfies a no-loss claim and fails a win claim.
@@ -36,6 +47,7 @@
 
 #include <setjmp.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -43,8 +55,10 @@
 
 typedef uint64_t u64;
 #define INF (1ULL << 60) /* as solver/search/pns.py: sums are capped here */
-#define PROBES 64 /* the slots from its home where a key may live */
-#define MIN_SLOTS (1ULL << 14)
+#define WAYS 16 /* entries per bucket: their tags fill one cache line */
+#define WINDOW 8 /* the buckets from its home where a key may live */
+#define MIN_BUCKETS 1024ULL
+#define HUGE_PAGE (2ULL << 20)
 #define CHECK_EVERY 1024 /* nodes between looks at the clock, memory, Ctrl-C and progress */
 #define DFPN_CLOSE 255 /* the move byte of a position a closure proves (checker/proof.py CLOSE) */
 
@@ -55,6 +69,13 @@ typedef struct {
 } Entry;
 
 _Static_assert(sizeof(Entry) == 48, "a table entry is 48 bytes");
+
+typedef struct {
+    _Alignas(64) uint32_t tag[WAYS]; /* 0: a free slot */
+} Tags;
+
+_Static_assert(sizeof(Tags) == 64, "a bucket's tags are one cache line");
+#define BUCKET_BYTES (sizeof(Tags) + WAYS * sizeof(Entry))
 
 typedef enum { RUNNING, NODE_BUDGET, MEMORY_BUDGET, TIME_BUDGET, INTERRUPTED, FAILED } Stop;
 static const char *const STOP_WORDS[] = {"", "node budget", "memory budget", "time budget", "interrupted", ""};
@@ -67,9 +88,13 @@ typedef struct {
     int within; /* a bounded claim: a position at this ply from the search's root is an end (-1: none) */
     int closures; /* 1: the family's `close` may prove the prover's positions */
     unsigned char record[DFPN_CLOSURE_BYTES]; /* the closure being asked for */
+    Tags *tags;     /* buckets of tags, then (`table`) buckets of entries, in one mapping */
     Entry *table;
-    u64 slots, used, evictions, table_cap; /* table_cap: the most bytes the table may take */
+    void *mapping;  /* the mapping's start and length (aligned to huge pages inside it) */
+    size_t mapped;
+    u64 buckets, slots, used, evictions, table_cap; /* table_cap: the most bytes the table may take */
     DfpnChild *children;                     /* max_moves per depth, for the path being searched */
+    u64 *known;                              /* their (pn, dn), 2 per child, as the table last gave them */
     PyObject *policy;                        /* NULL, or the callable naming the prover's moves */
     DfpnChild *legal;                        /* max_moves: the legal children a policy chooses from */
     int max_plies, max_moves;
@@ -117,72 +142,150 @@ static u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
 
 /* ---------------------------------------------------------------- transposition table */
 
-/* Linear probing: a key lives within PROBES slots of its home slot, in the first slot that was
-   free when it came; entries are replaced but never removed, so a free slot ends a search. */
-static Entry *find(const Entry *table, u64 slots, u64 hash, const DfpnKey *key) {
-    for (u64 i = 0; i < PROBES; i++) {
-        const Entry *e = &table[(hash + i) & (slots - 1)];
-        if (!e->work) return NULL;
-        if (same_key(&e->key, key)) return (Entry *)e;
+static uint32_t tag_of(u64 hash) { return (uint32_t)hash ? (uint32_t)hash : 1; }
+static u64 home_of(u64 hash, u64 buckets) { return (u64)(((unsigned __int128)hash * buckets) >> 64); }
+
+/* The slots of a bucket whose tag is `tag`, as a bit mask. */
+static unsigned tag_matches(const Tags *t, uint32_t tag) {
+    unsigned mask = 0;
+    for (int i = 0; i < WAYS; i++) mask |= (unsigned)(t->tag[i] == tag) << i;
+    return mask;
+}
+
+static Entry *find(const Search *s, u64 hash, const DfpnKey *key) {
+    uint32_t tag = tag_of(hash);
+    u64 b = home_of(hash, s->buckets);
+    for (int j = 0; j < WINDOW; j++) {
+        const Tags *t = &s->tags[b];
+        for (unsigned m = tag_matches(t, tag); m; m &= m - 1) {
+            Entry *e = &s->table[b * WAYS + __builtin_ctz(m)];
+            if (same_key(&e->key, key)) return e;
+        }
+        if (!t->tag[WAYS - 1]) return NULL; /* a free slot: the key would be here */
+        if (++b == s->buckets) b = 0;
     }
     return NULL;
 }
 
+/* Ask for a key's home bucket of tags ahead of its probe: the children's probes then wait for
+   memory together, not one after another. */
+static void prefetch(const Search *s, u64 hash) {
+#if defined(__x86_64__)
+    __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)&s->tags[home_of(hash, s->buckets)]));
+#else
+    __builtin_prefetch(&s->tags[home_of(hash, s->buckets)]);
+#endif
+}
+
 static int lookup(const Search *s, u64 hash, const DfpnKey *key, u64 *pn, u64 *dn) {
-    Entry *e = find(s->table, s->slots, hash, key);
+    Entry *e = find(s, hash, key);
     if (!e) return 0;
     *pn = e->pn;
     *dn = e->dn;
     return 1;
 }
 
-/* The slot for a key that is not in the table: the first free one of its window, else (*full)
-   the least worked entry there. */
-static Entry *free_slot(Entry *table, u64 slots, u64 hash, int *full) {
-    Entry *least = NULL;
+/* The slot (its index) for a key that is not in the table: the first free one of its window,
+   else (*full) the least worked entry of its home bucket. */
+static u64 free_slot(const Tags *tags, const Entry *table, u64 buckets, u64 hash, int *full) {
+    u64 b = home_of(hash, buckets), home = b;
     *full = 0;
-    for (u64 i = 0; i < PROBES; i++) {
-        Entry *e = &table[(hash + i) & (slots - 1)];
-        if (!e->work) return e;
-        if (!least || e->work < least->work) least = e;
+    for (int j = 0; j < WINDOW; j++) {
+        const Tags *t = &tags[b];
+        if (!t->tag[WAYS - 1]) { /* slots fill in order: the first free one */
+            int i = 0;
+            while (t->tag[i]) i++;
+            return b * WAYS + i;
+        }
+        if (++b == buckets) b = 0;
     }
     *full = 1;
+    u64 least = home * WAYS;
+    for (u64 i = least + 1; i < (home + 1) * WAYS; i++)
+        if (table[i].work < table[least].work) least = i;
     return least;
 }
 
-static int grow(Search *s) { /* double the table if it fits the cap; 0 if it stays */
-    u64 slots = s->slots * 2;
-    if (slots * sizeof(Entry) > s->table_cap) return 0;
-    Entry *table = calloc(slots, sizeof(Entry));
-    if (!table) { /* out of memory or address space: the cap is here, or every new key would ask again */
-        s->table_cap = s->slots * sizeof(Entry);
-        return 0;
-    }
+/* A zeroed table of `buckets` buckets, on huge pages where the kernel allows; 0 if it cannot be mapped. */
+static int map_table(u64 buckets, Tags **tags, Entry **table, void **mapping, size_t *mapped) {
+    size_t bytes = (size_t)buckets * BUCKET_BYTES, length = bytes + HUGE_PAGE;
+    void *at = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (at == MAP_FAILED) return 0;
+    uintptr_t start = ((uintptr_t)at + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+#ifdef MADV_HUGEPAGE
+    madvise((void *)start, (bytes + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1), MADV_HUGEPAGE);
+#endif
+    *tags = (Tags *)start;
+    *table = (Entry *)(start + buckets * sizeof(Tags));
+    *mapping = at, *mapped = length;
+    return 1;
+}
+
+static void unmap_table(Search *s) {
+    if (s->mapping) munmap(s->mapping, s->mapped);
+    s->mapping = NULL, s->tags = NULL, s->table = NULL;
+}
+
+/* Fault every page of a new, still empty table in now (a first touch inside the search costs a
+   page fault): a write, so each page is the table's own at once. */
+static void touch(Tags *tags, u64 buckets) {
+    volatile char *at = (volatile char *)tags, *end = at + buckets * BUCKET_BYTES;
+    for (; at < end; at += 4096) *at = 0;
+}
+
+/* Move the table to `buckets` buckets (its entries placed anew; the cap must allow it), faulted
+   in first with `fault_in`; 0 if it cannot be mapped. */
+static int resize(Search *s, u64 buckets, int fault_in) {
+    Tags *tags;
+    Entry *table;
+    void *mapping;
+    size_t mapped;
+    if (!map_table(buckets, &tags, &table, &mapping, &mapped)) return 0;
+    if (fault_in) touch(tags, buckets);
     for (u64 i = 0; i < s->slots; i++) {
         Entry *old = &s->table[i];
         if (!old->work) continue;
         int full;
-        Entry *slot = free_slot(table, slots, key_hash(&old->key), &full);
+        u64 hash = key_hash(&old->key), at = free_slot(tags, table, buckets, hash, &full);
         if (full) s->used--, s->evictions++;
-        *slot = *old;
+        tags[at / WAYS].tag[at % WAYS] = tag_of(hash);
+        table[at] = *old;
     }
-    free(s->table);
-    s->table = table;
-    s->slots = slots;
+    unmap_table(s);
+    s->tags = tags, s->table = table, s->mapping = mapping, s->mapped = mapped;
+    s->buckets = buckets, s->slots = buckets * WAYS;
     return 1;
 }
 
+static int grow(Search *s) { /* double the table, or take the cap; 0 if it stays */
+    u64 buckets = min_u64(s->buckets * 2, s->table_cap / BUCKET_BYTES);
+    if (buckets <= s->buckets) return 0;
+    if (resize(s, buckets, 0)) return 1;
+    s->table_cap = s->buckets * BUCKET_BYTES; /* out of memory or address space: the cap is here, or every new key would ask again */
+    return 0;
+}
+
+/* Size the table for `bytes` (within the cap) now, and fault it in: a search that knows its
+   budget pays no table growth and no page faults inside it. */
+static int reserve(Search *s, u64 bytes) {
+    u64 buckets = min_u64(bytes, s->table_cap) / BUCKET_BYTES;
+    if (buckets <= s->buckets) return 1;
+    return resize(s, buckets, 1); /* 0: the table stays and grows as the search needs */
+}
+
 static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 work) {
-    Entry *slot = find(s->table, s->slots, hash, key);
+    Entry *slot = find(s, hash, key);
     if (slot) {
         if (slot->work < work) slot->work = work;
     } else {
         int full;
         if (4 * (s->used + 1) > 3 * s->slots) grow(s);
-        slot = free_slot(s->table, s->slots, hash, &full);
-        if (full && 3 * s->used > 2 * s->slots && grow(s)) slot = free_slot(s->table, s->slots, hash, &full);
+        u64 at = free_slot(s->tags, s->table, s->buckets, hash, &full);
+        if (full && 2 * s->used > s->slots && grow(s)) at = free_slot(s->tags, s->table, s->buckets, hash, &full);
         if (full) s->evictions++;
         else s->used++;
+        s->tags[at / WAYS].tag[at % WAYS] = tag_of(hash);
+        slot = &s->table[at];
         slot->key = *key;
         slot->work = work;
     }
@@ -284,12 +387,28 @@ static int closure(Search *s, const void *state, int ply, unsigned char *out) {
     return length;
 }
 
+/* A win claim's refutation: at a position where the prover's opponent moves, the family's closure
+   for the opponent's no-loss claim there (a pairing blocking every line left to the prover) proves
+   the prover cannot win: the position is disproved. No certificate carries it (a proof never
+   holds a disproved position), so its record is dropped; a closure that raises fails the search. */
+static int refuted(Search *s, const void *state, int ply) {
+    unsigned char record[DFPN_CLOSURE_BYTES];
+    int length = s->family->close(s->kernel, state, 3 - s->prover, 1, s->within < 0 ? -1 : s->within - ply, record);
+    if (length < 0) halt(s, interruption(s));
+    return length > 0;
+}
+
 static int expand(Search *s, const void *state, DfpnChild *out) {
     int count = -1;
     if (s->policy && s->family->mover(s->kernel, state) == s->prover) count = policy_children(s, state, out);
     if (count < 0) count = s->family->expand(s->kernel, state, s->prover, out);
     for (int i = 0; i < count; i++) out[i].hash = key_hash(&out[i].key);
     return count;
+}
+
+static void prefetch_children(const Search *s, const DfpnChild *children, int count) {
+    for (int i = 0; i < count; i++)
+        if (children[i].result == DFPN_OPEN) prefetch(s, children[i].hash);
 }
 
 /* Expand `state` until its pn reaches pn_limit or its dn reaches dn_limit, or it is solved;
@@ -299,10 +418,16 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
     tick(s);
     u64 first = s->nodes;
     int or_node = s->family->mover(s->kernel, state) == s->prover;
-    if (or_node && s->closures && !find(s->table, s->slots, hash, key) && closure(s, state, depth, s->record)) {
+    if (or_node && s->closures && !find(s, hash, key) && closure(s, state, depth, s->record)) {
         *node_pn = 0;
         *node_dn = INF;
         store(s, hash, key, 0, INF, 1);
+        return;
+    }
+    if (!or_node && s->closures && !s->no_loss && !find(s, hash, key) && refuted(s, state, depth)) {
+        *node_pn = INF;
+        *node_dn = 0;
+        store(s, hash, key, INF, 0, 1);
         return;
     }
     DfpnChild *children = s->children + (size_t)depth * s->max_moves;
@@ -313,11 +438,18 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         store(s, hash, key, *node_pn, *node_dn, 1);
         return;
     }
+    /* The children's numbers are read from the table once: below a child the search meets only
+       positions with more moves played (dfpn.h), never a sibling, so between the child searched
+       and its transpositions among the siblings (updated below) the table's numbers stay these --
+       unless an entry is evicted, when the table would say (1, 1) and these say more. */
+    u64 *known = s->known + (size_t)depth * s->max_moves * 2;
+    prefetch_children(s, children, count);
+    for (int i = 0; i < count; i++) child_numbers(s, &children[i], depth + 1, &known[2 * i], &known[2 * i + 1]);
     for (;;) {
         u64 best = INF + 1, second = INF + 1, total = 0, pn, dn;
         int chosen = 0;
         for (int i = 0; i < count; i++) {
-            child_numbers(s, &children[i], depth + 1, &pn, &dn);
+            pn = known[2 * i], dn = known[2 * i + 1];
             u64 near = or_node ? pn : dn, far = or_node ? dn : pn; /* minimised, summed */
             total = min_u64(INF, total + far);
             if (near < best) {
@@ -333,12 +465,15 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         store(s, hash, key, *node_pn, *node_dn, s->nodes - first + 1);
         if (*node_pn >= pn_limit || *node_dn >= dn_limit || best == 0 || best >= INF) return;
         DfpnChild *c = &children[chosen];
-        child_numbers(s, c, depth + 1, &pn, &dn);
+        pn = known[2 * chosen], dn = known[2 * chosen + 1];
         u64 widened = second + 1 + second / 4; /* the 1+epsilon trick: fewer returns to the parent */
         if (or_node)
             mid(s, c->state, c->hash, &c->key, min_u64(pn_limit, widened), min_u64(INF, dn_limit - total + dn), depth + 1, &pn, &dn);
         else
             mid(s, c->state, c->hash, &c->key, min_u64(INF, pn_limit - total + pn), min_u64(dn_limit, widened), depth + 1, &pn, &dn);
+        for (int i = 0; i < count; i++)
+            if (children[i].result == DFPN_OPEN && children[i].hash == c->hash && same_key(&children[i].key, &c->key))
+                known[2 * i] = pn, known[2 * i + 1] = dn;
     }
 }
 
@@ -536,8 +671,9 @@ done:
 /* ---------------------------------------------------------------- the Python type */
 
 static void Search_dealloc(Search *self) {
-    free(self->table);
+    unmap_table(self);
     free(self->children);
+    free(self->known);
     free(self->legal);
     Py_CLEAR(self->policy);
     if (self->kernel) self->family->destroy(self->kernel);
@@ -576,7 +712,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "prover must be 1 or 2");
         return -1;
     }
-    if (table_bytes < MIN_SLOTS * sizeof(Entry)) table_bytes = MIN_SLOTS * sizeof(Entry);
+    if (table_bytes < MIN_BUCKETS * BUCKET_BYTES) table_bytes = MIN_BUCKETS * BUCKET_BYTES;
     self->family = family;
     self->kernel = family->create(config);
     if (!self->kernel) return -1;
@@ -587,15 +723,16 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
     self->max_plies = family->max_plies(self->kernel);
     self->max_moves = family->max_moves(self->kernel);
     self->table_cap = table_bytes;
-    self->slots = MIN_SLOTS;
-    self->table = calloc(self->slots, sizeof(Entry));
+    if (map_table(MIN_BUCKETS, &self->tags, &self->table, &self->mapping, &self->mapped))
+        self->buckets = MIN_BUCKETS, self->slots = MIN_BUCKETS * WAYS;
     self->children = malloc((size_t)(self->max_plies + 1) * self->max_moves * sizeof(DfpnChild));
+    self->known = malloc((size_t)(self->max_plies + 1) * self->max_moves * 2 * sizeof(u64));
     self->legal = malloc((size_t)self->max_moves * sizeof(DfpnChild));
     if (policy != Py_None) {
         self->policy = policy;
         Py_INCREF(policy);
     }
-    if (!self->table || !self->children || !self->legal) {
+    if (!self->table || !self->children || !self->known || !self->legal) {
         PyErr_NoMemory();
         return -1;
     }
@@ -690,17 +827,30 @@ static PyObject *Search_proved_move(Search *self, PyObject *args) {
 
 /* ---------------------------------------------------------------- checkpoints: the table's entries, raw */
 
-static u64 entry_checksum(u64 sum, const Entry *e) {
+static u64 entry_checksum(u64 sum, const Entry *e) { /* in a given order: tables dumped before the buckets */
     return mix(sum ^ key_hash(&e->key) ^ mix(e->pn + 3 * mix(e->dn + 5 * e->work)));
 }
 
-/* The checksum of the used entries in slot order: what `dump` writes and `load` must read back. */
+static u64 entry_sum(u64 sum, const Entry *e) { /* in any order: the same entries, the same sum */
+    return sum + mix(key_hash(&e->key) ^ mix(e->pn + 3 * mix(e->dn + 5 * e->work)));
+}
+
+/* The checksum of the used entries, whatever slots they are in: what `dump` writes and `load` must read back. */
 static PyObject *Search_checksum(Search *self, PyObject *unused) {
     if (!ready(self)) return NULL;
     u64 sum = 0;
     for (u64 i = 0; i < self->slots; i++)
-        if (self->table[i].work) sum = entry_checksum(sum, &self->table[i]);
+        if (self->table[i].work) sum = entry_sum(sum, &self->table[i]);
     return PyLong_FromUnsignedLongLong(sum);
+}
+
+/* reserve(bytes): size the table for `bytes` now (within its cap) and fault it in; False if it
+   could not be mapped (the table then stays, and grows as the search needs). */
+static PyObject *Search_reserve(Search *self, PyObject *arg) {
+    if (!ready(self)) return NULL;
+    unsigned long long bytes = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    return PyBool_FromLong(reserve(self, bytes));
 }
 
 /* dump(fd): write the used entries, raw, to the open file descriptor; how many. */
@@ -748,23 +898,22 @@ static PyObject *Search_load(Search *self, PyObject *args) {
         fclose(f);
         return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
     }
-    /* sized for every entry first: entries come in the dumped table's slot order, and a table
-       doubling as they come overfills the slots their home bits share, evicting some on the way */
+    /* sized for every entry first: a table doubling as they come would evict some on the way */
     while (4 * entries > 3 * self->slots && grow(self)) continue;
-    u64 sum = 0;
+    u64 sum = 0, ordered = 0; /* checkpoints written before the buckets sum in slot order */
     const char *problem = NULL;
     for (u64 i = 0; i < entries && !problem; i++) {
         Entry e;
         if (fread(&e, sizeof e, 1, f) != 1) problem = "the table ends early";
         else if (!e.work || e.pn > INF || e.dn > INF || (!e.pn && !e.dn)) problem = "an entry is malformed";
         else {
-            sum = entry_checksum(sum, &e);
+            sum = entry_sum(sum, &e), ordered = entry_checksum(ordered, &e);
             store(self, key_hash(&e.key), &e.key, e.pn, e.dn, e.work);
         }
     }
     if (!problem && fgetc(f) != EOF) problem = "the table runs past its stated entries";
     fclose(f);
-    if (!problem && sum != checksum) problem = "the table's checksum differs";
+    if (!problem && sum != checksum && ordered != checksum) problem = "the table's checksum differs";
     if (problem) {
         PyErr_SetString(PyExc_ValueError, problem);
         return NULL;
@@ -777,7 +926,7 @@ static PyObject *Search_get_nodes(Search *self, void *closure) { return PyLong_F
 static PyObject *Search_get_entries(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->used); }
 static PyObject *Search_get_evictions(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->evictions); }
 static PyObject *Search_get_table_bytes(Search *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->slots * sizeof(Entry));
+    return PyLong_FromUnsignedLongLong(self->buckets * BUCKET_BYTES);
 }
 static PyObject *Search_get_table_cap(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->table_cap); }
 
@@ -800,6 +949,8 @@ static PyMethodDef Search_methods[] = {
      "proved_move(position, ply=0) -> the move code of the first candidate with a proved child (`ply` from the"
      " search's root, for a bounded claim), or None."},
     {"checksum", (PyCFunction)Search_checksum, METH_NOARGS, "checksum() -> the checksum of the used entries `dump` writes."},
+    {"reserve", (PyCFunction)Search_reserve, METH_O,
+     "reserve(bytes) -> whether the table now holds `bytes` (within its cap), faulted in before the search."},
     {"dump", (PyCFunction)Search_dump, METH_O, "dump(fd) -> the number of used entries written, raw, to the file descriptor."},
     {"load", (PyCFunction)Search_load, METH_VARARGS,
      "load(path, offset, entries, nodes, checksum): read a dumped table back; ValueError if it is damaged."},
@@ -852,6 +1003,7 @@ PyMODINIT_FUNC PyInit__dfpn(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(module, "Search", (PyObject *)&SearchType) < 0
         || PyModule_AddIntConstant(module, "ENTRY_BYTES", sizeof(Entry)) < 0
+        || PyModule_AddIntConstant(module, "SLOT_BYTES", BUCKET_BYTES / WAYS) < 0
         || PyModule_AddIntConstant(module, "CLOSE", DFPN_CLOSE) < 0
         || PyModule_AddObject(module, "INF", PyLong_FromUnsignedLongLong(INF)) < 0) {
         Py_DECREF(&SearchType);

@@ -5,7 +5,10 @@
    the questions df-pn asks about a position: who moves, is it over, its table key, and its
    candidate children best first, with the same ordering and pruning as the family's Python
    SearchHooks; and, to write a proved claim's certificate, its legal moves in canonical order and
-   its exact identity. The core never looks inside a state: it copies `state_bytes` bytes. */
+   its exact identity. The core never looks inside a state: it copies `state_bytes` bytes.
+   A family's moves only add (every move places a mark): a position never recurs below itself,
+   nor below a position with as many moves played, so below one child the search never meets a
+   sibling; the core reads a node's children's numbers from the table once on that ground. */
 #ifndef CERTIFY_DFPN_H
 #define CERTIFY_DFPN_H
 

@@ -4,7 +4,8 @@ A family with a compiled kernel registers it in KERNELS: a function that, given 
 search hooks, gives the kernel's name in the extension, its configuration, and how its positions
 and moves translate (or None when the kernel cannot search with those hooks). `NativeProofSearch` then searches exactly as `ProofSearch` does (the same numbers,
 child choice and thresholds; the same node counts while the table evicts nothing), with a
-fixed-size table of 48-byte entries sized from a memory cap, and answers `numbers` and
+table of 48-byte entries in buckets of 16 (a 4-byte tag each) capped from a memory budget and
+sized up front when a search's budget is known (`reserve`), and answers `numbers` and
 `proved_move`, and walks a proved strategy in C (`strategy`): the same traversal, so the same
 certificate, as solver/search/prooftree.py's with `proved_move`. With `closures`, a kernel that has
 a compiled closure (dfpn.h `close`; `has_closure`) proves the prover's positions it closes, and
@@ -31,7 +32,8 @@ from solver.search.pns import Claim, Outcome, Progress, Status, rss_mb
 from solver.search.policy import PolicyHooks
 from solver.search.prooftree import ProofTree
 
-ENTRY_BYTES: int = _dfpn.ENTRY_BYTES
+ENTRY_BYTES: int = _dfpn.ENTRY_BYTES  # one position's entry, as checkpoints store it
+SLOT_BYTES: int = _dfpn.SLOT_BYTES  # what the table spends per slot: the entry and its tag
 # the table's cap without a memory budget, a third of the machine's memory; it grows to it only as
 # needed. The table's size is 48 bytes times a power of two, so a quarter (5.9 GB on 24 GB) held it
 # at 3 GB, evicting (uttt:open from the empty board thrashed there); a third lets it reach 6 GB,
@@ -163,6 +165,7 @@ class NativeProofSearch:
         driver's job, solver/search/parallel.py)."""
         report = None if self.progress is None else self._report
         more = {} if limits is None else {"pn_limit": min(limits[0], 1 << 60), "dn_limit": min(limits[1], 1 << 60)}
+        self.reserve(max_nodes, max_memory_mb)
         status, pn, dn, seconds, peak = self._core.search(
             self.kernel.position(state),
             -1 if max_nodes is None else max_nodes,
@@ -184,6 +187,19 @@ class NativeProofSearch:
         state = kernel.state(exported)
         named = self.hooks.named(state)
         return [kernel.code(move) for move in named] or None
+
+    def reserve(self, max_nodes: int | None, max_memory_mb: float | None) -> None:
+        """Size the table up front for a search with these budgets (within its cap) and fault it in,
+        so the search pays no table growth and no page faults: a node stores at most one entry, so
+        `max_nodes` more entries at the 3/4 load where the table would double; a memory budget, what
+        table_mb_for leaves beside the process. With neither, the table grows as the search needs."""
+        wanted = []
+        if max_nodes is not None:
+            wanted.append((self.entries + max_nodes + 1) * 4 // 3 * SLOT_BYTES + 16 * SLOT_BYTES)
+        if max_memory_mb is not None:
+            wanted.append(int(table_mb_for(max_memory_mb) * 2**20))
+        if wanted:
+            self._core.reserve(min(wanted))
 
     def numbers(self, state: Any) -> tuple[int, int]:
         """(pn, dn) of `state` as far as the table knows: exact at terminals, 1/1 if unseen."""

@@ -217,6 +217,9 @@ class ProofSearch:
         if or_node and self.closure is not None and self.closes(state, key):
             table[key] = (0, INF)
             return
+        if not or_node and self.closure is not None and self.claim.result == "win" and self.refuted(state, key):
+            table[key] = (INF, 0)
+            return
         children = self._children(state, key)
         if not children:  # the prover has no candidate: every move loses (hooks prune only losers)
             table[key] = (INF, 0) if or_node else (0, INF)
@@ -252,6 +255,18 @@ class ProofSearch:
             within = self.claim.within
             left = None if within is None else within - self.plies.get(key, 0)
             closure = self.closure(state, self.claim.player, self.claim.result, CLOSURE_BUDGET, left)  # type: ignore[misc]
+            known = self.closed[key] = closure is not None
+        return known
+
+    def refuted(self, state: Any, key: Hashable) -> bool:
+        """Under a win claim, at a position where the prover's opponent moves: whether the closure
+        hook proves the opponent's no-loss claim there, so the prover cannot win (asked once per
+        table key; dfpn.c `refuted`). Nothing of it is written: a proof holds no disproved position."""
+        known = self.closed.get(key)
+        if known is None:
+            within = self.claim.within
+            left = None if within is None else within - self.plies.get(key, 0)
+            closure = self.closure(state, 3 - self.claim.player, "no-loss", CLOSURE_BUDGET, left)  # type: ignore[misc]
             known = self.closed[key] = closure is not None
         return known
 

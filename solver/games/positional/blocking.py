@@ -2,16 +2,21 @@
 still open to the opponent (docs/certificate-format.md, kind `pairing`, has the argument).
 
 A bounded backtracking search over bit masks, fast enough to try at every prover position of a
-proof search on small boards: the open line with the fewest usable pairs is blocked first, each of
-its pairs in turn; a branch is cut when more lines remain than the free cells' pairs can block.
-Past `budget` steps it gives up (None: no closure here, which only costs the proof its shortcut).
-The positional family offers it as the proof-search hook `closure` (solver/games/positional/hooks.py).
+proof search: the open lines are first reduced (a line whose empty cells include all of another
+open line's is blocked with it, so it is dropped; of equal ones the first is kept); then the open
+line with the fewest usable pairs is blocked first, each of its pairs in turn. Before a branch,
+a necessary test cuts it cheaply (`feasible`): lines that share fewer than two usable cells can't
+be blocked by one pair, so a set of such lines (chosen greedily, the most constrained first) needs
+two usable cells of its own each, all distinct: a bipartite matching (Hall's condition), found by
+augmenting paths. Past `budget` steps it gives up (None: no closure here, which only costs the proof
+its shortcut). The positional family offers it as the proof-search hook `closure`
+(solver/games/positional/hooks.py); the compiled kernel (solver/games/positional/kernel.c) does the
+same steps in the same order, so both close the same positions with the same pairs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
 Pairs = tuple[tuple[int, int], ...]
 Closure = tuple[int | None, Pairs]  # the prover's first move (or None) and the pairs
@@ -19,10 +24,58 @@ DEFAULT_BUDGET = 2_000
 CLOSING_GOALS = ("first-line-wins", "most-lines")
 
 
+def _bits(mask: int) -> list[int]:
+    """The single-bit masks of `mask`, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+def _count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def reduced(masks: list[int]) -> list[int]:
+    """The masks without those that contain another (any pair inside the smaller one is inside
+    them too); of equal masks the first stays. Order kept."""
+    return [mask for i, mask in enumerate(masks)
+            if not any(j != i and other & mask == other and (other != mask or j < i) for j, other in enumerate(masks))]
+
+
+def feasible(remaining: Sequence[int], used: int) -> bool:
+    """A necessary condition for disjoint pairs outside `used` blocking every mask of `remaining`:
+    each has two usable cells, and the greedy set of masks that pairwise share fewer than two usable
+    cells (scanned by fewest usable cells, then in order) gets two distinct usable cells each."""
+    usable = [mask & ~used for mask in remaining]
+    if any(_count(free) < 2 for free in usable):
+        return False
+    kept: list[int] = []
+    for free in sorted(usable, key=_count):  # stable: ties in order
+        if all(_count(free & other) < 2 for other in kept):
+            kept.append(free)
+    owner: dict[int, int] = {}  # a cell's bit -> the kept mask it is matched to
+
+    def augment(index: int, seen: list[int]) -> bool:
+        for cell in _bits(kept[index]):
+            if seen[0] & cell:
+                continue
+            seen[0] |= cell
+            if cell not in owner or augment(owner[cell], seen):
+                owner[cell] = index
+                return True
+        return False
+
+    return all(augment(index, [0]) for index in range(len(kept)) for _ in range(2))
+
+
 def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover: int,
-                   budget: int = DEFAULT_BUDGET) -> Pairs | None:
+                   budget: int = DEFAULT_BUDGET, steps: list[int] | None = None) -> Pairs | None:
     """Disjoint pairs of empty cells such that every line without a mark of `prover` holds one; None
-    if there are none or the search passes `budget` steps. Own marks: `prover`'s mark is `prover`."""
+    if there are none or the search passes `budget` steps (counted in `steps`, given to share one
+    budget between searches). Own marks: `prover`'s mark is `prover`."""
     open_masks = []
     for line in lines:
         if any(board[cell] == prover for cell in line):
@@ -31,27 +84,26 @@ def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover:
         if mask & (mask - 1) == 0:  # fewer than two empty cells: no pair fits
             return None
         open_masks.append(mask)
-    steps = [0]
-
-    def usable(mask: int, used: int) -> list[int]:
-        cells = [cell for cell in range(mask.bit_length()) if mask >> cell & 1 and not used >> cell & 1]
-        return [(1 << a) | (1 << b) for a, b in combinations(cells, 2)]
+    steps = [0] if steps is None else steps
 
     def solve(remaining: list[int], used: int) -> list[int] | None:
         if not remaining:
             return []
         steps[0] += 1
-        if steps[0] > budget:
+        if steps[0] > budget or not feasible(remaining, used):
             return None
-        options = [usable(mask, used) for mask in remaining]
-        fewest = min(range(len(remaining)), key=lambda i: len(options[i]))
-        for pair in options[fewest]:
+        counts = [_count(mask & ~used) for mask in remaining]
+        cells = _bits(remaining[counts.index(min(counts))] & ~used)
+        pairs = [a | b for i, a in enumerate(cells) for b in cells[i + 1:]]
+        # the pairs blocking the most lines first (ties in the order above: Python's sort is stable)
+        blocked = {pair: sum(mask & pair == pair for mask in remaining) for pair in pairs}
+        for pair in sorted(pairs, key=lambda pair: -blocked[pair]):
             rest = solve([mask for mask in remaining if mask & pair != pair], used | pair)
             if rest is not None:
                 return [pair, *rest]
         return None
 
-    found = solve(open_masks, 0)
+    found = solve(reduced(open_masks), 0)
     if found is None:
         return None
     return tuple(sorted(tuple(cell for cell in range(pair.bit_length()) if pair >> cell & 1) for pair in found))  # type: ignore[misc]
@@ -59,14 +111,22 @@ def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover:
 
 def closing_pairing(lines: Sequence[Sequence[int]], board: Sequence[int], prover: int,
                     budget: int = DEFAULT_BUDGET) -> Closure | None:
-    """At a position with `prover` to move: pairs blocking every open line, or else a first move of
-    the prover (cells in order) after which pairs block the rest; None if neither is found."""
-    pairs = blocking_pairs(lines, board, prover, budget)
-    if pairs is not None:
-        return None, pairs
-    for cell in (cell for cell, mark in enumerate(board) if mark == 0):
+    """At a position with `prover` to move: a first move of the prover after which pairs block every
+    line still open to the opponent, or None if none is found within `budget` steps in all, at most a
+    tenth of them for each move. The cells on most open lines are tried first, then in order. (Pairs
+    blocking every open line before the move block them after it too, less the pair holding the
+    move's cell, whose lines it marks: so no search without a first move is needed.)"""
+    attempt = max(1, budget // 10)
+    opponent_lines = [line for line in lines if all(board[cell] != prover for cell in line)]
+    through = {cell: sum(cell in line for line in opponent_lines) for cell, mark in enumerate(board) if mark == 0}
+    spent = 0
+    for cell in sorted(through, key=lambda cell: -through[cell]):  # stable: ties in order
+        if spent >= budget:
+            break
         after = [prover if each == cell else mark for each, mark in enumerate(board)]
-        pairs = blocking_pairs(lines, after, prover, budget)
+        steps = [0]
+        pairs = blocking_pairs(lines, after, prover, min(attempt, budget - spent), steps)
         if pairs is not None:
             return cell, pairs
+        spent += steps[0]
     return None

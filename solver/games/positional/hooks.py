@@ -8,7 +8,23 @@ depends on the position alone either way, and is one of its true images. Orderin
 completions and blocks before everything else. Pruning, only where it is sound: under
 `own` marks and `first-line-wins`, when the opponent of the side to move threatens to complete a
 line next turn and the side to move cannot complete one now, every move but a block loses, so the
-prover searches only the blocks (the opponent's moves are never pruned).
+prover searches only the blocks (with `threat_space` off, the opponent's moves are never pruned).
+
+Threat space (`threat_space`, on by default; Allis 1994's threat-space search, restricted to
+threats that complete a line next move), for either side to move, where it cannot complete a line:
+- forced replies: facing one completion of the other side, only the block; facing two or more,
+  nothing (every move loses: the searches value a position without candidates as lost for its mover);
+- victory by continuous threats (`_vcf`): a sequence of moves, each making a threat so that the
+  reply is forced, ending in a move that makes two at once, the other side never completing a line
+  first; where one is found within THREAT_BUDGET steps its first move is searched first (df-pn
+  takes the first of equal children, so it proves the sequence in a few nodes). Not alone: the
+  sequence found depends on the board's orientation (cells are tried in order), while a table
+  entry is shared by every symmetric image of a position, so an image must still find the move its
+  entry was proved by. The proof then walks the sequence move by move, its forced replies and
+  every other reply (each lost at once): a proof tree the checker reads as any other;
+- ordering: moves making two threats first, then those making one, then the rest.
+Every pruned move loses for its mover, so verdicts do not change (tests/test_threats.py). Bounded
+claims (`within`) take no threat space: a forced win may come past the bound.
 """
 
 from __future__ import annotations
@@ -25,6 +41,7 @@ from solver.games.positional.symmetry import line_automorphisms
 # large group pays near the root only (docs/proof-search.md, measured: 4x4 with k = 4, 32 elements,
 # 12 marks: 2-3x fewer nodes at the same rate; Qubic, 192: 4 marks keep the node rate, 8 cut it 4x)
 GROUP_PLIES, LARGE_GROUP, LARGE_GROUP_PLIES = 12, 32, 4
+THREAT_BUDGET = 256  # steps (threat moves tried) of one victory-by-continuous-threats search
 
 
 class Placement(Protocol):
@@ -47,9 +64,12 @@ class PositionalHooks:
     without the two modules importing each other.
     """
 
-    def __init__(self, rules: Rules, board: Callable[[int], tuple[int, ...]], group_plies: int | None = None) -> None:
+    def __init__(self, rules: Rules, board: Callable[[int], tuple[int, ...]], group_plies: int | None = None,
+                 threat_space: bool = True) -> None:
         """`group_plies`: keys use the whole group up to this many marks (-1: the geometric
-        symmetries everywhere; None: GROUP_PLIES, or LARGE_GROUP_PLIES for a group over LARGE_GROUP)."""
+        symmetries everywhere; None: GROUP_PLIES, or LARGE_GROUP_PLIES for a group over LARGE_GROUP).
+        `threat_space`: forced replies of either side, victory by continuous threats and threat
+        ordering (the module docstring); off: only the prover's forced blocks."""
         self.rules, self.board = rules, board
         weight = [0] * rules.cells
         for line in rules.lines:
@@ -57,6 +77,9 @@ class PositionalHooks:
                 weight[cell] += 1
         self.weight = weight
         self.threats = rules.marks == "own" and rules.goal == "first-line-wins"
+        self.threat_space = self.threats and threat_space
+        self.masks = [sum(1 << c for c in line) for line in rules.lines]
+        self.order = sorted(range(rules.cells), key=lambda c: -weight[c])
         self.fast: list[Permutation] = board_symmetries(rules)
         off = group_plies is not None and group_plies < 0
         self.group: list[Permutation] = [tuple(range(rules.cells))] if off else list(line_automorphisms(rules))
@@ -83,9 +106,21 @@ class PositionalHooks:
         wins, blocks = self._completions(board, mine, theirs)
         if wins:
             return [m for m in ordered if m.cell in wins] if prover_moves else _first(ordered, wins | blocks)
-        if blocks and prover_moves:
-            return [m for m in ordered if m.cell in blocks]
-        return _first(ordered, blocks)
+        if not self.threat_space:
+            if blocks and prover_moves:
+                return [m for m in ordered if m.cell in blocks]
+            return _first(ordered, blocks)
+        if blocks:  # either side: the block, or nothing when one block leaves another completion
+            return [m for m in ordered if m.cell in blocks] if len(blocks) == 1 else []
+        me = sum(1 << c for c, mark in enumerate(board) if mark == mine)
+        them = sum(1 << c for c, mark in enumerate(board) if mark == theirs)
+        empty = sum(1 << c for c, mark in enumerate(board) if mark == 0)
+        first = self._vcf(me, them, empty, [0])
+        if first is not None:  # first, not alone: a symmetric image of this position shares its table entry and may take another
+            return _first(ordered, {first})
+        made = self._threat_moves(them, empty)
+        doubles = {c for c, cells in made.items() if cells & (cells - 1)}
+        return _first(_first(ordered, set(made)), doubles)
 
     def closure(self, state: int, prover: int, result: str, budget: int, plies_left: int | None = None) -> Closure | None:
         """A pairing that proves a no-loss claim for `prover` (to move) here, or None (solver/games/positional/blocking.py);
@@ -93,6 +128,52 @@ class PositionalHooks:
         if result != "no-loss" or self.rules.marks != "own" or self.rules.goal not in CLOSING_GOALS:
             return None
         return closing_pairing(self.rules.lines, self.board(state), prover, budget)
+
+    def _line_completions(self, me: int, them: int, empty: int) -> int:
+        """kernel.c completions: the cells (a mask) where `me` completes a line now."""
+        cells = 0
+        for line in self.masks:
+            e = line & empty
+            if e and not e & (e - 1) and not line & them and line & me:
+                cells |= e
+        return cells
+
+    def _threat_moves(self, them: int, empty: int) -> dict[int, int]:
+        """Each empty cell making a threat for the player without marks `them`, and the cells (a mask)
+        that player would complete a line on once it is marked there."""
+        made: dict[int, int] = {}
+        for line in self.masks:
+            e = line & empty
+            if line & them or e.bit_count() != 2:
+                continue
+            a, b = e & -e, e & (e - 1)
+            made[a.bit_length() - 1] = made.get(a.bit_length() - 1, 0) | b
+            made[b.bit_length() - 1] = made.get(b.bit_length() - 1, 0) | a
+        return made
+
+    def _vcf(self, me: int, them: int, empty: int, steps: list[int]) -> int | None:
+        """Victory by continuous threats for `me` to move (no line to complete now): its first move,
+        or None (the module docstring; kernel.c vcf step for step, the same THREAT_BUDGET)."""
+        forced = self._line_completions(them, me, empty)
+        if forced & (forced - 1):
+            return None
+        made = self._threat_moves(them, empty)
+        for cell in self.order:
+            bit = 1 << cell
+            if not empty & bit or not made.get(cell) or (forced and not forced & bit):
+                continue
+            steps[0] += 1
+            if steps[0] > THREAT_BUDGET:
+                return None
+            mine, left = me | bit, empty & ~bit
+            wins = self._line_completions(mine, them, left)
+            if self._line_completions(them, mine, left):
+                continue
+            if wins & (wins - 1):
+                return cell
+            if left & ~wins and self._vcf(mine, them | wins, left & ~wins, steps) is not None:
+                return cell
+        return None
 
     def _completions(self, board: tuple[int, ...], mine: int, theirs: int) -> tuple[set[int], set[int]]:
         """Cells completing a line of `mine` now, and cells where `theirs` would complete one."""

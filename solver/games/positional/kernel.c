@@ -5,7 +5,7 @@
    most-lines) of solver/games/positional/rules.py. The configuration comes from the Python wrapper
    (solver/search/native.py) and carries what the family's SearchHooks decide, so the two searches order
    and prune alike:
-     (cells, lines, marks, goal, order, symmetries, threats[, closure_budget])
+     (cells, lines, marks, goal, order, symmetries, (threats, threat_budget)[, closure_budget])
    lines: one bit mask per line; marks: 0 own, 1 either, 2 x-only; goal: 0 first-line-wins,
    1 first-line-loses, 2 most-lines; order: the cells, best first (solver/games/positional/hooks.py: cells on more
    lines first); symmetries: (fast, group, plies), cell permutations of the line set's automorphism
@@ -14,8 +14,10 @@
    `group` (up to 256: Qubic's 192), each image built from the bitboards, and past it the image of
    least Zobrist hash under the `fast` subgroup (up to 8, the board's geometric ones), whose hashes
    follow each move incrementally; a position's key depends on the position alone, and each is one
-   of its true images; threats: 1 to search only completions and blocks
-   where solver/games/positional/hooks.py does; closure_budget: the steps of the pairing closure per
+   of its true images; threats: 0 none, 1 to search only completions and blocks
+   where solver/games/positional/hooks.py does, 2 threat space as well (hooks.py THREAT_SPACE: the
+   opponent's forced replies, moves making threats first, victory by continuous threats, each
+   attempt up to `threat_budget` steps); closure_budget: the steps of the pairing closure per
    attempt (solver/games/positional/blocking.py's budget; 0 or absent: no closure). A position is
    (x, o): the bitboards of X and O. */
 #include "../../search/dfpn.h"
@@ -29,6 +31,7 @@ typedef uint64_t u64;
 #define MAX_GROUP 256     /* the whole group, used near the root */
 enum { OWN, EITHER, X_ONLY };
 enum { LINE_WINS, LINE_LOSES, MOST_LINES };
+enum { NO_THREATS, FORCED, THREAT_SPACE }; /* the `threats` levels */
 
 typedef struct {
     u64 x, o;                /* the marks */
@@ -37,14 +40,15 @@ typedef struct {
 } Position;
 
 typedef struct {
-    int cells, nlines, marks, goal, threats, nsym, ngroup, group_plies, closure_budget;
-    u64 *scratch; /* the pairing search's open lines, nlines per level (MAX_CELLS / 2 + 1 levels) */
+    int cells, nlines, marks, goal, threats, nsym, ngroup, group_plies, closure_budget, threat_budget;
+    u64 *scratch; /* the pairing search's open lines, nlines per level (MAX_CELLS / 2 + 1 levels), and a row for all of them */
     u64 full, *lines;
     int *through, through_start[MAX_CELLS + 1]; /* lines through each cell: through[through_start[c] ...] */
     int order[MAX_CELLS];
     int sym[MAX_SYMMETRIES][MAX_CELLS];
     unsigned char group[MAX_GROUP][MAX_CELLS]; /* [g][cell]: where g sends the cell */
     u64 zobrist[MAX_SYMMETRIES][MAX_CELLS][2]; /* [s][cell][mark - 1]: the key of that mark's image under s */
+    u64 (*byte_image)[8][256]; /* [s][j][v]: the image under s of the bits v at cells 8j..8j+7 */
 } Kernel;
 
 static u64 splitmix(u64 *seed) {
@@ -59,6 +63,7 @@ static void destroy(void *kernel) {
     free(k->lines);
     free(k->through);
     free(k->scratch);
+    free(k->byte_image);
     free(k);
 }
 
@@ -88,17 +93,19 @@ static int int_list(PyObject *seq, const char *what, long long *out, int most, l
 
 static void *create(PyObject *config) {
     PyObject *lines, *order, *symmetries, *group;
-    int cells, marks, goal, threats, group_plies, closure_budget = 0;
-    if (!PyArg_ParseTuple(config, "iOiiO(OOi)p|i", &cells, &lines, &marks, &goal, &order, &symmetries, &group, &group_plies,
-                          &threats, &closure_budget))
+    int cells, marks, goal, threats, group_plies, closure_budget = 0, threat_budget = 0;
+    if (!PyArg_ParseTuple(config, "iOiiO(OOi)(ii)|i", &cells, &lines, &marks, &goal, &order, &symmetries, &group, &group_plies,
+                          &threats, &threat_budget, &closure_budget))
         return NULL;
-    if (cells < 1 || cells > MAX_CELLS || marks < OWN || marks > X_ONLY || goal < LINE_WINS || goal > MOST_LINES) {
-        PyErr_SetString(PyExc_ValueError, "positional kernel: cells must be 1..64, marks 0..2, goal 0..2");
+    if (cells < 1 || cells > MAX_CELLS || marks < OWN || marks > X_ONLY || goal < LINE_WINS || goal > MOST_LINES
+        || threats < 0 || threats > THREAT_SPACE || threat_budget < 0) {
+        PyErr_SetString(PyExc_ValueError, "positional kernel: cells must be 1..64, marks 0..2, goal 0..2, threats 0..2");
         return NULL;
     }
     Kernel *k = calloc(1, sizeof *k);
     if (!k) return PyErr_NoMemory();
     k->cells = cells, k->marks = marks, k->goal = goal, k->threats = threats, k->group_plies = group_plies;
+    k->threat_budget = threat_budget;
     k->closure_budget = marks == OWN && goal != LINE_LOSES && closure_budget > 0 ? closure_budget : 0;
     k->full = cells == 64 ? ~0ULL : (1ULL << cells) - 1;
     Py_ssize_t nlines = PySequence_Size(lines);
@@ -110,7 +117,7 @@ static void *create(PyObject *config) {
     k->nlines = (int)nlines;
     k->lines = calloc(nlines, sizeof(u64));
     if (!k->lines) goto fail;
-    if (k->closure_budget && !(k->scratch = malloc((size_t)(MAX_CELLS / 2 + 1) * nlines * sizeof(u64)))) goto fail;
+    if (k->closure_budget && !(k->scratch = malloc((size_t)(MAX_CELLS / 2 + 2) * nlines * sizeof(u64)))) goto fail;
     for (Py_ssize_t i = 0; i < nlines; i++) {
         PyObject *item = PySequence_GetItem(lines, i);
         if (!item) goto fail;
@@ -162,6 +169,16 @@ static void *create(PyObject *config) {
             k->zobrist[s][c][1] = base[buffer[c]][1];
         }
     }
+    k->byte_image = calloc((size_t)k->nsym, sizeof *k->byte_image);
+    if (!k->byte_image) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (int s = 0; s < k->nsym; s++) /* a child's key is an image of its board: 8 lookups, not a loop over its marks */
+        for (int j = 0; j < 8; j++)
+            for (int v = 1; v < 256; v++)
+                for (int b = 0; b < 8; b++)
+                    if (v >> b & 1 && 8 * j + b < cells) k->byte_image[s][j][v] |= 1ULL << k->sym[s][8 * j + b];
     Py_ssize_t ngroup = PySequence_Size(group);
     if (ngroup < 1 || ngroup > MAX_GROUP) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "positional kernel: 1 to 256 group elements");
@@ -231,9 +248,9 @@ static int parse(const void *kernel, PyObject *position, void *state) {
 }
 
 static u64 image(const Kernel *k, int s, u64 bits) {
-    u64 out = 0;
-    for (; bits; bits &= bits - 1) out |= 1ULL << k->sym[s][__builtin_ctzll(bits)];
-    return out;
+    const u64(*table)[256] = k->byte_image[s];
+    return table[0][bits & 255] | table[1][bits >> 8 & 255] | table[2][bits >> 16 & 255] | table[3][bits >> 24 & 255]
+         | table[4][bits >> 32 & 255] | table[5][bits >> 40 & 255] | table[6][bits >> 48 & 255] | table[7][bits >> 56];
 }
 
 static u64 group_image(const Kernel *k, int g, u64 bits) {
@@ -245,7 +262,9 @@ static u64 group_image(const Kernel *k, int g, u64 bits) {
 static void key(const void *kernel, const void *state, DfpnKey *key) {
     const Kernel *k = kernel;
     const Position *p = state;
-    if (p->filled <= k->group_plies && k->ngroup > 1) { /* near the root: the least image under the group */
+    /* near the root, the least image under the group -- unless the group is the fast subgroup
+       (7x7's 8 symmetries): its least-hash image is as canonical and costs no images */
+    if (p->filled <= k->group_plies && k->ngroup > k->nsym) {
         u64 best_x = p->x, best_o = p->o;
         for (int g = 0; g < k->ngroup; g++) {
             u64 x = group_image(k, g, p->x);
@@ -257,8 +276,9 @@ static void key(const void *kernel, const void *state, DfpnKey *key) {
         return;
     }
     int best = 0; /* past it: the fast subgroup's image with the least hash */
+    u64 least = p->hash[0]; /* the least so far kept by value: no load waits on the index */
     for (int s = 1; s < k->nsym; s++)
-        if (p->hash[s] < p->hash[best]) best = s;
+        if (p->hash[s] < least) least = p->hash[s], best = s;
     key->w[0] = image(k, best, p->x);
     key->w[1] = image(k, best, p->o);
     key->w[2] = 0;
@@ -273,23 +293,85 @@ static int result_after(const Kernel *k, const Position *after, int cell, int ma
     return (after->x | after->o) == k->full ? 0 : DFPN_OPEN;
 }
 
-/* solver/games/positional/hooks.py PositionalHooks.candidates: the cells to search and those to search first. */
-static void threat_cells(const Kernel *k, const Position *p, int player, int prover_moves, u64 empty, u64 *only, u64 *front) {
-    u64 me = player == 1 ? p->x : p->o, them = player == 1 ? p->o : p->x, wins = 0, blocks = 0;
-    for (int l = 0; l < k->nlines; l++) { /* lines with one empty cell and the rest one player's */
+/* The cells where `me` completes a line now: lines with one empty cell and the rest `me`'s. */
+static u64 completions(const Kernel *k, u64 me, u64 them, u64 empty) {
+    u64 cells = 0;
+    for (int l = 0; l < k->nlines; l++) {
         u64 line = k->lines[l], e = line & empty;
-        if (!e || (e & (e - 1))) continue;
-        if ((line & me) && !(line & them)) wins |= e;
-        else if ((line & them) && !(line & me)) blocks |= e;
+        if (e && !(e & (e - 1)) && !(line & them) && (line & me)) cells |= e;
     }
+    return cells;
+}
+
+/* hooks.py _threat_moves: for each empty cell, the cells where its player would complete a line
+   once it is marked (the lines through it with no mark of `them` and one other empty cell). */
+static void threat_moves(const Kernel *k, u64 them, u64 empty, u64 *made) {
+    memset(made, 0, sizeof(u64) * MAX_CELLS);
+    for (int l = 0; l < k->nlines; l++) {
+        u64 line = k->lines[l], e = line & empty;
+        if ((line & them) || __builtin_popcountll(e) != 2) continue;
+        u64 a = e & -e, b = e & (e - 1);
+        made[__builtin_ctzll(a)] |= b;
+        made[__builtin_ctzll(b)] |= a;
+    }
+}
+
+/* hooks.py _vcf: victory by continuous threats. `me` to move, with no line to complete now:
+   whether a sequence of moves, each making a threat (the opponent's reply forced: the one block),
+   the last two at once, wins, where the opponent never has a line to complete. Its first move goes
+   to *first. At most k->threat_budget steps in all (*steps counts them); past them, no. */
+static int vcf(const Kernel *k, u64 me, u64 them, u64 empty, int *steps, int *first) {
+    u64 forced = completions(k, them, me, empty), made[MAX_CELLS];
+    if (forced & (forced - 1)) return 0; /* two threats of the opponent: one block leaves the other */
+    threat_moves(k, them, empty, made);
+    for (int i = 0; i < k->cells; i++) {
+        int cell = k->order[i];
+        u64 bit = 1ULL << cell;
+        if (!(empty & bit) || !made[cell] || (forced && !(forced & bit))) continue;
+        if (++*steps > k->threat_budget) return 0;
+        u64 mine = me | bit, left = empty & ~bit, wins = completions(k, mine, them, left);
+        if (completions(k, them, mine, left)) continue; /* the opponent completes a line instead */
+        if (wins & (wins - 1)) return *first = cell, 1;
+        int next;
+        if ((left & ~wins) && vcf(k, mine, them | wins, left & ~wins, steps, &next)) return *first = cell, 1;
+    }
+    return 0;
+}
+
+/* solver/games/positional/hooks.py PositionalHooks.candidates: the cells to search (`only`) and
+   their order, tier by tier (tiers[0] first, each in the kernel's order); how many tiers. */
+static int threat_cells(const Kernel *k, const Position *p, int player, int prover_moves, u64 empty, u64 *only, u64 *tiers) {
+    u64 me = player == 1 ? p->x : p->o, them = player == 1 ? p->o : p->x;
+    u64 wins = completions(k, me, them, empty), blocks = completions(k, them, me, empty);
     *only = k->full;
-    *front = blocks;
+    tiers[0] = blocks;
     if (wins) {
-        if (prover_moves) *only = *front = wins;
-        else *front = wins | blocks;
-    } else if (blocks && prover_moves) {
-        *only = blocks;
+        if (prover_moves) *only = tiers[0] = wins;
+        else tiers[0] = wins | blocks;
+        return 1;
     }
+    if (k->threats < THREAT_SPACE) {
+        if (blocks && prover_moves) *only = blocks;
+        return 1;
+    }
+    if (blocks) { /* either side: a block, or nothing if one block leaves another completion */
+        *only = blocks & (blocks - 1) ? 0 : blocks;
+        return 1;
+    }
+    int steps = 0, first;
+    if (vcf(k, me, them, empty, &steps, &first)) { /* first, not alone: a symmetric image may take another */
+        tiers[0] = 1ULL << first;
+        return 1;
+    }
+    u64 made[MAX_CELLS];
+    threat_moves(k, them, empty, made);
+    tiers[0] = tiers[1] = 0; /* double threats, then single ones */
+    for (u64 rest = empty; rest; rest &= rest - 1) {
+        int cell = __builtin_ctzll(rest);
+        if (made[cell] & (made[cell] - 1)) tiers[0] |= 1ULL << cell;
+        else if (made[cell]) tiers[1] |= 1ULL << cell;
+    }
+    return 2;
 }
 
 /* The child of `p` where the player to move puts `mark` on `cell`, its key left for the caller. */
@@ -313,15 +395,17 @@ static void mark_range(const Kernel *k, int player, int *first, int *last) {
 static int expand(const void *kernel, const void *state, int prover, DfpnChild *out) {
     const Kernel *k = kernel;
     const Position *p = state;
-    int player = mover(k, p), n = 0, first_mark, last_mark;
-    u64 empty = k->full & ~(p->x | p->o), only = k->full, front = 0;
-    if (k->threats) threat_cells(k, p, player, player == prover, empty, &only, &front);
+    int player = mover(k, p), n = 0, first_mark, last_mark, ntiers = 0;
+    u64 empty = k->full & ~(p->x | p->o), only = k->full, tiers[3], taken = 0;
+    if (k->threats) ntiers = threat_cells(k, p, player, player == prover, empty, &only, tiers);
+    tiers[ntiers++] = k->full; /* the rest */
     mark_range(k, player, &first_mark, &last_mark);
-    for (int pass = 0; pass < 2; pass++)
+    for (int t = 0; t < ntiers; t++)
         for (int i = 0; i < k->cells; i++) {
             int cell = k->order[i];
             u64 bit = 1ULL << cell;
-            if (!(empty & only & bit) || ((front & bit) != 0) == pass) continue; /* pass 0: the front cells */
+            if (!(empty & only & bit & tiers[t]) || (taken & bit)) continue;
+            taken |= bit;
             for (int mark = first_mark; mark <= last_mark; mark++) {
                 DfpnChild *c = &out[n++];
                 child(k, p, cell, mark, c);
@@ -354,63 +438,141 @@ static void identity(const void *kernel, const void *state, DfpnKey *key) {
 
 /* ---------------------------------------------------------------- closures: pairings
 
-   solver/games/positional/blocking.py in C, step for step (the same lines, the same pairs tried in
-   the same order, the same budget), so the two searches close the same positions. */
+   solver/games/positional/blocking.py in C, step for step (the same lines, the same reduction, the
+   same test before each branch, the same pairs tried in the same order, the same budget), so the
+   two searches close the same positions with the same pairs. */
+
+/* A cell's augmenting path in `feasible`'s matching: kept[index] takes one more usable cell, moving
+   the owners of cells already taken along the way (owner[cell]: a kept index, or -1). */
+static int augment(const u64 *kept, int index, u64 *seen, signed char *owner) {
+    for (u64 free = kept[index]; free; free &= free - 1) {
+        u64 bit = free & -free;
+        if (*seen & bit) continue;
+        *seen |= bit;
+        int cell = __builtin_ctzll(bit);
+        if (owner[cell] < 0 || augment(kept, owner[cell], seen, owner)) {
+            owner[cell] = (signed char)index;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* blocking.py feasible: a necessary condition for disjoint pairs outside `used` blocking each of the
+   `n` masks -- every one has two usable cells, and the masks that pairwise share fewer than two usable
+   cells (chosen greedily: fewest usable cells first, then in order) get two distinct usable cells each. */
+static int feasible(const u64 *remaining, int n, u64 used) {
+    u64 kept[MAX_CELLS / 2 + 1];
+    int most = 0, nkept = 0;
+    for (int i = 0; i < n; i++) {
+        int count = __builtin_popcountll(remaining[i] & ~used);
+        if (count < 2) return 0;
+        if (count > most) most = count;
+    }
+    for (int size = 2; size <= most; size++)
+        for (int i = 0; i < n; i++) {
+            u64 free = remaining[i] & ~used;
+            if (__builtin_popcountll(free) != size) continue;
+            int alone = 1;
+            for (int j = 0; j < nkept && alone; j++) alone = __builtin_popcountll(free & kept[j]) < 2;
+            if (!alone) continue;
+            if (nkept == MAX_CELLS / 2) return 0; /* two cells each: more than the board holds */
+            kept[nkept++] = free;
+        }
+    signed char owner[MAX_CELLS];
+    memset(owner, -1, sizeof owner);
+    for (int i = 0; i < nkept; i++)
+        for (int slot = 0; slot < 2; slot++) {
+            u64 seen = 0;
+            if (!augment(kept, i, &seen, owner)) return 0;
+        }
+    return 1;
+}
 
 /* Disjoint pairs of empty cells such that every open line (one without a mark in `mine`) holds
    one: the open lines at `level` of the scratch, `n` of them, none of whose pairs may use `used`.
    The pairs found go to pairs[level...]; returns how many pairs in all, or -1. */
-static int solve(const Kernel *k, int level, int n, u64 used, int *steps, u64 *pairs) {
+static int solve(const Kernel *k, int level, int n, u64 used, int limit, int *steps, u64 *pairs) {
     if (!n) return level;
-    if (++*steps > k->closure_budget) return -1;
     const u64 *remaining = k->scratch + (size_t)level * k->nlines;
+    if (++*steps > limit || !feasible(remaining, n, used)) return -1;
     u64 *rest = k->scratch + (size_t)(level + 1) * k->nlines;
     int fewest = 0, least = 1 << 30;
-    for (int i = 0; i < n; i++) { /* the line with the fewest usable pairs, the first of them */
-        int free_cells = __builtin_popcountll(remaining[i] & ~used), options = free_cells * (free_cells - 1) / 2;
-        if (options < least) least = options, fewest = i;
+    for (int i = 0; i < n; i++) { /* the line with the fewest usable cells, the first of them */
+        int free_cells = __builtin_popcountll(remaining[i] & ~used);
+        if (free_cells < least) least = free_cells, fewest = i;
     }
-    u64 cells = remaining[fewest] & ~used;
+    u64 cells = remaining[fewest] & ~used, options[MAX_CELLS * (MAX_CELLS - 1) / 2];
+    int blocked[MAX_CELLS * (MAX_CELLS - 1) / 2], count = 0;
     for (u64 a = cells; a; a &= a - 1)
         for (u64 b = a & (a - 1); b; b &= b - 1) {
             u64 pair = (a & -a) | (b & -b);
-            int m = 0;
-            for (int i = 0; i < n; i++)
-                if ((remaining[i] & pair) != pair) rest[m++] = remaining[i];
-            int found = solve(k, level + 1, m, used | pair, steps, pairs);
-            if (found >= 0) {
-                pairs[level] = pair;
-                return found;
-            }
+            int lines = 0;
+            for (int i = 0; i < n; i++) lines += (remaining[i] & pair) == pair;
+            int j = count++; /* insertion by most lines blocked, ties in the order generated */
+            for (; j > 0 && blocked[j - 1] < lines; j--) options[j] = options[j - 1], blocked[j] = blocked[j - 1];
+            options[j] = pair, blocked[j] = lines;
         }
+    for (int o = 0; o < count; o++) {
+        u64 pair = options[o];
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if ((remaining[i] & pair) != pair) rest[m++] = remaining[i];
+        int found = solve(k, level + 1, m, used | pair, limit, steps, pairs);
+        if (found >= 0) {
+            pairs[level] = pair;
+            return found;
+        }
+    }
     return -1;
 }
 
-/* blocking_pairs: how many pairs block every line without a mark in `mine`, or -1. */
-static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, u64 *pairs) {
-    int n = 0, steps = 0;
+/* blocking_pairs: how many pairs block every line without a mark in `mine`, or -1, within `limit`
+   steps (counted in `steps`). The open lines are reduced as blocking.py reduced does: one
+   containing another open line (or equal to an earlier one) is dropped. */
+static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, int limit, int *steps, u64 *pairs) {
+    int n = 0, kept = 0;
+    u64 *open = k->scratch + (size_t)(MAX_CELLS / 2 + 1) * k->nlines; /* the scratch's last row */
     for (int l = 0; l < k->nlines; l++) {
         u64 line = k->lines[l], mask = line & empty;
         if (line & mine) continue;
         if (!(mask & (mask - 1))) return -1; /* fewer than two empty cells: no pair fits */
-        k->scratch[n++] = mask;
+        open[n++] = mask;
     }
-    return solve(k, 0, n, 0, &steps, pairs);
+    for (int i = 0; i < n; i++) {
+        int covered = 0;
+        for (int j = 0; j < n && !covered; j++)
+            covered = j != i && (open[j] & open[i]) == open[j] && (open[j] != open[i] || j < i);
+        if (!covered) k->scratch[kept++] = open[i];
+    }
+    return solve(k, 0, kept, 0, limit, steps, pairs);
 }
 
-/* dfpn.h close: closing_pairing -- pairs blocking every line open to the opponent, or else the
-   first empty cell where a move of the prover leaves such pairs; written as checker/proof.py reads
-   a closure: the first move (255: none), the number of pairs, their cells (pairs in order). */
+/* dfpn.h close: closing_pairing -- the first empty cell (by most open lines through it, then in
+   order) where a move of the prover leaves pairs blocking every line open to the opponent, each
+   move's search within a tenth of the budget, all of them within it; written as checker/proof.py
+   reads a closure: the first move, the number of pairs, their cells (pairs in order). */
 static int closure(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
     const Kernel *k = kernel;
     const Position *p = state;
     if (!no_loss || !k->closure_budget) return 0;
     u64 mine = prover == 1 ? p->x : p->o, empty = k->full & ~(p->x | p->o), pairs[MAX_CELLS / 2];
-    int first = 255, count = blocking_pairs(k, mine, empty, pairs);
-    for (u64 rest = empty; count < 0 && rest; rest &= rest - 1) {
-        u64 cell = rest & -rest;
-        first = __builtin_ctzll(cell);
-        count = blocking_pairs(k, mine | cell, empty & ~cell, pairs);
+    int through[MAX_CELLS] = {0}, order[MAX_CELLS], cells = 0;
+    for (int l = 0; l < k->nlines; l++)
+        if (!(k->lines[l] & mine))
+            for (u64 rest = k->lines[l] & empty; rest; rest &= rest - 1) through[__builtin_ctzll(rest)]++;
+    for (u64 rest = empty; rest; rest &= rest - 1) { /* insertion by most lines, ties in order */
+        int cell = __builtin_ctzll(rest), j = cells++;
+        for (; j > 0 && through[order[j - 1]] < through[cell]; j--) order[j] = order[j - 1];
+        order[j] = cell;
+    }
+    int first = 255, count = -1, spent = 0, attempt = k->closure_budget / 10 > 1 ? k->closure_budget / 10 : 1;
+    for (int i = 0; i < cells && count < 0 && spent < k->closure_budget; i++) {
+        int steps = 0, limit = k->closure_budget - spent < attempt ? k->closure_budget - spent : attempt;
+        u64 cell = 1ULL << order[i];
+        first = order[i];
+        count = blocking_pairs(k, mine | cell, empty & ~cell, limit, &steps, pairs);
+        spent += steps;
     }
     if (count < 0) return 0;
     for (int i = 1; i < count; i++) /* sorted by their first cell, as the Python closure sorts them */

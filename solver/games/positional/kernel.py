@@ -2,7 +2,8 @@
 
 `kernel_for(game, hooks)` hands the kernel exactly what the hooks decide — the cell order
 (cells on more lines first), the symmetries of the table key (the line set's automorphism group up
-to the hooks' group_plies marks, the geometric subgroup past it), whether threats prune — so
+to the hooks' group_plies marks, the geometric subgroup past it), whether threats prune and the
+threat space (forced replies, continuous threats, threat ordering, THREAT_BUDGET) — so
 the compiled search orders and prunes as the Python one does, and closes by pairings (the hooks'
 `closure`, solver/games/positional/blocking.py, with its default budget: the one the Python search
 passes, solver/search/pns.py CLOSURE_BUDGET) where it does.
@@ -18,7 +19,7 @@ from typing import Any
 from solver.games.positional.engine import Game, Move
 from solver.games.game import NoHooks
 from solver.games.positional.rules import GOALS, MARK_RULES
-from solver.games.positional.hooks import PositionalHooks
+from solver.games.positional.hooks import THREAT_BUDGET, PositionalHooks
 from solver.games.positional.blocking import DEFAULT_BUDGET
 
 MAX_CELLS = 64  # two 64-bit bitboards
@@ -56,12 +57,13 @@ def kernel_for(game: Game, hooks: object) -> PositionalKernel | None:  # registe
     cells = range(rules.cells)
     if isinstance(hooks, PositionalHooks) and hooks.rules == rules:
         order = sorted(cells, key=lambda c: -hooks.weight[c])  # stable: as the hooks sort the moves
-        symmetries, threats, budget = (tuple(hooks.fast), tuple(hooks.group), hooks.group_plies), hooks.threats, DEFAULT_BUDGET
+        symmetries, budget = (tuple(hooks.fast), tuple(hooks.group), hooks.group_plies), DEFAULT_BUDGET
+        threats = 2 if hooks.threat_space else int(hooks.threats)  # kernel.c's levels: none, forced, threat space
     elif type(hooks) is NoHooks:
-        order, symmetries, threats, budget = list(cells), ((tuple(cells),), (tuple(cells),), -1), False, 0
+        order, symmetries, threats, budget = list(cells), ((tuple(cells),), (tuple(cells),), -1), 0, 0
     else:
         return None
     lines = tuple(sum(1 << c for c in line) for line in rules.lines)
     config = (rules.cells, lines, MARK_RULES.index(rules.marks), GOALS.index(rules.goal), tuple(order),
-              symmetries, threats, budget)
+              symmetries, (threats, THREAT_BUDGET), budget)
     return PositionalKernel(game, config)

@@ -401,6 +401,8 @@ def threat_boards(s: Position, player: int) -> int:
 
 NEVER = 255  # marks_needed when no meta line is left to the player
 NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
+DEEP = 254  # a count closure's first byte when it names a move and a closure of each reply
+NEST = 2  # deep records nest this deep at most (checker/uttt.py NEST; kernel.c NEST)
 
 
 def marks_needed(s: Position, player: int, lowered: int = -1) -> int:
@@ -505,8 +507,18 @@ class CriticalSquares:
     first.
     """
 
-    def __init__(self, open_rules: bool = False) -> None:
+    def __init__(self, open_rules: bool = False, win_by: int = -1) -> None:
         self.open_rules = open_rules
+        self.win_by = win_by  # a win claim's bound as marks on the grid (-1: none): see `for_claim`
+
+    def for_claim(self, result: str, within: int | None, root: Position) -> CriticalSquares:
+        """These hooks for a claim from `root`: for a win claim within N plies they also drop every
+        move of the prover after which it needs more marks for a meta line (`marks_needed`) than
+        the moves it has left before ply N, so the search disproves at once where it cannot win in
+        time (a win proof never shows the moves it drops; the checker checks every play of it)."""
+        if result != "win" or within is None:
+            return self
+        return CriticalSquares(self.open_rules, (root.x | root.o).bit_count() + within)
 
     def candidates(self, s: Position, moves: list[int], prover_moves: bool, prover: int) -> list[int]:
         """The moves to search in `s`, best first."""
@@ -524,28 +536,65 @@ class CriticalSquares:
                 first.append(move)
             else:
                 rest.append(move)
+        if prover_moves and self.win_by >= 0:
+            left = (self.win_by - (s.x | s.o).bit_count() - 1) // 2  # the prover's moves after this one
+            return [m for m in first + rest if marks_needed(play(s, m, self.open_rules), player) <= left]
         return first + rest if prover_moves else first + rest + losing
 
     always_close = True  # the search asks `closure` without --pairings: it closes bounded claims only
 
     def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> bytes | None:
         """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
-        ahead: the record (NO_MOVE, the opponent's `marks_needed`) when that exceeds the opponent's
-        moves left (it cannot win in time, so the claim holds here); else (i, count) for the first
-        legal move i of the prover that sends the opponent to a board where its first move lowers
-        the count to no less than `count`, more than its moves left after it; else None. The
-        checker's `check_count` redoes it."""
+        ahead: the first record of `deep_record` nested NEST deep, or None. The checker's
+        `check_count` redoes it."""
         if result != "no-loss" or plies_left is None:
             return None
-        opponent = O if prover == X else X
+        return self.deep_record(s, O if prover == X else X, plies_left, NEST)
+
+    def deep_record(self, s: Position, opponent: int, plies_left: int, nest: int) -> bytes | None:
+        """A two-byte record (`count_record`) when one closes `s`; else, with `nest` > 0, (DEEP, i,
+        k, then k records) for the first legal move i that sends the opponent to a board where each
+        of its k moves, in order, leaves a position play goes on from that a record nested `nest` - 1
+        deep closes two plies further on; else None."""
+        shallow = self.count_record(s, opponent, plies_left)
+        if shallow is not None or not nest:
+            return shallow
+        for index, after in enumerate(self.sending(s)):
+            if after is None:
+                continue
+            records = []
+            for move in MOVES[after.sent][~(after.x | after.o) >> 9 * after.sent & FULL9]:
+                reply = play(after, move, self.open_rules)
+                record = None if WON[reply.xw] or WON[reply.ow] or reply.closed == FULL9 else \
+                    self.deep_record(reply, opponent, plies_left - 2, nest - 1)
+                if record is None:
+                    break
+                records.append(record)
+            else:
+                return bytes([DEEP, index, len(records)]) + b"".join(records)
+        return None
+
+    def sending(self, s: Position) -> list[Position | None]:
+        """Per legal move of `s`, in order, the position after it, or None when it ends play or
+        sends the opponent to no board (anywhere)."""
+        empty = ~(s.x | s.o)
+        boards = (s.sent,) if s.sent >= 0 else SET_BITS[FULL9 & ~s.closed]
+        out: list[Position | None] = []
+        for move in (m for b in boards for m in MOVES[b][empty >> 9 * b & FULL9]):
+            after = play(s, move, self.open_rules)
+            out.append(None if after.sent < 0 or WON[after.xw] or WON[after.ow] else after)
+        return out
+
+    def count_record(self, s: Position, opponent: int, plies_left: int) -> bytes | None:
+        """The record (NO_MOVE, the opponent's `marks_needed`) when that exceeds the opponent's
+        moves left (it cannot win in time, so the claim holds here); else (i, count) for the first
+        legal move i that sends the opponent to a board where its first move lowers the count to
+        no less than `count`, more than its moves left after it; else None."""
         needed = marks_needed(s, opponent)
         if needed > min(plies_left, 81 - (s.x | s.o).bit_count()) // 2:
             return bytes([NO_MOVE, needed])
-        empty = ~(s.x | s.o)
-        boards = (s.sent,) if s.sent >= 0 else SET_BITS[FULL9 & ~s.closed]
-        for index, move in enumerate(m for b in boards for m in MOVES[b][empty >> 9 * b & FULL9]):
-            after = play(s, move, self.open_rules)
-            if after.sent < 0 or WON[after.xw] or WON[after.ow]:
+        for index, after in enumerate(self.sending(s)):
+            if after is None:
                 continue
             needed = marks_needed(after, opponent, after.sent)
             if needed > (min(plies_left - 1, 81 - (after.x | after.o).bit_count()) + 1) // 2 - 1:

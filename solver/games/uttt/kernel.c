@@ -31,11 +31,13 @@ typedef struct {
     uint16_t closed;     /* boards won or full */
     int8_t sent;         /* the board the player to move must play in, or -1 */
     uint8_t filled;      /* marks placed */
+    u64 packed[3];       /* the key's marks, kept move by move: X's cells 0-63, O's, then both past 63 */
 } Position;
 
 typedef struct {
     int critical;
     int open; /* the open rules: won boards stay playable, only full boards close */
+    int win_by; /* CriticalSquares.win_by: a win claim's bound as marks on the grid (-1: none) */
 } Kernel;
 
 /* WON[m]: the 9-bit set m holds a line. COMPLETERS[m]: cells that would complete a line of m. */
@@ -57,12 +59,13 @@ static void init_tables(void) {
 }
 
 static void *create(PyObject *config) {
-    int critical, open;
-    if (!PyArg_ParseTuple(config, "pp", &critical, &open)) return NULL;
+    int critical, open, win_by;
+    if (!PyArg_ParseTuple(config, "ppi", &critical, &open, &win_by)) return NULL;
     Kernel *k = calloc(1, sizeof *k);
     if (!k) return PyErr_NoMemory();
     k->critical = critical;
     k->open = open;
+    k->win_by = win_by;
     if (!WON[7]) init_tables(); /* cells 0, 1, 2 are a line: the tables are built once */
     return k;
 }
@@ -90,6 +93,8 @@ static void play(const Kernel *k, const Position *p, int move, Position *after) 
     int board = move / 9, cell = move % 9, me = p->filled & 1, bit = 1 << board;
     *after = *p;
     after->mark[me][board] |= (uint16_t)(1 << cell);
+    if (move < 64) after->packed[me] |= 1ULL << move;
+    else after->packed[2] |= 1ULL << (move - 64 + 17 * me);
     if (!((p->won[0] | p->won[1]) & bit) && WON[after->mark[me][board]]) {
         after->won[me] |= (uint16_t)bit;
         if (!k->open) after->closed |= (uint16_t)bit;
@@ -125,6 +130,8 @@ static int winners_problem(const Kernel *k, const Position *p, int x_won, int o_
     return 0;
 }
 
+static void marks_of(const Position *p, u64 words[2][2]);
+
 static int parse(const void *kernel, PyObject *position, void *state) {
     const Kernel *k = kernel;
     Position *p = state;
@@ -154,6 +161,9 @@ static int parse(const void *kernel, PyObject *position, void *state) {
     }
     p->filled = (uint8_t)(nx + no);
     p->sent = (int8_t)(sent >= 0 && !(p->closed >> sent & 1) ? sent : -1);
+    u64 w[2][2];
+    marks_of(p, w);
+    p->packed[0] = w[0][0], p->packed[1] = w[1][0], p->packed[2] = w[0][1] | w[1][1] << 17;
     return 0;
 }
 
@@ -188,14 +198,13 @@ static PyObject *export(const void *kernel, const void *state) {
     return out;
 }
 
-/* The marks, the board sent to and the boards won, packed: 81 + 81 bits, 4, 9 + 9. */
+/* The marks, the board sent to and the boards won, packed: 81 + 81 bits, 4, 9 + 9 (the marks as
+   each move left them in `packed`). */
 static void key(const void *kernel, const void *state, DfpnKey *key) {
     const Position *p = state;
-    u64 w[2][2];
-    marks_of(p, w);
-    key->w[0] = w[0][0];
-    key->w[1] = w[1][0];
-    key->w[2] = w[0][1] | w[1][1] << 17 | (u64)(p->sent + 1) << 34 | (u64)p->won[0] << 38 | (u64)p->won[1] << 47;
+    key->w[0] = p->packed[0];
+    key->w[1] = p->packed[1];
+    key->w[2] = p->packed[2] | (u64)(p->sent + 1) << 34 | (u64)p->won[0] << 38 | (u64)p->won[1] << 47;
 }
 
 /* ---- critical squares: engine.py's functions of the same names, move for move ------------------ */
@@ -257,6 +266,8 @@ static int legal_moves(const Position *p, int *out) {
     return n;
 }
 
+static int marks_needed(const Position *p, int player, int lowered);
+
 /* CriticalSquares.candidates: the moves to search, best first; how many. */
 static int critical_candidates(const Kernel *k, const Position *p, const int *moves, int count, int prover_moves, int *out) {
     int wins[81], nwins = immediate_wins(p, wins), n = 0;
@@ -284,6 +295,16 @@ static int critical_candidates(const Kernel *k, const Position *p, const int *mo
     }
     memcpy(out + n, rest, nrest * sizeof *rest);
     n += nrest;
+    if (prover_moves && k->win_by >= 0) { /* CriticalSquares.candidates: drop moves that cannot win in time */
+        int left = k->win_by - p->filled - 1, kept = 0;
+        left = left < 0 ? -1 : left / 2; /* Python's floor division */
+        for (int i = 0; i < n; i++) {
+            Position after;
+            play(k, p, out[i], &after);
+            if (marks_needed(&after, player, -1) <= left) out[kept++] = out[i];
+        }
+        return kept;
+    }
     if (!prover_moves) {
         memcpy(out + n, losing, nlosing * sizeof *losing);
         n += nlosing;
@@ -326,46 +347,55 @@ static int legal(const void *kernel, const void *state, DfpnChild *out) {
 
 #define NEVER 255   /* no meta line is left to the player */
 #define NO_MOVE 255 /* a count closure's first byte when it counts at the position itself */
+#define NEST 2 /* deep records nest this deep at most: 3 + 9 (3 + 9 * 2) = 192 bytes */
+#define DEEP 254    /* a count closure's first byte when it names a move and a closure of each reply */
 
-/* The fewest marks `player` must still place to hold a meta line: per board 0 if won by `player`,
-   NEVER if won by the other or full, else 3 minus `player`'s marks on the fullest local line without
-   the other's mark; per meta line the sum. Each move places one mark: a floor on moves to a win.
-   `lowered`: a board counted one lower (unless 0 or NEVER), the count after a move there. */
-static int marks_needed(const Position *p, int player, int lowered) {
+/* The fewest marks player `me + 1` must still place to win board `b`: 0 if it won it, NEVER if
+   the other won it or it is full, else 3 minus its marks on the fullest local line without the
+   other's mark. Each move places one mark: a floor on moves to win the board. */
+static int board_cost(const Position *p, int me, int b) {
     static const int lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
-    static const int meta[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
-    int me = player - 1, cost[9], best = NEVER;
-    for (int b = 0; b < 9; b++) {
-        if (p->won[me] >> b & 1) {
-            cost[b] = 0;
-            continue;
+    if (p->won[me] >> b & 1) return 0;
+    if (p->won[1 - me] >> b & 1 || !empty(p, b)) return NEVER;
+    int cost = NEVER;
+    for (int l = 0; l < 8; l++)
+        if (!(p->mark[1 - me][b] & lines[l])) {
+            int missing = 3 - __builtin_popcount(p->mark[me][b] & lines[l]);
+            if (missing < cost) cost = missing;
         }
-        cost[b] = NEVER;
-        if (p->won[1 - me] >> b & 1 || !empty(p, b)) continue;
-        for (int l = 0; l < 8; l++)
-            if (!(p->mark[1 - me][b] & lines[l])) {
-                int missing = 3 - __builtin_popcount(p->mark[me][b] & lines[l]);
-                if (missing < cost[b]) cost[b] = missing;
-            }
-        if (b == lowered && cost[b] < NEVER) cost[b]--;
-    }
+    return cost;
+}
+
+/* The cheapest meta line for these board costs (NEVER at most); `lowered`: a board counted one
+   lower (unless 0 or NEVER), the count after a move there. */
+static int meta_min(const int cost[9], int lowered) {
+    static const int meta[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+    int c[9], best = NEVER;
+    memcpy(c, cost, sizeof c);
+    if (lowered >= 0 && c[lowered] > 0 && c[lowered] < NEVER) c[lowered]--;
     for (int l = 0; l < 8; l++) {
-        int sum = cost[meta[l][0]] + cost[meta[l][1]] + cost[meta[l][2]];
+        int sum = c[meta[l][0]] + c[meta[l][1]] + c[meta[l][2]];
         if (sum < best) best = sum;
     }
     return best;
 }
 
-/* dfpn.h `close`, CriticalSquares.closure: with the family's hooks, a bounded no-loss claim holds
-   where the opponent needs more marks than its moves left -- record (NO_MOVE, count) -- or after
-   the first legal move of the prover that sends the opponent to a board where its first move
-   lowers the count to no less than `count`, more than its moves left after it -- record (the
-   move's index, count) (checker/uttt.py check_count). */
-static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
-    const Kernel *k = kernel;
-    const Position *p = state;
-    if (!k->critical || !no_loss || plies_left < 0) return 0;
-    int opponent = 3 - prover, needed = marks_needed(p, opponent, -1), left = 81 - p->filled;
+/* The fewest marks `player` must still place to hold a meta line (engine.py marks_needed): per
+   meta line the sum of its boards' `board_cost`. `lowered`: as `meta_min`. */
+static int marks_needed(const Position *p, int player, int lowered) {
+    int cost[9];
+    for (int b = 0; b < 9; b++) cost[b] = board_cost(p, player - 1, b);
+    return meta_min(cost, lowered);
+}
+
+/* CriticalSquares.count_record: a two-byte record closing `p` for a no-loss claim `plies_left`
+   plies ahead -- (NO_MOVE, count) where the opponent needs more marks than its moves left, or
+   (the index of the first legal move that sends the opponent to a board where its first move
+   lowers the count to no less than `count`, more than its moves left after it, count) -- or 0. */
+static int count_record(const Kernel *k, const Position *p, int opponent, int plies_left, unsigned char *out) {
+    int cost[9], me = opponent - 1;
+    for (int b = 0; b < 9; b++) cost[b] = board_cost(p, me, b);
+    int needed = meta_min(cost, -1), left = 81 - p->filled;
     if (needed > (plies_left < left ? plies_left : left) / 2) {
         out[0] = NO_MOVE, out[1] = (unsigned char)needed;
         return 2;
@@ -375,13 +405,52 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
         Position after;
         play(k, p, moves[i], &after);
         if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
-        needed = marks_needed(&after, opponent, after.sent), left = 81 - after.filled;
+        int board = moves[i] / 9, was = cost[board]; /* a move changes the opponent's cost of its own board only */
+        cost[board] = board_cost(&after, me, board);
+        needed = meta_min(cost, after.sent), left = 81 - after.filled;
+        cost[board] = was;
         if (needed > ((plies_left - 1 < left ? plies_left - 1 : left) + 1) / 2 - 1) {
             out[0] = (unsigned char)i, out[1] = (unsigned char)needed;
             return 2;
         }
     }
     return 0;
+}
+
+/* dfpn.h `close`, CriticalSquares.closure: with the family's hooks, a bounded no-loss claim holds
+   where a two-byte record closes the position, or -- record (DEEP, i, k, k two-byte records) --
+   after the first legal move i of the prover that sends the opponent to a board where each of its
+   k moves, in order, leaves a position play goes on from that a two-byte record closes two plies
+   further on (checker/uttt.py check_count: the proof's subtree written out, sound as the two-byte
+   form is). */
+static int deep_record(const Kernel *k, const Position *p, int opponent, int plies_left, int nest, unsigned char *out) {
+    int length = count_record(k, p, opponent, plies_left, out);
+    if (length || !nest) return length;
+    int moves[81], count = legal_moves(p, moves);
+    for (int i = 0; i < count; i++) {
+        Position after;
+        play(k, p, moves[i], &after);
+        if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
+        int replies[81], n = legal_moves(&after, replies), m = 0, at = 3;
+        for (; m < n; m++) {
+            Position reply;
+            play(k, &after, replies[m], &reply);
+            int sub = result(k, &reply) != DFPN_OPEN ? 0 : deep_record(k, &reply, opponent, plies_left - 2, nest - 1, out + at);
+            if (!sub) break;
+            at += sub;
+        }
+        if (m == n) {
+            out[0] = DEEP, out[1] = (unsigned char)i, out[2] = (unsigned char)n;
+            return at;
+        }
+    }
+    return 0;
+}
+
+static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
+    const Kernel *k = kernel;
+    if (!k->critical || !no_loss || plies_left < 0) return 0;
+    return deep_record(k, state, 3 - prover, plies_left, NEST, out);
 }
 
 const DfpnFamily dfpn_uttt = {

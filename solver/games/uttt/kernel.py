@@ -50,7 +50,7 @@ def kernel_for(game: Uttt, hooks: object) -> UtttKernel | None:  # registered in
         return None
     open_rules = game.rules.open
     if type(hooks) is CriticalSquares and hooks.open_rules == open_rules:
-        return UtttKernel(game, (True, open_rules))
+        return UtttKernel(game, (True, open_rules, hooks.win_by))
     if type(hooks) is NoHooks:
-        return UtttKernel(game, (False, open_rules))
+        return UtttKernel(game, (False, open_rules, -1))
     return None
