@@ -76,7 +76,7 @@ def test_policy(tmp_path: Path) -> None:
     assert parallel_failing.outcome.status == failing.outcome.status == "disproved"  # the plan's, not the claim's
 
 
-@pytest.mark.parametrize(("game_text", "claim"), [("mnk:4,4,3", Claim(1, "win", 7)), ("mnk:4,4,3", Claim(1, "win", 5)),
+@pytest.mark.parametrize(("game_text", "claim"), [("mnk:4,4,4", Claim(1, "win", 9)), ("mnk:4,4,4", Claim(2, "no-loss", 8)),
                                                    ("tictactoe", Claim(2, "no-loss", 6)), ("mnk:3,4,3", Claim(2, "no-loss", 4))])
 def test_within(game_text: str, claim: Claim, tmp_path: Path) -> None:
     serial, parallel, stats = both(game_text, claim, Options())
@@ -92,7 +92,7 @@ def test_within_uttt_count_closures(tmp_path: Path) -> None:
 
     game = resolve_game("uttt")
     state = seeded_position(game, 40, 0)
-    claim = Claim(3 - game.to_move(state), "no-loss", 12)  # about 1,000 nodes serially, 119 positions closed by counts
+    claim = Claim(3 - game.to_move(state), "no-loss", 16)  # about 5,000 nodes serially, 315 positions closed by counts
     serial, parallel, stats = both("uttt", claim, Options(), game.format_position(state))
     assert parallel.outcome.status == "proved" and stats.jobs > 1
     assert serial.certificate.proof.closures and parallel.certificate.proof.closures
