@@ -212,3 +212,196 @@ def parallel_benchmark(ply: int = 40, count: int = 2, budget: int = 20_000, job_
         "simulation": {"from": "process pool ×2", "assumptions": SIMULATION_ASSUMPTIONS,
                        "rows": simulation(runs[2], serial)},
     }
+
+
+# ---- the issue's targets: whole processes, serial against 2 workers ----------------------------
+
+TARGET_TABLE_MB = 810.0  # each process's (serial search, each worker) table cap: 2^24 entries of 48 bytes
+TARGET_RSS_SECONDS = 0.1  # how often the process tree's resident memory is read
+
+
+@dataclass(frozen=True)
+class Target:
+    """One claim of the target benchmark: the game, the position (None: the start), the claim."""
+
+    label: str
+    game_text: str
+    position: str | None
+    player: int
+    result: str  # "win" or "no-loss"
+
+
+TARGET_MNK = Target("mnk:5,5,4 player 2 no-loss", "mnk:5,5,4", None, 2, "no-loss")
+UTTT_PLY = 30
+UTTT_SERIAL_SECONDS = (60.0, 150.0)  # a ply-30 position qualifies when the serial search settles it within these
+UTTT_SCAN_SECONDS = 300.0  # the scan for one stops trying new positions after this long (the run must fit a 16-minute slot)
+
+
+def uttt_candidates() -> list[Target]:
+    """`certify bench --suite uttt`'s sample at ply 30 (certify/bench/uttt.py `sample([30], 10, 2026 + 30)`),
+    claim "player 1 (to move) wins" (every position of the sample has player 1 to move)."""
+    from certify.bench.uttt import sample
+    from solver.games.uttt.engine import Uttt
+
+    game = Uttt()
+    return [Target(f"uttt ply {UTTT_PLY} (sample position {i}), player {game.to_move(s)} wins", "uttt", game.format_position(s),
+                   game.to_move(s), "win") for i, s in enumerate(sample([UTTT_PLY], 10, 2026 + UTTT_PLY)[UTTT_PLY])]
+
+
+def one_search(game_text: str, position: str | None, player: int, result: str, workers: int, job_seconds: float,
+               table_mb: float, max_seconds: float | None = None, max_nodes: int | None = None) -> dict[str, Any]:
+    """One search in this process: the serial compiled search (`workers` 0) or the driver on a process
+    pool of `workers`, each table capped at `table_mb`; the figures as JSON. No certificate is
+    written: the search is what is compared (the parallel strategy's walk is Python, the serial one C)."""
+    from solver.search.native import NativeProofSearch
+    from solver.search.parallel import Context, Driver, Options, worker_search
+
+    game = resolve_game(game_text)
+    state = game.initial() if position is None else game.parse_position(position)
+    claim = Claim(player, result)  # type: ignore[arg-type]
+    start, start_cpu = time.perf_counter(), time.process_time()
+    if workers == 0:
+        outcome = NativeProofSearch(game, claim, game.search_hooks(), table_mb=table_mb).search(state, max_nodes=max_nodes,
+                                                                                                max_seconds=max_seconds)
+        return {"status": outcome.status, "nodes": outcome.nodes, "search_wall_s": time.perf_counter() - start,
+                "search_cpu_s": time.process_time() - start_cpu, "jobs": 0, "driver_cpu_s": 0.0}
+    options = Options(table_mb=table_mb)
+    samples: list[dict[str, Any]] = []
+    engine = EngineSpec("process", workers).open(Context(game, claim, worker_search(game, options), options=options))
+    try:
+        driver = Driver(game, state, claim, engine, budget=20_000, job_seconds=job_seconds, options=options, max_nodes=max_nodes,
+                        checkpoint=lambda saved: samples.append(footprint(saved)), checkpoint_seconds=FOOTPRINT_SECONDS)
+        run = driver.run()
+        samples.append(footprint(driver.state()))
+    finally:
+        engine.close()
+    stats = run.stats
+    return {"status": run.status, "nodes": stats.worker_nodes, "search_wall_s": stats.seconds,
+            "search_cpu_s": stats.worker_cpu_seconds + stats.driver_cpu_seconds, "jobs": stats.jobs,
+            "driver_cpu_s": stats.driver_cpu_seconds, "job_cpu_s": stats.worker_cpu_seconds,
+            "driver_nodes": stats.driver_nodes, "footprint": samples}
+
+
+FOOTPRINT_SECONDS = 30.0  # how often a target run measures the driver's state, as a checkpoint would save it (it costs the driver a pickling)
+
+
+def footprint(state: dict[str, Any]) -> dict[str, Any]:
+    """What the driver holds (`Driver.state`) and what a checkpoint of it takes: jobs answered, nodes
+    searched, the tree's nodes, settled positions, workers' proofs (count and packed bytes), the
+    state pickled, and compressed as certify/proving/checkpoint.py writes it; this process's RSS."""
+    import pickle
+    import zlib
+
+    from certify.proving.single import peak_rss_mb
+    from solver.search.pns import rss_mb
+
+    tree, stack = 0, [state["root"]]
+    while stack:
+        node = stack.pop()
+        tree += 1
+        stack.extend(node.children or ())
+    raw = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    stats = state["stats"]
+    return {"jobs": stats.jobs, "worker_nodes": stats.worker_nodes, "tree_nodes": tree, "settled": len(state["known"]),
+            "proofs": len(state["proofs"]), "proof_bytes": sum(len(p[1]) + sum(map(len, p[2])) for p in state["proofs"].values()),
+            "pickle_bytes": len(raw), "checkpoint_bytes": len(zlib.compress(raw, 1)), "rss_mb": rss_mb(),
+            "peak_rss_mb": peak_rss_mb()}
+
+
+def _tree_rss_kb(root: int) -> int:
+    """Resident memory of process `root` and every descendant (Linux /proc), in KiB."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    tree, total = {root}, 0
+    changed = True
+    while changed:
+        changed = False
+        for pid, parent in parents.items():
+            if parent in tree and pid not in tree:
+                tree.add(pid)
+                changed = True
+    return sum(rss.get(pid, 0) for pid in tree)
+
+
+def measured_process(target: Target, workers: int, job_seconds: float, table_mb: float, max_seconds: float | None = None,
+                     max_nodes: int | None = None) -> dict[str, Any]:
+    """`one_search` as a whole process of its own (`nice` as the caller is): its figures, with the
+    process's wall time, CPU time (its own and its workers', from wait4) and the peak of the
+    resident memory summed over it and its workers (read every TARGET_RSS_SECONDS)."""
+    import json
+    import subprocess
+    import sys
+
+    call = (f"import json; from certify.bench.parallel import one_search; print(json.dumps(one_search("
+            f"{target.game_text!r}, {target.position!r}, {target.player}, {target.result!r}, {workers}, {job_seconds}, {table_mb}, "
+            f"{max_seconds!r}, {max_nodes!r})))")
+    start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-c", call], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peak = 0
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        peak = max(peak, _tree_rss_kb(child.pid))
+        time.sleep(TARGET_RSS_SECONDS)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    out, err = child.communicate()
+    if child.returncode != 0:
+        raise RuntimeError(f"{target.label}, {workers or 'serial'}: exit {child.returncode}: {err.decode()[-400:]}")
+    figures = json.loads(out.decode().strip().splitlines()[-1])
+    return {**figures, "workers": workers, "process_wall_s": wall, "process_cpu_s": usage.ru_utime + usage.ru_stime,
+            "peak_rss_mb": max(peak, usage.ru_maxrss) / 1024, "largest_process_rss_mb": usage.ru_maxrss / 1024}
+
+
+def target_row(target: Target, serial: dict[str, Any], parallel: dict[str, Any], workers: int) -> dict[str, Any]:
+    """One claim's figures: both runs, speedup (the serial search's wall time over the driver's, both
+    from search start to settled), efficiency (speedup per worker) and node overhead."""
+    speedup = serial["search_wall_s"] / parallel["search_wall_s"]
+    return {"claim": target.label, "game": target.game_text, "position": target.position, "player": target.player,
+            "result": target.result, "serial": serial, "parallel": parallel, "speedup": speedup, "efficiency": speedup / workers,
+            "process_speedup": serial["process_wall_s"] / parallel["process_wall_s"],
+            "node_overhead": parallel["nodes"] / serial["nodes"] if serial["nodes"] else None,
+            "agrees": serial["status"] == parallel["status"]}
+
+
+def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_seconds: float = DEFAULT_JOB_SECONDS,
+                     table_mb: float = TARGET_TABLE_MB, uttt: bool = True) -> dict[str, Any]:
+    """For each target claim (default: TARGET_MNK), the serial compiled search, then the driver on
+    `workers` workers, each a whole process run after the other (`target_row`). With `uttt`, then
+    the first position of `uttt_candidates` whose serial search settles within UTTT_SERIAL_SECONDS
+    (each tried with the upper bound as its time limit, for at most UTTT_SCAN_SECONDS in all; the
+    ones tried and passed over are listed), and the driver on it (its node budget 3x the serial's)."""
+    rows, passed_over = [], []
+    load_before = os.getloadavg()[0]
+    for target in targets or [TARGET_MNK]:
+        serial = measured_process(target, 0, job_seconds, table_mb)
+        rows.append(target_row(target, serial, measured_process(target, workers, job_seconds, table_mb), workers))
+    if uttt:
+        low, high = UTTT_SERIAL_SECONDS
+        scan_start = time.perf_counter()
+        for target in uttt_candidates():
+            if time.perf_counter() - scan_start > UTTT_SCAN_SECONDS:
+                break
+            serial = measured_process(target, 0, job_seconds, table_mb, max_seconds=high)
+            if serial["status"] not in ("proved", "disproved") or serial["search_wall_s"] < low:
+                passed_over.append({"claim": target.label, "position": target.position, "status": serial["status"],
+                                    "nodes": serial["nodes"], "search_wall_s": serial["search_wall_s"]})
+                continue
+            parallel = measured_process(target, workers, job_seconds, table_mb, max_nodes=3 * serial["nodes"])
+            rows.append(target_row(target, serial, parallel, workers))
+            break
+    return {"workers": workers, "job_seconds": job_seconds, "table_mb": table_mb,
+            "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)], "rows": rows,
+            "uttt_passed_over": passed_over, "uttt_rule": {"ply": UTTT_PLY, "serial_seconds": list(UTTT_SERIAL_SECONDS),
+                                                           "scan_seconds": UTTT_SCAN_SECONDS}}

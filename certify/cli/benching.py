@@ -25,6 +25,7 @@ SUITE_OPTIONS: dict[str, tuple[str, ...]] = {  # an option given to another suit
     "games": ("players", "all"),
     "board": ("scale",),
     "peer_source": ("scale", "uttt"),
+    "target": ("parallel",),
     **{name: ("uttt",) for name in ("plies", "positions", "seconds", "extend", "plot", "plain")},
 }
 
@@ -55,6 +56,7 @@ def bench(
     extend: Annotated[bool, typer.Option("--extend/--no-extend", help="uttt: go on to earlier plies (5 at a time) while any position is solved.")] = True,
     plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE", help="uttt: also draw the figures (frontier per ply, nodes/s, check time vs certificate size) into FILE, .svg or .png (needs the plot extra: pip install -e '.[plot]').", show_default=False)] = None,
     plain: Annotated[bool, typer.Option("--plain/--no-plain", help="uttt: also search without critical squares.")] = True,
+    target: Annotated[bool, typer.Option("--target", help="parallel: the issue's target claims instead (mnk:5,5,4 player 2 no-loss; a ply-30 Ultimate tic-tac-toe position), the serial compiled search and 2 workers each a whole process of its own, with wall, CPU, nodes, peak memory (summed over the processes), speedup, efficiency, node overhead and the driver's state per job (docs/scaling.md). Minutes: run it on a quiet machine.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Time the solver, certificate writer and checker (OpenSpiel the peer: pip install -e '.[bench]'), Z3, and players.
@@ -95,7 +97,7 @@ def bench(
     if suite == "parallel":  # not part of `all`: it needs minutes and, for Ray, the optional extra
         from certify.cli.parallel import bench_parallel
 
-        bench_parallel(json_out)
+        bench_parallel(json_out, target)
         return
     timings: list[Timing] = []
     players: list[dict] = []

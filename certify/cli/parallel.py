@@ -52,8 +52,9 @@ def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:
 def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, job_nodes: int, max_nodes: int | None,
                       command: str, timed: bool, show_progress: bool, job_seconds: float | None = None,
                       checkpoint: Path | None = None, checkpoint_seconds: float = 600.0,
-                      resume: Path | None = None) -> tuple[Any, Any]:
+                      resume: Path | None = None, options: Any = None) -> tuple[Any, Any]:
     """`certify prove --workers/--ray`: the parallel driver with progress; (Attempt, driver Stats).
+    `options`: solver.search.parallel.Options (--plain, --pairings, --policy).
 
     A job whose worker keeps dying stops the proof with one line and exit 3; a checkpoint that
     cannot be resumed, with one line and exit 2.
@@ -62,14 +63,15 @@ def prove_in_parallel(game: Any, claim: Any, position: str | None, spec: Any, jo
     from certify.proving.parallel import prove_on_engine
     from solver.search.parallel import DEFAULT_JOB_SECONDS
     from solver.workers import EngineError
-    from solver.search.parallel import JobFailed
+    from solver.search.parallel import JobFailed, Options
 
     with driver_progress(show_progress) as progress:
         try:
             return prove_on_engine(game, claim, position, spec, job_nodes=job_nodes, max_nodes=max_nodes,
                                    progress=progress, command=command, timed=timed,
                                    job_seconds=DEFAULT_JOB_SECONDS if job_seconds is None else job_seconds or None,
-                                   checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds, resume=resume)
+                                   checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds, resume=resume,
+                                   options=options or Options())
         except (EngineError, CheckpointError) as err:
             raise fail(str(err)) from None
         except JobFailed as err:
@@ -248,10 +250,14 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
 # ---- bench --------------------------------------------------------------------------------------
 
 
-def bench_parallel(json_out: bool) -> None:
+def bench_parallel(json_out: bool, target: bool = False) -> None:
     """`certify bench --suite parallel`: print the table (or JSON) of certify.bench.parallel."""
     from certify.bench.timing import machine
     from certify.bench.parallel import parallel_benchmark
+
+    if target:
+        bench_target(json_out)
+        return
 
     with console.status("benchmarking the parallel driver…", spinner="dots") if not json_out else _null():
         result = parallel_benchmark()
@@ -281,6 +287,44 @@ def bench_parallel(json_out: bool) -> None:
         console.print(f"Ray start (ray.init, 2 CPUs): {result['ray_start_s']:.1f} s, not counted above")
     elif result["ray_note"]:
         console.print(f"Ray not measured: {escape(result['ray_note'])}")
+    info = machine()
+    load = result["load_average"]
+    console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}; load average {load[0]} before, {load[1]} after")
+
+
+def bench_target(json_out: bool) -> None:
+    """`certify bench --suite parallel --target`: the table (or JSON) of certify.bench.parallel `target_benchmark`."""
+    from certify.bench.parallel import target_benchmark
+    from certify.bench.timing import machine
+
+    with console.status("the serial search, then 2 workers, on each target claim…", spinner="dots") if not json_out else _null():
+        result = target_benchmark()
+    if json_out:
+        console.print_json(json.dumps({"machine": machine(), **result}))
+        return
+    table = Table("claim", "run", "status", "search wall", "process wall", "CPU", "nodes", "× serial nodes", "jobs",
+                  "peak RSS (all processes)", "speedup", "efficiency",
+                  title=f"certify bench --suite parallel --target: jobs of about {result['job_seconds']} s, "
+                        f"tables of {result['table_mb']:.0f} MB per process")
+    for row in result["rows"]:
+        for name, run in (("serial (compiled)", row["serial"]), (f"{result['workers']} workers", row["parallel"])):
+            serial = name.startswith("serial")
+            table.add_row(escape(row["claim"]), name, run["status"], f"{run['search_wall_s']:.1f} s", f"{run['process_wall_s']:.1f} s",
+                          f"{run['process_cpu_s']:.1f} s", f"{run['nodes']:,}", "1.00" if serial else f"{row['node_overhead']:.2f}",
+                          "—" if serial else f"{run['jobs']:,}", f"{run['peak_rss_mb']:,.0f} MB",
+                          "—" if serial else f"{row['speedup']:.2f}×", "—" if serial else f"{row['efficiency']:.2f}")
+    console.print(table)
+    for row in result["rows"]:
+        last = row["parallel"]["footprint"][-1]
+        jobs = max(1, last["jobs"])
+        console.print(f"{escape(row['claim'])}: driver state after {last['jobs']:,} jobs: {last['tree_nodes']:,} tree nodes, "
+                      f"{last['settled']:,} settled positions, {last['proofs']:,} proofs ({last['proof_bytes']:,} B); "
+                      f"{last['pickle_bytes'] / jobs:,.0f} B pickled and {last['checkpoint_bytes'] / jobs:,.0f} B in a checkpoint per job")
+    rule = result["uttt_rule"]
+    for skipped in result["uttt_passed_over"]:
+        console.print(f"passed over: {escape(skipped['claim'])}: {skipped['status']} after {skipped['nodes']:,} nodes, "
+                      f"{skipped['search_wall_s']:.1f} s (a target position takes {rule['serial_seconds'][0]:.0f}–"
+                      f"{rule['serial_seconds'][1]:.0f} s serially)")
     info = machine()
     load = result["load_average"]
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}; load average {load[0]} before, {load[1]} after")

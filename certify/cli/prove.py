@@ -55,6 +55,20 @@ def progress_line(p: Progress, max_nodes: int | None, max_memory: float | None) 
             f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries{full}  {p.rss_mb:,.0f} MB")
 
 
+def worker_table_mb(spec: Any, max_memory: int | None) -> float | None:
+    """With --workers and --max-memory MB: each worker's compiled table cap, an equal share of MB for
+    the driver and each worker, less the room a table needs while it doubles (None: the default)."""
+    from solver.workers import default_workers
+
+    if max_memory is None:
+        return None
+    try:
+        from solver.search.native import GROWTH_HEADROOM
+    except ImportError:  # not built: the workers run the Python search, whose table has its own cap
+        return None
+    return max(1.0, max_memory / ((spec.workers or default_workers()) + 1) / GROWTH_HEADROOM)
+
+
 def default_output(game_name: str, claim: Claim) -> Path:
     """`mnk-4-4-3.p1-win.json`: the game's name made file-safe, the player and the claim."""
     bound = "" if claim.within is None else f"-within-{claim.within}"
@@ -96,7 +110,7 @@ def prove(
     position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
-    max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this.")] = None,
+    max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this (with --workers: each compiled worker's table is capped at an equal share of it for the driver and each worker).")] = None,
     core: Annotated[Literal["auto", "python", "native"], typer.Option("--core", help="Which df-pn searches: native (compiled: positional boards, uttt, uttt:open), python (solver/search/pns.py, the reference), or auto: native where the game has a compiled kernel.")] = "auto",
     checkpoint: Annotated[Optional[Path], typer.Option("--checkpoint", metavar="FILE", show_default=False, help="Save the search's table (with --workers/--ray: the driver's state) to FILE every --checkpoint-minutes and when it stops unsettled (a budget, Ctrl-C); resume with --resume FILE. Removed once the claim is settled.")] = None,
     checkpoint_minutes: Annotated[float, typer.Option("--checkpoint-minutes", metavar="MINUTES", min=0.01, help="How often --checkpoint saves.")] = 10.0,
@@ -156,8 +170,6 @@ def prove(
     target = Claim(int(player), claim, within)
     options = []  # recorded in provenance after the claim: the command that regenerates the file
     if within is not None:
-        if parallel:
-            raise fail("--within is for the serial search (leave out --workers, --ray and --batch)")
         options.append(f"--within {within}")
     if position is not None:
         try:
@@ -166,20 +178,14 @@ def prove(
             raise option_fail("--position", err) from None
         options.append(f"--position '{position}'")
     if plain:
-        if parallel:
-            raise fail("--plain is for the serial search (leave out --workers, --ray and --batch)")
         options.append("--plain")
     if pairings:
-        if parallel:
-            raise fail("--pairings is for the serial search (leave out --workers, --ray and --batch)")
         hooks = game_obj.search_hooks()
         if not hasattr(hooks, "closure") or getattr(hooks, "always_close", False):  # a count closes without it
             raise fail(f"--pairings: {game_obj.rules.name} has no pairing closures (positional games with own marks have them)")
         options.append("--pairings")
     plan = None
     if policy is not None:
-        if parallel:
-            raise fail("--policy is for the serial search (leave out --workers, --ray and --batch)")
         from certify.players.load import PolicySpecError, imported_policy
 
         try:
@@ -206,10 +212,15 @@ def prove(
         if spec is not None:
             from certify.cli.parallel import prove_in_parallel
 
+            from solver.search.parallel import Options
+
             mine = claim_searched == target
-            return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed, not json_out,
-                                     job_seconds, checkpoint if mine else None, checkpoint_minutes * 60,
-                                     resume if mine else None)
+            try:
+                return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed,
+                                         not json_out, job_seconds, checkpoint if mine else None, checkpoint_minutes * 60,
+                                         resume if mine else None, Options(plain, pairings, plan, worker_table_mb(spec, max_memory)))
+            except PolicyMoveError as err:
+                raise fail(f"--policy {policy}: {err}") from None
         with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
             mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
             try:

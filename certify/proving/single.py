@@ -28,16 +28,14 @@ from certify.record.schema import PairingCertificate, Proof, Provenance, Strateg
 from solver.games.families import game_from_rules
 from solver.games.game import Game, NoHooks
 from solver.search.pns import Claim, Outcome, ProofSearch, Progress
-from solver.search.prooftree import ProofTree, canonical_strategy
+from solver.search.prooftree import NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, canonical_strategy, closure_record  # noqa: F401 (re-exported)
 from solver.games.positional.rules import RulesError
 from solver.search.policy import PlanPolicy, PolicyHooks
 
 Core = Literal["auto", "python", "native"]  # which df-pn searches: the compiled one where it can (auto)
 STRATEGY_VERSION = 2
 ZLIB_LEVEL = 9  # a proof is written once and read many times
-NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
 CLOSURE_FIELDS = {"uttt": "counts"}  # the proof field of a family's closure records; others: "pairings"
-TRAVERSAL_BUDGET = 50_000  # steps of solver/games/positional/blocking.py per position when writing a proof with pairings
 
 
 class CoreUnavailable(ValueError):
@@ -160,16 +158,6 @@ def closing(hooks: Any, pairings: bool) -> bool:
     """Whether the search asks the hooks' `closure`: with --pairings, or always where the hooks say
     so (uttt's meta-line count, which closes bounded no-loss claims only)."""
     return pairings or bool(getattr(hooks, "always_close", False))
-
-
-def closure_record(closure: tuple[int | None, Any] | bytes | None) -> bytes | None:
-    """A closure as the certificate stores it: a record already (bytes, e.g. uttt's count) as it is; a
-    pairing (first move or None, pairs) as the first move (NO_FIRST_MOVE: none), the number of pairs,
-    then their cells, one byte each (checker/proof.py)."""
-    if closure is None or isinstance(closure, bytes):
-        return closure
-    first, pairs = closure
-    return bytes([NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair)])
 
 
 def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Callable[[Progress], None] | None,

@@ -575,11 +575,13 @@ static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *
 /* solver/search/prooftree.py canonical_strategy, with `choose` the proved move and `close` the
    family's closure (when the search takes closures): the same traversal, so the same certificate.
    Returns (moves as bytes, positions, terminals, depth, the closures' records as a list of bytes). */
-static PyObject *Search_strategy(Search *self, PyObject *position) {
-    if (!ready(self)) return NULL;
+static PyObject *Search_strategy(Search *self, PyObject *args) {
+    PyObject *position;
+    int ply = 0; /* the position's ply from the search's root: a bounded claim's bound counts from there */
+    if (!ready(self) || !PyArg_ParseTuple(args, "O|i", &position, &ply)) return NULL;
     Pending root;
     if (self->family->parse(self->kernel, position, root.state) < 0) return NULL;
-    root.ply = 0;
+    root.ply = ply;
     size_t stack_cap = 1024, stack_len = 0, moves_cap = 1 << 16, moves_len = 0;
     Pending *stack = malloc(stack_cap * sizeof *stack);
     unsigned char *moves = malloc(moves_cap);
@@ -746,23 +748,24 @@ static int ready(Search *self) {
 /* Run mid from `state` under the budgets set in `self`; the root's numbers or a stop status.
    With `again`, a solved root is expanded anew: its children's entries may have been evicted,
    and proved_move needs them back (as solver/search/pns.py's proved_move calls _mid). */
-static void run(Search *self, const void *state, u64 *pn, u64 *dn, int again) {
+static void run(Search *self, const void *state, u64 *pn, u64 *dn, int again, u64 pn_limit, u64 dn_limit) {
     self->family->key(self->kernel, state, &self->root_key);
     self->root_hash = key_hash(&self->root_key);
     numbers(self, state, pn, dn);
     if ((*pn && *dn) || (again && self->family->result(self->kernel, state) == DFPN_OPEN))
-        mid(self, state, self->root_hash, &self->root_key, INF, INF, 0, pn, dn);
+        mid(self, state, self->root_hash, &self->root_key, pn_limit, dn_limit, 0, pn, dn);
 }
 
 static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"position", "max_nodes", "max_memory_mb", "max_seconds", "progress", "progress_seconds",
-                            "again", NULL};
+                            "again", "pn_limit", "dn_limit", NULL};
     PyObject *position, *progress = Py_None;
     long long max_nodes = -1;
     double max_mb = -1, max_seconds = -1, progress_seconds = 0.5;
     int again = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LddOdp", names, &position, &max_nodes, &max_mb, &max_seconds,
-                                     &progress, &progress_seconds, &again))
+    unsigned long long pn_limit = INF, dn_limit = INF; /* the root's thresholds (a parallel driver's job) */
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LddOdpKK", names, &position, &max_nodes, &max_mb, &max_seconds,
+                                     &progress, &progress_seconds, &again, &pn_limit, &dn_limit))
         return NULL;
     if (!ready(self)) return NULL;
     _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
@@ -778,13 +781,14 @@ static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
     self->status = RUNNING;
     u64 pn = 1, dn = 1;
     if (!setjmp(self->stop)) {
-        run(self, state, &pn, &dn, again);
+        run(self, state, &pn, &dn, again, pn_limit < INF ? pn_limit : INF, dn_limit < INF ? dn_limit : INF);
     } else {
         if (self->status == FAILED) return NULL;
         numbers(self, state, &pn, &dn);
     }
     self->progress = NULL;
-    const char *status = self->status != RUNNING ? STOP_WORDS[self->status] : pn == 0 ? "proved" : "disproved";
+    const char *status = self->status != RUNNING ? STOP_WORDS[self->status] : pn == 0 ? "proved" : dn == 0 ? "disproved"
+                                                                                         : "threshold";
     return Py_BuildValue("sKKdd", status, (unsigned long long)pn, (unsigned long long)dn, now() - self->started, self->peak_mb);
 }
 
@@ -937,8 +941,9 @@ static PyGetSetDef Search_getset[] = {
 
 static PyMethodDef Search_methods[] = {
     {"search", (PyCFunction)(void (*)(void))Search_search, METH_VARARGS | METH_KEYWORDS,
-     "search(position, max_nodes=-1, max_memory_mb=-1, max_seconds=-1, progress=None, progress_seconds=0.5)"
-     " -> (status, pn, dn, seconds, peak_rss_mb); a negative budget is none."},
+     "search(position, max_nodes=-1, max_memory_mb=-1, max_seconds=-1, progress=None, progress_seconds=0.5, again=False,"
+     " pn_limit=INF, dn_limit=INF) -> (status, pn, dn, seconds, peak_rss_mb); a negative budget is none; the limits are the"
+     " root's thresholds (status `threshold` when one is reached unsettled)."},
     {"numbers", (PyCFunction)Search_numbers, METH_O, "numbers(position) -> (pn, dn) as far as the table knows."},
     {"proved_move", (PyCFunction)Search_proved_move, METH_VARARGS,
      "proved_move(position, ply=0) -> the move code of the first candidate with a proved child (`ply` from the"
@@ -949,8 +954,8 @@ static PyMethodDef Search_methods[] = {
     {"dump", (PyCFunction)Search_dump, METH_O, "dump(fd) -> the number of used entries written, raw, to the file descriptor."},
     {"load", (PyCFunction)Search_load, METH_VARARGS,
      "load(path, offset, entries, nodes, checksum): read a dumped table back; ValueError if it is damaged."},
-    {"strategy", (PyCFunction)Search_strategy, METH_O,
-     "strategy(position) -> (moves, positions, terminals, depth, closures): the canonical traversal of the proved"
+    {"strategy", (PyCFunction)Search_strategy, METH_VARARGS,
+     "strategy(position, ply=0) -> (moves, positions, terminals, depth, closures): the canonical traversal of the proved"
      " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes (CLOSE where a closure"
      " proves the position), and the closures' records in traversal order."},
     {NULL},

@@ -159,16 +159,19 @@ class NativeProofSearch:
         return self.evictions if 2 * self.table_bytes > self._core.table_cap else 0
 
     def search(self, state: Any, max_nodes: int | None = None, max_memory_mb: float | None = None,
-               max_seconds: float | None = None) -> Outcome:
-        """As ProofSearch.search: until proved or disproved, a budget runs out, or Ctrl-C."""
+               max_seconds: float | None = None, limits: tuple[int, int] | None = None) -> Outcome:
+        """As ProofSearch.search: until proved or disproved, a budget runs out, or Ctrl-C; with
+        `limits` (pn, dn), also until the root's pn or dn reaches it (status `threshold`: a parallel
+        driver's job, solver/search/parallel.py)."""
         report = None if self.progress is None else self._report
+        more = {} if limits is None else {"pn_limit": min(limits[0], 1 << 60), "dn_limit": min(limits[1], 1 << 60)}
         self.reserve(max_nodes, max_memory_mb)
         status, pn, dn, seconds, peak = self._core.search(
             self.kernel.position(state),
             -1 if max_nodes is None else max_nodes,
             -1.0 if max_memory_mb is None else float(max_memory_mb),
             -1.0 if max_seconds is None else float(max_seconds),
-            report, self.progress_seconds)
+            report, self.progress_seconds, **more)
         typed: Status = status
         return Outcome(typed, pn, dn, self.nodes, self.entries, seconds, peak, self.full_evictions)
 
@@ -215,10 +218,11 @@ class NativeProofSearch:
             raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
         return self.kernel.move(code)
 
-    def strategy(self, state: Any) -> ProofTree:
+    def strategy(self, state: Any, ply: int = 0) -> ProofTree:
         """The proved strategy from `state` as prooftree.canonical_strategy traverses it with
-        `proved_move` and, with closures, the family's closure (the same moves and counts), walked in C."""
-        moves, positions, terminals, depth, closures = self._core.strategy(self.kernel.position(state))
+        `proved_move` and, with closures, the family's closure (the same moves and counts), walked in C.
+        `ply`: the state's ply from the search's root, where a bounded claim's bound counts from."""
+        moves, positions, terminals, depth, closures = self._core.strategy(self.kernel.position(state), ply)
         return ProofTree(list(moves), positions, terminals, depth, tuple(closures))
 
     def table_checksum(self) -> int:

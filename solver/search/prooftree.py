@@ -29,14 +29,29 @@ class ProofTree:
 
 
 CLOSE = 255  # the move byte of a prover's position closed by a closure (never a move index)
+NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
+TRAVERSAL_BUDGET = 50_000  # steps of solver/games/positional/blocking.py per position when a Python walk writes pairings
+
+
+def closure_record(closure: tuple[int | None, Any] | bytes | None) -> bytes | None:
+    """A closure as the certificate stores it: a record already (bytes, e.g. uttt's count) as it is; a
+    pairing (first move or None, pairs) as the first move (NO_FIRST_MOVE: none), the number of pairs,
+    then their cells, one byte each (checker/proof.py)."""
+    if closure is None or isinstance(closure, bytes):
+        return closure
+    first, pairs = closure
+    return bytes([NO_FIRST_MOVE if first is None else first, len(pairs), *(cell for pair in pairs for cell in pair)])
 
 
 def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any],
-                       close: Callable[[Any, int | None], bytes | None] | None = None, within: int | None = None) -> ProofTree:
+                       close: Callable[[Any, int | None], bytes | None] | None = None, within: int | None = None,
+                       visit: Callable[[Any, int], None] | None = None) -> ProofTree:
     """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc),
     or, where `close(state, plies_left)` gives a closure's record (as the certificate stores it: a
     pairing's, a count's), closes the position by it (the byte CLOSE); with `within` N, positions at
-    ply N are leaves (a bounded claim) and `plies_left` is N minus the ply (None without a bound)."""
+    ply N are leaves (a bounded claim) and `plies_left` is N minus the ply (None without a bound).
+    `visit(state, ply)`, if given, is called once at each position the traversal reaches, before the rest
+    (solver/search/parallel.py learns a worker's moves there)."""
     seen: set[Any] = set()
     moves: list[int] = []
     closures: list[bytes] = []
@@ -48,6 +63,8 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
         if key in seen:
             continue
         seen.add(key)
+        if visit is not None:
+            visit(state, ply)
         depth = max(depth, ply)
         if game.is_terminal(state):
             terminals += 1
