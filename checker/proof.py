@@ -20,13 +20,13 @@ still open to the opponent there (checker/pairing.py); the traversal does not go
 proof of Ultimate tic-tac-toe may close one by a count: the next two bytes of `proof.counts`, a
 move of the prover (255: none) and the fewest marks the opponent then needs for a meta line,
 recounted there, must exceed the opponent's moves left before the bound; or (254, a move, k) and
-k such records (nested two deep at most), one closing each reply to that move (checker/uttt.py
+k such records (nested two deep at most), one closing each reply to that move (checker/uttt_count.py
 `check_count`).
 """
 
 from array import array
 
-from checker import pairing, positional, uttt
+from checker import pairing, positional, uttt, uttt_count
 from checker.load import Envelope, Invalid, Limits, NotACertificate, count_field, counted, field, unpack_bytes, word_field
 
 RESULTS = ("win", "no-loss")
@@ -95,8 +95,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                                   f"but proof.closures has only {len(closures)}")
                 at = closures[closed]
                 if family is uttt:
-                    uttt.check_count(game, state, player, 81 if within is None else within - ply,
-                                     proof_bytes[at:at + uttt.record_length(proof_bytes, at)])
+                    uttt_count.check_count(game, state, player, 81 if within is None else within - ply,
+                                     proof_bytes[at:at + uttt_count.record_length(proof_bytes, at)])
                 else:
                     pairing.blocking(game, state, player, *closure_at(proof_bytes, at))
                 closed += 1
@@ -147,10 +147,10 @@ def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limi
                                   f"({limits.max_work:,} work); to check them, raise it: --max-work {work}")
         raw, offsets, offset = unpack_bytes(proof, "counts", "proof", size), array("q"), 0
         while offset < size:
-            length = uttt.record_length(raw, offset)
+            length = uttt_count.record_length(raw, offset)
             if not length:
                 raise NotACertificate(f"proof.counts: closure {len(offsets)} runs past the end of its bytes "
-                                      f"or nests deeper than {uttt.NEST}")
+                                      f"or nests deeper than {uttt_count.NEST}")
             offsets.append(offset)
             offset += length
         if len(offsets) != count:

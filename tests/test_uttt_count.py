@@ -1,6 +1,6 @@
 """The meta-line count closure of Ultimate tic-tac-toe: a bounded no-loss proof closes a prover's
 position where the opponent needs more marks for a meta line than it has moves left
-(solver/games/uttt/engine.py `marks_needed`, checker/uttt.py `check_count`).
+(solver/games/uttt/engine.py `marks_needed`, checker/uttt_count.py `check_count`).
 
 The engine's count and the checker's plain one are compared on seeded random positions under both
 rules; a proof with count closures is checked, and every mutation of its closures is refused.
@@ -15,6 +15,7 @@ import pytest
 
 import checker
 import checker.uttt as plain
+import checker.uttt_count as plain_count
 from certify.proving.single import pack_moves, prove, unpack_moves
 from solver.games.families import resolve_game
 from solver.games.uttt.engine import DEEP, NEVER, NO_MOVE, O, X, marks_needed
@@ -32,9 +33,9 @@ def test_the_engine_and_the_checker_count_alike_on_random_play(name: str) -> Non
         while not game.is_terminal(s):
             for player in (X, O):
                 count = marks_needed(s, player)
-                assert count == plain.marks_needed(rules, cstate, player)
+                assert count == plain_count.marks_needed(rules, cstate, player)
                 lowered = rng.randrange(9)
-                assert marks_needed(s, player, lowered) == plain.marks_needed(rules, cstate, player, lowered)
+                assert marks_needed(s, player, lowered) == plain_count.marks_needed(rules, cstate, player, lowered)
                 seen.add(count)
             move = rng.choice(game.legal_moves(s))
             s, cstate = game.apply(s, move), dict(plain.moves(rules, cstate))[move]
@@ -80,7 +81,7 @@ def records_of(document: dict) -> list[list[int]]:
     flat = bytes(unpack_moves(document["proof"]["counts"], document["proof"]["closure_bytes"]))
     records, at = [], 0
     while at < len(flat):
-        records.append(list(flat[at:at + plain.record_length(flat, at)]))
+        records.append(list(flat[at:at + plain_count.record_length(flat, at)]))
         at += len(records[-1])
     return records
 
@@ -93,7 +94,7 @@ def two_byte_spots(records: list[list[int]]) -> list[tuple[int, int]]:
         out, sub = [], at + 3
         for _ in range(record[at + 2]):
             out += inside(record, sub)
-            sub += plain.record_length(record, sub)
+            sub += plain_count.record_length(record, sub)
         return out
     return [(index, at) for index, record in enumerate(records) for at in inside(bytes(record), 0)]
 
@@ -217,12 +218,12 @@ def test_the_counts_work_is_budgeted_and_the_budget_fits_it(counted: dict) -> No
 
 
 def test_record_lengths_are_read_from_the_bytes_and_nest_two_deep_at_most() -> None:
-    assert plain.record_length(bytes([NO_MOVE, 9]), 0) == 2
-    assert plain.record_length(bytes([DEEP, 0, 2, 3, 9, NO_MOVE, 9]), 0) == 7
-    assert plain.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 8
-    assert plain.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 0  # three deep
-    assert plain.record_length(bytes([DEEP, 0, 2, NO_MOVE, 9]), 0) == 0  # cut short
-    assert plain.record_length(bytes([NO_MOVE]), 0) == 0
+    assert plain_count.record_length(bytes([NO_MOVE, 9]), 0) == 2
+    assert plain_count.record_length(bytes([DEEP, 0, 2, 3, 9, NO_MOVE, 9]), 0) == 7
+    assert plain_count.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 8
+    assert plain_count.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 0  # three deep
+    assert plain_count.record_length(bytes([DEEP, 0, 2, NO_MOVE, 9]), 0) == 0  # cut short
+    assert plain_count.record_length(bytes([NO_MOVE]), 0) == 0
 
 
 def test_a_closure_nested_too_deep_or_cut_short_is_refused(counted: dict) -> None:

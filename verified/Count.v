@@ -1,5 +1,5 @@
 (** The count closure of Ultimate tic-tac-toe (issue 36; docs/certificate-format.md, "Closing a
-    branch by a count"; checker/uttt.py [check_count]), under both rule sets, and its theorem: a
+    branch by a count"; checker/uttt_count.py [check_count]), under both rule sets, and its theorem: a
     closure the check accepts proves that the prover is not beaten within the plies left -- the
     opponent cannot complete a meta line before the bound (or, without a bound, ever).
 
@@ -46,7 +46,7 @@ Definition balanced (s : state) : bool :=
   let x := count Cross s in let o := count Nought s in (x =? o) || (x =? S o).
 
 (** The check of one closure: at [s], [P] to move, play going on, [n] plies left; [move] and
-    [record] are the closure's two bytes ([None]: 255, no move). As checker/uttt.py [check_count]:
+    [record] are the closure's two bytes ([None]: 255, no move). As checker/uttt_count.py [check_count]:
     without a move, the count must be the record and exceed the opponent's moves left,
     ⌊min(n, empty cells) / 2⌋; with one, [P]'s move must send the opponent to a board with play
     going on, and the count with that board one lower must be the record and exceed

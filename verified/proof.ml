@@ -56,7 +56,7 @@ let closures_of f proof no_loss turns limits : (int * int) array * string =
     (* checker/proof.py closures_of: two bytes per closure, a move (255: none) and a count *)
     let count = int_in "proof" "closures" 0 turns proof in
     if not no_loss then invalid "a count closes a branch only in a no-loss proof";
-    (* the deep records (254, a move, k, then k records: checker/uttt.py) are not proved here yet:
+    (* the deep records (254, a move, k, then k records: checker/uttt_count.py) are not proved here yet:
        a file holding one is NOT READ, never judged; any other length is the stdlib checker's error *)
     let size = int_in "proof" "closure_bytes" (2 * count) (192 * count) proof in
     let raw = Unpack.field "proof" "counts" size proof in

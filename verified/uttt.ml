@@ -145,10 +145,10 @@ let draw_board (r : Core.ruleset) (s : Core.state) : string =
   | Core.OpenRules -> text ^ " " ^ String.init 9 (fun b -> ch (List.nth s.Core.owners b))
   | Core.Standard -> text
 
-(* A count closure's first byte when it counts at the position itself (checker/uttt.py NO_MOVE). *)
+(* A count closure's first byte when it counts at the position itself (checker/uttt_count.py NO_MOVE). *)
 let no_move = 255
 
-(* checker/uttt.py check_count, with its failures word for word (untrusted: the proved count check,
+(* checker/uttt_count.py check_count, with its failures word for word (untrusted: the proved count check,
    Count.count_ok, judges the closure again inside the closure check). The counts are Count.needed. *)
 let check_count (r : Core.ruleset) (s : Core.state) (player : int) (plies_left : int) (mv, count) : unit =
   let prover = if player = 1 then Core.P1 else Core.P2 and opponent = 3 - player in

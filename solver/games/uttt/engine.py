@@ -402,7 +402,7 @@ def threat_boards(s: Position, player: int) -> int:
 NEVER = 255  # marks_needed when no meta line is left to the player
 NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
 DEEP = 254  # a count closure's first byte when it names a move and a closure of each reply
-NEST = 2  # deep records nest this deep at most (checker/uttt.py NEST; kernel.c NEST)
+NEST = 2  # deep records nest this deep at most (checker/uttt_count.py NEST; kernel.c NEST)
 
 
 def marks_needed(s: Position, player: int, lowered: int = -1) -> int:
@@ -411,7 +411,7 @@ def marks_needed(s: Position, player: int, lowered: int = -1) -> int:
     A board counts 0 if `player` won it, NEVER if the opponent won it or it is full, else 3 minus
     `player`'s marks on the fullest local line without an opponent's mark; a meta line the sum of
     its boards. A board is won only by a line and a move places one mark, so under either rules
-    `player` cannot win in fewer moves: the count the checker redoes (checker/uttt.py `check_count`).
+    `player` cannot win in fewer moves: the count the checker redoes (checker/uttt_count.py `check_count`).
     `lowered`: a board counted one lower (unless 0 or NEVER), the count after a move of `player` there.
     """
     mine, theirs, won, lost = (s.x, s.o, s.xw, s.ow) if player == X else (s.o, s.x, s.ow, s.xw)

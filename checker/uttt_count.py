@@ -1,0 +1,128 @@
+"""Ultimate tic-tac-toe's count closures (docs/certificate-format.md), checked with the plain rules
+of checker/uttt.py: how many marks a player still needs for a meta line, and the records that say
+the opponent cannot complete one before the bound (two-byte, and deep ones naming a subtree)."""
+
+import functools
+
+from checker.load import Invalid
+from checker.uttt import EMPTY, LINES, State, board_status, draw_board, is_open, moves, result, to_move
+
+
+def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> int:
+    """The fewest marks `player` must still place to hold a meta line (255: no meta line is left to
+    them). A board counts 0 if `player` won it; 255 if the other player won it or it is full (no
+    line of `player` can win it); else 3 minus `player`'s marks on the fullest local line
+    holding no mark of the other player. A board is won by a line, each move places one mark and
+    no mark is ever removed, so this is a floor on `player`'s moves to a win under either rules.
+    `lowered`: a board whose count is taken one lower (unless 0 or 255): the count after one move
+    of `player` there."""
+    cells = state[0]
+    status = state[2] if is_open(game) else [board_status(cells, board) for board in range(9)]
+    costs = []
+    for board in range(9):
+        marks = cells[9 * board:9 * board + 9]
+        if status[board] == player:
+            costs.append(0)
+        elif status[board] != EMPTY or EMPTY not in marks:
+            costs.append(255)
+        else:
+            cost = board_cost(marks, player)
+            costs.append(cost - (board == lowered and cost < 255))
+    return min(255, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES))
+
+
+@functools.lru_cache(maxsize=None)  # 3^9 boards x 2 players at most: remembered, not trusted more
+def board_cost(marks: tuple[int, ...], player: int) -> int:
+    """3 minus `player`'s marks on the fullest local line of `marks` holding no mark of the other
+    player (255: none)."""
+    cost = 255
+    for a, b, c in LINES:
+        line = (marks[a], marks[b], marks[c])
+        if 3 - player not in line:
+            cost = min(cost, 3 - line.count(player))
+    return cost
+
+
+NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
+DEEP = 254  # a count closure's first byte when it names the prover's move and a closure of each reply
+NEST = 2  # deep records nest this deep at most
+
+
+def record_length(raw: bytes, at: int, nest: int = NEST) -> int:
+    """The length of the count closure starting at `at` of `raw`: 2, or for a DEEP one naming k
+    replies 3 plus its k records' lengths; 0 when it runs past the end or nests deeper than `nest`."""
+    if at + 1 >= len(raw):
+        return 0
+    if raw[at] != DEEP:
+        return 2
+    if nest == 0 or at + 2 >= len(raw):
+        return 0
+    end = at + 3
+    for _ in range(raw[at + 2]):
+        length = record_length(raw, end, nest - 1)
+        if not length:
+            return 0
+        end += length
+    return end - at
+
+
+def check_count(game: dict, state: State, player: int, plies_left: int, record: bytes, nest: int = NEST) -> None:
+    """A closure by counting (docs/certificate-format.md), at a position where `player` is to move
+    and play goes on; `record` is (move, count). With move NO_MOVE: the opponent needs `count`
+    marks for a meta line, more than its moves left within `plies_left` plies (and the empty
+    cells). Else `player` plays its move-th legal move, which sends the opponent to a board: the
+    opponent's first move can lower only that board's count, so after it the opponent still needs
+    `count` marks, more than the moves it then has left.
+
+    Or (DEEP, move, k, then k records): `player` plays its move-th legal move, which sends the
+    opponent to a board where it has k legal moves; after each, in order, play goes on and the
+    next record closes that position, two plies further on (itself deep, `nest` - 1 levels at
+    most). This is the proof's subtree written out (one move of `player`, every reply, a closure
+    at each), so it is sound whenever the two-byte form is, under either rules. Raises Invalid
+    otherwise."""
+    move = record[0]
+    opponent = 3 - player
+    if to_move(game, state) != player or result(game, state) is not None:
+        raise Invalid(f"a count closes only a position where player {player} is to move and play goes on, "
+                      f"not {draw_board(game, state)}")
+    if move == DEEP:
+        if nest == NEST and record_length(record, 0, nest) != len(record):  # the nested ones with it
+            raise Invalid(f"a deep count closure at {draw_board(game, state)} is cut short, too long or nested "
+                          f"deeper than {NEST}")
+        after = played(game, state, record[1], opponent)
+        replies = moves(game, after)
+        if record[2] != len(replies):
+            raise Invalid(f"a count closure answers {record[2]} replies at {draw_board(game, after)}, "
+                          f"which has {len(replies)}")
+        at = 3
+        for _, reply in replies:
+            length = record_length(record, at, nest - 1)
+            check_count(game, reply, player, plies_left - 2, record[at:at + length], nest - 1)
+            at += length
+        return
+    if len(record) != 2:
+        raise Invalid(f"a count closure of {len(record)} bytes at {draw_board(game, state)}: a two-byte one has 2")
+    count = record[1]
+    if move == NO_MOVE:
+        needed, left = marks_needed(game, state, opponent), min(plies_left, state[0].count(EMPTY)) // 2
+    else:
+        after = played(game, state, move, opponent)
+        needed = marks_needed(game, after, opponent, after[1])
+        left = (min(plies_left - 1, after[0].count(EMPTY)) + 1) // 2 - 1
+    if count != needed:
+        raise Invalid(f"a count closure says player {opponent} needs {count} marks at {draw_board(game, state)}, "
+                      f"but it needs {needed} (255: no meta line is left)")
+    if needed <= left:
+        raise Invalid(f"player {opponent} needs {needed} marks for a meta line at {draw_board(game, state)} "
+                      f"and has {left} moves left: the count does not close it")
+
+
+def played(game: dict, state: State, move: int, opponent: int) -> State:
+    """The state after the move-th legal move, which must send `opponent` to a board and not end play."""
+    children = moves(game, state)
+    if move >= len(children):
+        raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(children)}")
+    after = children[move][1]
+    if result(game, after) is not None or after[1] < 0:
+        raise Invalid(f"a count closure's move {move} at {draw_board(game, state)} sends player {opponent} to no board")
+    return after
