@@ -326,13 +326,13 @@ def test_the_readme_quick_start_shows_real_output(tmp_path, monkeypatch):
 @pytest.mark.parametrize("core", ["python", "native"])
 def test_a_checkpointed_search_resumes_to_the_same_certificate(tmp_path, core):
     checkpoint = tmp_path / "search.ckpt"
-    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--core", core)
-    stopped = run(*claim, "--max-nodes", "300", "--checkpoint", str(checkpoint), "-o", str(tmp_path / "never.json"))
+    claim = ("prove", "tictactoe", "--claim", "no-loss", "--player", "2", "--core", core)
+    stopped = run(*claim, "--max-nodes", "100", "--checkpoint", str(checkpoint), "-o", str(tmp_path / "never.json"))
     assert stopped.exit_code == 1 and "not settled (node budget)" in stopped.stdout
     assert checkpoint.is_file() and not (tmp_path / "never.json").exists()
     resumed = run(*claim, "--resume", str(checkpoint), "-o", str(tmp_path / "r.json"), "--json")
     assert resumed.exit_code == 0, resumed.stderr
-    assert json.loads(resumed.stdout)["nodes"] > 300  # the nodes of both runs
+    assert json.loads(resumed.stdout)["nodes"] > 100  # the nodes of both runs
     straight = run(*claim, "-o", str(tmp_path / "s.json"))
     assert straight.exit_code == 0
     assert (tmp_path / "r.json").read_bytes() == (tmp_path / "s.json").read_bytes()
@@ -343,7 +343,7 @@ def test_the_checkpoint_is_named_when_kept_suggested_when_not_and_removed_once_s
         return " ".join(result.stdout.split())  # as read, whatever the terminal's width
 
     checkpoint = tmp_path / "search.ckpt"
-    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "-o", str(tmp_path / "p.json"))
+    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--plain", "-o", str(tmp_path / "p.json"))
     stopped = run(*claim, "--max-nodes", "300", "--checkpoint", str(checkpoint))
     assert stopped.exit_code == 1 and "no certificate written" in said(stopped) and "nothing written" not in said(stopped)
     assert f"checkpoint kept at {checkpoint}: continue with --resume {checkpoint}" in said(stopped)
@@ -380,7 +380,7 @@ def test_a_resumed_compiled_search_has_every_entry_and_continues_as_the_stopped_
 
 def test_one_core_does_not_read_the_others_checkpoint(tmp_path):
     checkpoint = tmp_path / "c"
-    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--max-nodes", "50")
+    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--plain", "--max-nodes", "50")
     run(*claim, "--core", "native", "--checkpoint", str(checkpoint))
     result = run(*claim, "--core", "python", "--resume", str(checkpoint))
     assert result.exit_code == 2 and "a checkpoint of another search" in result.stderr, result.stderr
@@ -427,7 +427,7 @@ def flip_last_entry_byte(data: bytes) -> bytes:
 ])
 def test_a_bad_checkpoint_is_one_line(tmp_path, core, damage, words):
     checkpoint = tmp_path / "c"
-    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--core", core)
+    claim = ("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--plain", "--core", core)
     run(*claim, "--max-nodes", "50", "--checkpoint", str(checkpoint))
     checkpoint.write_bytes(damage(checkpoint.read_bytes()))
     result = run(*claim, "--resume", str(checkpoint))

@@ -799,12 +799,18 @@ def test_the_checkers_agree_on_junk_table_values(build: Path, tmp_path_factory: 
 
 
 def bounded_uttt() -> dict:
-    """Standard uttt, player 2 not beaten within 19 plies: 1,756 positions, 1,403 count closures."""
+    """Standard uttt, player 2 not beaten within 19 plies: 1,403 two-byte count closures (the
+    Python search with deep records off, as `bounded_proofs`)."""
+    import solver.games.uttt.engine as uttt_engine
     from certify.proving.single import prove
     from solver.games.families import resolve_game
     from solver.search.pns import Claim
 
-    attempt = prove(resolve_game("uttt"), Claim(2, "no-loss", within=19), None, max_nodes=300_000)
+    nest, uttt_engine.NEST = uttt_engine.NEST, 0
+    try:
+        attempt = prove(resolve_game("uttt"), Claim(2, "no-loss", within=19), None, max_nodes=300_000, core="python")
+    finally:
+        uttt_engine.NEST = nest
     assert attempt.outcome.status == "proved" and attempt.text is not None
     return json.loads(attempt.text)
 
