@@ -228,7 +228,7 @@ mapped = next(int(line.split()[1]) * 1024 for line in open("/proc/self/status") 
 resource.setrlimit(resource.RLIMIT_AS, (mapped + (80 << 20), resource.getrlimit(resource.RLIMIT_AS)[1]))  # ulimit -v
 left = address_space_left_mb()
 assert 60 < left <= 80 and table_mb_for(None) == left / GROWTH_HEADROOM, (left, table_mb_for(None))
-result = CliRunner().invoke(app, ["prove", "mnk:4,5,4", "--claim", "no-loss", "--player", "2", "--max-nodes", "800000", "--json"])
+result = CliRunner().invoke(app, ["prove", "mnk:4,5,4", "--claim", "no-loss", "--player", "2", "--max-nodes", "2000000", "--json"])
 from solver.games.families import resolve_game
 from solver.search.native import NativeProofSearch
 from solver.search.pns import Claim
