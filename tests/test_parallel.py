@@ -71,6 +71,20 @@ def test_process_pool_agrees_with_serial(game_text: str, moves: list[str], claim
     assert outcome.stats.jobs > 1 or outcome.stats.worker_nodes <= 10  # the budget split the work, unless one job settled it
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_tiny_jobs_cover_the_replies_the_hooks_leave_out(workers: int) -> None:
+    """Jobs of 3 nodes: the driver expands positions itself, with the hooks that leave out an
+    opponent's reply losing at once; the strategy's walk visits that reply too (no worker's proof
+    covers it) and must find the prover's winning move there (it raised "no move for a position
+    the strategy reaches: OOX/.X./..." before)."""
+    game, state = start("tictactoe", [])
+    claim = Claim(1, "no-loss")
+    outcome = prove_parallel(game, state, claim, EngineSpec("process", workers), budget=3)
+    assert outcome.status == "proved"
+    assert_strategy_wins(game, state, claim, outcome.strategy)
+    assert outcome.walk is not None and outcome.walk.tree().positions > 0
+
+
 def test_node_budget_leaves_the_root_unknown() -> None:
     game, state = start("mnk:3,4,3", [])
     outcome = prove_parallel(game, state, Claim(1, "win"), EngineSpec("process", 2), budget=5, max_nodes=15)

@@ -585,11 +585,28 @@ class Strategy:
             replay(self.game, *self.proofs[key], self.claim.player, self.moves, None if within is None else within - ply)
 
     def choose(self, state: Any) -> Any:
-        """The prover's move; ValueError if a reached position has none, which would be a bug."""
+        """The prover's move; ValueError if a reached position has none, which would be a bug.
+
+        The driver expands its tree with the family's search hooks, which leave out an opponent's
+        reply that loses at once (threat space: the reply ignores the prover's threat); the
+        traversal visits every reply, so below a node the driver expanded it reaches such a reply,
+        which no worker's proof covers: there the prover's move is the one that wins at once."""
         move = self.moves.get(self.game.key(state))
+        if move is None:
+            move = self._winning_at_once(state)
         if move is None or isinstance(move, Closed):
             raise ValueError(f"no move for a position the strategy reaches: {self.game.format_position(state)}")
         return move
+
+    def _winning_at_once(self, state: Any) -> Any:
+        """A move of the prover that ends the game satisfying the claim, or None."""
+        game = self.game
+        for move in game.legal_moves(state):
+            child = game.apply(state, move)
+            if game.is_terminal(child) and self.claim.holds_at_end(game.returns(child)):
+                self.moves[game.key(state)] = move
+                return move
+        return None
 
     def close(self, state: Any, _left: int | None) -> bytes | None:
         """The record of the closure that proves this prover's position, if one does."""
