@@ -120,6 +120,7 @@ def prove(
     within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
+    threads: Annotated[int, typer.Option("--threads", min=1, metavar="N", help="Search with N threads of this process sharing the compiled search's one table (SPDFPN-style; docs/scaling.md): the serial search's options, checkpoints and certificate, on N cores. Not with --policy, --workers/--ray, --batch, --value or --core python.")] = 1,
     workers: WorkersOpt = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
@@ -146,6 +147,12 @@ def prove(
     parallel = workers is not None or ray or ray_address is not None
     if (checkpoint is not None or resume is not None) and (value or batch is not None):
         raise fail("--checkpoint and --resume are for the search of one claim (leave out --value and --batch)")
+    if threads > 1:
+        clash = [name for name, on in (("--workers/--ray", parallel), ("--batch", batch is not None), ("--value", value),
+                                       ("--policy", policy is not None), ("--core python", core == "python")) if on]
+        if clash:
+            raise fail(f"--threads runs the compiled search's threads on one table; leave out {' and '.join(clash)}"
+                       + (" (a policy is asked in Python at every prover's position; --workers runs it)" if policy is not None else ""))
     if core != "auto" and (parallel or value or batch is not None):
         raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
     if value:
@@ -226,7 +233,8 @@ def prove(
             try:
                 return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
                                  checkpoint=checkpoint if mine else None, checkpoint_seconds=checkpoint_minutes * 60,
-                                 resume=resume if mine else None, pairings=pairings, policy=plan, core=core), None
+                                 resume=resume if mine else None, pairings=pairings, policy=plan, core=core,
+                                 threads=threads), None
             except (CheckpointError, CoreUnavailable) as err:
                 raise fail(str(err)) from None
             except PolicyMoveError as err:
@@ -236,6 +244,8 @@ def prove(
     if attempt.outcome.status == "disproved" and plan is not None:  # only the policy's moves were tried
         attempt = dataclasses.replace(attempt, outcome=dataclasses.replace(attempt.outcome, status="policy fails"))
     data = summary(attempt, None)
+    if threads > 1:
+        data["threads"] = threads
     written = attempt
     if attempt.outcome.status == "disproved":  # certify the claim that holds instead: a disproof is checkable too
         opposite, _ = search(target.opposite())  # the parallel figures reported are the first search's

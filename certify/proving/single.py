@@ -110,6 +110,7 @@ def prove(
     resume: Path | None = None,
     pairings: bool = False,
     core: Core = "auto",
+    threads: int = 1,
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
@@ -121,7 +122,9 @@ def prove(
     With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks).
     `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
     game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel (with
-    `pairings`, a kernel with a compiled closure, dfpn.h `close`).
+    `pairings`, a kernel with a compiled closure, dfpn.h `close`). `threads` > 1: that many threads
+    of the compiled search share its table (CoreUnavailable where the compiled search cannot run,
+    or with a policy, which calls Python at every prover's position).
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
@@ -130,8 +133,11 @@ def prove(
         hooks = hooks.for_claim(claim.result, claim.within, state)
     if claim.within is not None and getattr(hooks, "threat_space", False):
         hooks.threat_space = False  # a forced win past the bound wins no bounded claim (hooks.py)
+    if threads > 1 and policy is not None:
+        raise CoreUnavailable("--threads: a --policy is asked at every prover's position in Python, which the search "
+                              "threads cannot call; leave out --threads (or use --workers)")
     search, used = proof_search(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
-                                core, max_memory_mb, pairings)
+                                "native" if threads > 1 and core == "auto" else core, max_memory_mb, pairings, threads)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {})}
     if claim.within is not None or policy is not None:  # a bounded or guided search is another search
@@ -161,23 +167,24 @@ def closing(hooks: Any, pairings: bool) -> bool:
 
 
 def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Callable[[Progress], None] | None,
-                 core: Core, max_memory_mb: float | None, pairings: bool = False) -> tuple[Any, str]:
+                 core: Core, max_memory_mb: float | None, pairings: bool = False, threads: int = 1) -> tuple[Any, str]:
     """The search `core` asks for, and its name; the compiled one is imported only here."""
+    asked = "--threads" if threads > 1 else "--core native"
     if core != "python":
         try:
             from solver.search.native import NativeProofSearch, has_closure, kernel_for, table_mb_for
         except ImportError as err:
             if core == "native":
-                raise CoreUnavailable(f"--core native: the compiled df-pn is not built ({err}); run `pip install -e .`") from None
+                raise CoreUnavailable(f"{asked}: the compiled df-pn is not built ({err}); run `pip install -e .`") from None
         else:
             kernel = kernel_for(game, hooks)
             if kernel is not None and (not pairings or has_closure(kernel)):
                 return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb),
-                                         closures=closing(hooks, pairings) and has_closure(kernel)), "native"
+                                         closures=closing(hooks, pairings) and has_closure(kernel), threads=threads), "native"
             if core == "native" and kernel is not None:
-                raise CoreUnavailable(f"--core native: --pairings: the compiled kernel of {game.rules.name} has no closure; leave out --core")
+                raise CoreUnavailable(f"{asked}: --pairings: the compiled kernel of {game.rules.name} has no closure; leave out {asked.split()[0]}")
             if core == "native":
-                raise CoreUnavailable(f"--core native: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells, Ultimate tic-tac-toe under either rules with its own hooks or none, and a --policy over them)")
+                raise CoreUnavailable(f"{asked}: no compiled kernel searches {game.rules.name} (positional boards up to 64 cells, Ultimate tic-tac-toe under either rules with its own hooks or none, and a --policy over them)")
     return ProofSearch(game, claim, hooks, progress, pairings=pairings), "python"
 
 

@@ -45,6 +45,7 @@
    within=-1, closures=False), and closes(family): whether that family's kernel has `close`. */
 #include "dfpn.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -77,8 +78,11 @@ typedef struct {
 _Static_assert(sizeof(Tags) == 64, "a bucket's tags are one cache line");
 #define BUCKET_BYTES (sizeof(Tags) + WAYS * sizeof(Entry))
 
-typedef enum { RUNNING, NODE_BUDGET, MEMORY_BUDGET, TIME_BUDGET, INTERRUPTED, FAILED } Stop;
-static const char *const STOP_WORDS[] = {"", "node budget", "memory budget", "time budget", "interrupted", ""};
+/* SETTLED: only threads' (a thread's mid returned at the root: the others stop). */
+typedef enum { RUNNING, NODE_BUDGET, MEMORY_BUDGET, TIME_BUDGET, INTERRUPTED, FAILED, SETTLED } Stop;
+static const char *const STOP_WORDS[] = {"", "node budget", "memory budget", "time budget", "interrupted", "", ""};
+
+struct Shared; /* threads searching one table (the section "threads" below) */
 
 typedef struct {
     PyObject_HEAD
@@ -107,6 +111,11 @@ typedef struct {
     u64 root_hash;
     jmp_buf stop;
     Stop status;
+    PyObject *config;       /* the family's configuration: each search thread makes its own kernel from it */
+    struct Shared *shared;  /* NULL, or the threads this Search is one of (or the supervisor of) */
+    int thread;             /* this thread's index among them */
+    u64 allowed;            /* a thread: its nodes may reach this before it asks for more */
+    int spread;             /* threads: how much harder a child another thread searches looks (Shared) */
 } Search;
 
 /* ---------------------------------------------------------------- helpers */
@@ -177,7 +186,135 @@ static void prefetch(const Search *s, u64 hash) {
 #endif
 }
 
+/* ---------------------------------------------------------------- the table shared by threads
+
+   Threads searching one table (`search(..., threads=N)`) read and write it through a seqlock per
+   stripe of STRIPE consecutive buckets: a key's window (its home and the WINDOW - 1 buckets after
+   it) lies in one stripe or two. A writer takes its stripes' counters from even to odd (in stripe
+   order, so two writers never wait on each other in a cycle), writes, and makes them even again;
+   a reader never writes: it reads the counters, probes as `find` does with atomic loads, and
+   tries again if a counter was odd or moved. So a reader never sees one position's numbers under
+   another's key, and a proof or disproof read from the table is one some thread found.
+   The table grows only while every thread is parked (the supervisor's `grow_parked`). */
+#define STRIPE_SHIFT 6 /* 64 buckets a stripe */
+
+static u64 free_slot(const Tags *tags, const Entry *table, u64 buckets, u64 hash, int *full);
+
+typedef struct Shared {
+    uint32_t *seq;          /* one counter per stripe */
+    u64 stripes;
+    int threads;
+    int stop;               /* 0 while running, else the first Stop a thread or the supervisor set */
+    int pause, parked, exited;
+    u64 granted, limit;     /* nodes handed out to threads, and the most they may be */
+    u64 used, evictions;    /* the threads' new entries and evictions, added in at each grant */
+    int path_stride;
+    u64 **path;             /* per thread: the hash of the position it searches at each depth */
+    int **depth;            /* per thread: how deep that path is now */
+    int spread;             /* a child another thread searches looks (1 + spread/4) times harder, plus 1 */
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;    /* the supervisor: a thread parked or ended */
+    pthread_cond_t resume;  /* the threads: the pause is over */
+} Shared;
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__)
+    __asm__ volatile("pause");
+#endif
+}
+
+static u64 stripe_of(u64 bucket) { return bucket >> STRIPE_SHIFT; }
+
+/* The stripes a key's window covers: *first <= *last (equal when one). */
+static void window_stripes(const Search *s, u64 hash, u64 *first, u64 *last) {
+    u64 home = home_of(hash, s->buckets), end = home + WINDOW - 1;
+    u64 a = stripe_of(home), b = stripe_of(end < s->buckets ? end : end - s->buckets);
+    *first = a < b ? a : b, *last = a < b ? b : a;
+}
+
+static int shared_lookup(const Search *s, u64 hash, const DfpnKey *key, u64 *pn, u64 *dn) {
+    const Shared *sh = s->shared;
+    u64 a, b;
+    window_stripes(s, hash, &a, &b);
+    uint32_t tag = tag_of(hash);
+    for (;;) {
+        uint32_t sa = __atomic_load_n(&sh->seq[a], __ATOMIC_ACQUIRE), sb = __atomic_load_n(&sh->seq[b], __ATOMIC_ACQUIRE);
+        if ((sa | sb) & 1) {
+            cpu_relax();
+            continue;
+        }
+        int found = 0;
+        u64 p = 0, d = 0, bucket = home_of(hash, s->buckets);
+        for (int j = 0; j < WINDOW && !found; j++) {
+            Tags *t = &s->tags[bucket];
+            unsigned mask = 0;
+            for (int i = 0; i < WAYS; i++) mask |= (unsigned)(LOAD(t->tag[i]) == tag) << i;
+            for (; mask && !found; mask &= mask - 1) {
+                Entry *e = &s->table[bucket * WAYS + __builtin_ctz(mask)];
+                if (LOAD(e->key.w[0]) == key->w[0] && LOAD(e->key.w[1]) == key->w[1] && LOAD(e->key.w[2]) == key->w[2])
+                    found = 1, p = LOAD(e->pn), d = LOAD(e->dn);
+            }
+            if (!LOAD(t->tag[WAYS - 1])) break;
+            if (++bucket == s->buckets) bucket = 0;
+        }
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (LOAD(sh->seq[a]) == sa && LOAD(sh->seq[b]) == sb) {
+            if (found) *pn = p, *dn = d;
+            return found;
+        }
+    }
+}
+
+static void stripe_lock(Shared *sh, u64 stripe) {
+    for (;;) {
+        uint32_t v = LOAD(sh->seq[stripe]);
+        if (!(v & 1) && __atomic_compare_exchange_n(&sh->seq[stripe], &v, v + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            break;
+        cpu_relax();
+    }
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void stripe_unlock(Shared *sh, u64 stripe) {
+    __atomic_store_n(&sh->seq[stripe], sh->seq[stripe] + 1, __ATOMIC_RELEASE);
+}
+
+/* As `store`, under the key's stripes, never growing the table (the supervisor grows it) and never
+   putting an open position's numbers over a proof or disproof another thread stored. */
+static void shared_store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 work) {
+    Shared *sh = s->shared;
+    u64 a, b;
+    window_stripes(s, hash, &a, &b);
+    stripe_lock(sh, a);
+    if (b != a) stripe_lock(sh, b);
+    Entry *slot = find(s, hash, key);
+    if (slot) {
+        if (slot->work < work) STORE(slot->work, work);
+        if ((!slot->pn || !slot->dn) && pn && dn) goto done;
+    } else {
+        int full;
+        u64 at = free_slot(s->tags, s->table, s->buckets, hash, &full);
+        if (full) s->evictions++;
+        else s->used++;
+        slot = &s->table[at];
+        STORE(s->tags[at / WAYS].tag[at % WAYS], tag_of(hash));
+        STORE(slot->key.w[0], key->w[0]);
+        STORE(slot->key.w[1], key->w[1]);
+        STORE(slot->key.w[2], key->w[2]);
+        STORE(slot->work, work);
+    }
+    STORE(slot->pn, pn);
+    STORE(slot->dn, dn);
+done:
+    if (b != a) stripe_unlock(sh, b);
+    stripe_unlock(sh, a);
+}
+
 static int lookup(const Search *s, u64 hash, const DfpnKey *key, u64 *pn, u64 *dn) {
+    if (s->shared) return shared_lookup(s, hash, key, pn, dn);
     Entry *e = find(s, hash, key);
     if (!e) return 0;
     *pn = e->pn;
@@ -274,6 +411,10 @@ static int reserve(Search *s, u64 bytes) {
 }
 
 static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 work) {
+    if (s->shared) {
+        shared_store(s, hash, key, pn, dn, work);
+        return;
+    }
     Entry *slot = find(s, hash, key);
     if (slot) {
         if (slot->work < work) slot->work = work;
@@ -330,8 +471,58 @@ static void report(Search *s, double mb, double t) {
     Py_DECREF(r);
 }
 
+static void set_stop(Shared *sh, Stop why) {
+    int running = 0;
+    __atomic_compare_exchange_n(&sh->stop, &running, (int)why, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+/* A thread's new entries and evictions into the shared counts (the supervisor sizes the table by them). */
+static void flush(Search *s) {
+    __atomic_fetch_add(&s->shared->used, s->used, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&s->shared->evictions, s->evictions, __ATOMIC_RELAXED);
+    s->used = s->evictions = 0;
+}
+
+/* Wait while the supervisor grows the table (it then updates this thread's view of it). */
+static void park(Search *s) {
+    Shared *sh = s->shared;
+    pthread_mutex_lock(&sh->mutex);
+    sh->parked++;
+    pthread_cond_signal(&sh->wake);
+    while (sh->pause) pthread_cond_wait(&sh->resume, &sh->mutex);
+    sh->parked--;
+    pthread_mutex_unlock(&sh->mutex);
+}
+
+/* A thread's tick: every CHECK_EVERY nodes it flushes its counts, parks if asked, stops if another
+   thread or the supervisor stopped the search, and takes its next nodes from the shared budget
+   (so the threads' nodes together never pass it). It holds no stripe, so it may park here. */
+static void shared_tick(Search *s) {
+    if (s->nodes == s->allowed) {
+        Shared *sh = s->shared;
+        flush(s);
+        if (LOAD(sh->pause)) park(s);
+        int why = __atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE);
+        if (why) halt(s, (Stop)why);
+        u64 got = LOAD(sh->granted), give;
+        do {
+            give = got < sh->limit ? min_u64(CHECK_EVERY, sh->limit - got) : 0;
+        } while (give && !__atomic_compare_exchange_n(&sh->granted, &got, got + give, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        if (!give) {
+            set_stop(sh, NODE_BUDGET);
+            halt(s, NODE_BUDGET);
+        }
+        s->allowed = s->nodes + give;
+    }
+    s->nodes++;
+}
+
 /* Count one expansion; now and then enforce the budgets, see Ctrl-C and report progress. */
 static void tick(Search *s) {
+    if (s->shared) {
+        shared_tick(s);
+        return;
+    }
     if (s->nodes >= s->limit_nodes) halt(s, NODE_BUDGET);
     if (++s->nodes % CHECK_EVERY) return;
     double t = now(), mb = rss_mb();
@@ -380,10 +571,11 @@ static int policy_children(Search *s, const void *state, DfpnChild *out) {
 static int closure(Search *s, const void *state, int ply, unsigned char *out) {
     int length = s->family->close(s->kernel, state, s->prover, s->no_loss, s->within < 0 ? -1 : s->within - ply, out);
     if (length > DFPN_CLOSURE_BYTES) {
-        PyErr_Format(PyExc_SystemError, "family '%s': a closure's record of %d bytes", s->family->name, length);
+        if (!s->shared) /* a thread holds no GIL: the supervisor says it failed */
+            PyErr_Format(PyExc_SystemError, "family '%s': a closure's record of %d bytes", s->family->name, length);
         length = -1;
     }
-    if (length < 0) halt(s, interruption(s));
+    if (length < 0) halt(s, s->shared ? FAILED : interruption(s));
     return length;
 }
 
@@ -394,7 +586,7 @@ static int closure(Search *s, const void *state, int ply, unsigned char *out) {
 static int refuted(Search *s, const void *state, int ply) {
     unsigned char record[DFPN_CLOSURE_BYTES];
     int length = s->family->close(s->kernel, state, 3 - s->prover, 1, s->within < 0 ? -1 : s->within - ply, record);
-    if (length < 0) halt(s, interruption(s));
+    if (length < 0) halt(s, s->shared ? FAILED : interruption(s));
     return length > 0;
 }
 
@@ -411,20 +603,55 @@ static void prefetch_children(const Search *s, const DfpnChild *children, int co
         if (children[i].result == DFPN_OPEN) prefetch(s, children[i].hash);
 }
 
+static int present(const Search *s, u64 hash, const DfpnKey *key) {
+    u64 pn, dn;
+    return lookup(s, hash, key, &pn, &dn);
+}
+
+/* Threads: where this thread's search is now (its path's hash at `depth`), for the others' choice. */
+static void publish(Search *s, int depth, u64 hash) {
+    Shared *sh = s->shared;
+    if (hash) STORE(sh->path[s->thread][depth], hash);
+    STORE(*sh->depth[s->thread], depth);
+}
+
+/* How many other threads search the child of hash `hash` at `depth` now. */
+static int others_at(const Search *s, int depth, u64 hash) {
+    const Shared *sh = s->shared;
+    int busy = 0;
+    for (int t = 0; t < sh->threads; t++)
+        if (t != s->thread && LOAD(*sh->depth[t]) >= depth && LOAD(sh->path[t][depth]) == hash) busy++;
+    return busy;
+}
+
 /* Expand `state` until its pn reaches pn_limit or its dn reaches dn_limit, or it is solved;
-   its numbers then are *pn, *dn. */
+   its numbers then are *pn, *dn.
+
+   With threads (s->shared), two things differ, as in Kaneko's parallel df-pn and SPDFPN: a
+   position another thread solved is returned at once (checked on entry and at every turn), and a
+   child another thread is searching now (on its published path) looks harder than it is when
+   choosing -- its minimised number times (1 + spread/4), plus 1, per such thread: a virtual proof
+   number -- so the threads spread over the children rather than all follow one path. The numbers
+   stored and returned are never virtual. The children's numbers are still read from the table
+   once per visit: re-reading them at every turn (to see the other threads' work sooner) cost
+   more CPU per node and no fewer nodes on mnk:4,5,4 player 2 (docs/scaling.md). */
 static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 pn_limit, u64 dn_limit, int depth,
                 u64 *node_pn, u64 *node_dn) {
     tick(s);
     u64 first = s->nodes;
+    Shared *sh = s->shared;
+    if (sh) {
+        if (lookup(s, hash, key, node_pn, node_dn) && (!*node_pn || !*node_dn)) return; /* another thread solved it */
+        publish(s, depth, hash);
+    }
     int or_node = s->family->mover(s->kernel, state) == s->prover;
-    if (or_node && s->closures && !find(s, hash, key) && closure(s, state, depth, s->record)) {
+    if (or_node && s->closures && !present(s, hash, key) && closure(s, state, depth, s->record)) {
         *node_pn = 0;
         *node_dn = INF;
         store(s, hash, key, 0, INF, 1);
         return;
     }
-    if (!or_node && s->closures && !s->no_loss && !find(s, hash, key) && refuted(s, state, depth)) {
+    if (!or_node && s->closures && !s->no_loss && !present(s, hash, key) && refuted(s, state, depth)) {
         *node_pn = INF;
         *node_dn = 0;
         store(s, hash, key, INF, 0, 1);
@@ -445,13 +672,20 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
     u64 *known = s->known + (size_t)depth * s->max_moves * 2;
     prefetch_children(s, children, count);
     for (int i = 0; i < count; i++) child_numbers(s, &children[i], depth + 1, &known[2 * i], &known[2 * i + 1]);
-    for (;;) {
-        u64 best = INF + 1, second = INF + 1, total = 0, pn, dn;
+    for (int turn = 0;; turn++) {
+        if (sh && turn) /* another thread solved it meanwhile */
+            if (lookup(s, hash, key, node_pn, node_dn) && (!*node_pn || !*node_dn)) return;
+        u64 best = INF + 1, second = INF + 1, least = INF + 1, total = 0, pn, dn;
         int chosen = 0;
         for (int i = 0; i < count; i++) {
             pn = known[2 * i], dn = known[2 * i + 1];
             u64 near = or_node ? pn : dn, far = or_node ? dn : pn; /* minimised, summed */
             total = min_u64(INF, total + far);
+            if (near < least) least = near;
+            if (sh && near && near < INF && children[i].result == DFPN_OPEN) {
+                int busy = others_at(s, depth + 1, children[i].hash);
+                if (busy) near = min_u64(INF - 1, near + (u64)busy * (1 + near * (u64)sh->spread / 4));
+            }
             if (near < best) {
                 second = best;
                 best = near;
@@ -460,17 +694,28 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
                 second = near;
             }
         }
-        *node_pn = or_node ? best : total;
-        *node_dn = or_node ? total : best;
+        *node_pn = or_node ? least : total;
+        *node_dn = or_node ? total : least;
         store(s, hash, key, *node_pn, *node_dn, s->nodes - first + 1);
-        if (*node_pn >= pn_limit || *node_dn >= dn_limit || best == 0 || best >= INF) return;
-        DfpnChild *c = &children[chosen];
+        if (*node_pn >= pn_limit || *node_dn >= dn_limit || least == 0 || least >= INF) return;
         pn = known[2 * chosen], dn = known[2 * chosen + 1];
         u64 widened = second + 1 + second / 4; /* the 1+epsilon trick: fewer returns to the parent */
+        if (best != least && (or_node ? pn >= min_u64(pn_limit, widened) : dn >= min_u64(dn_limit, widened))) {
+            /* the virtual choice could not move: the least child, as without threads */
+            second = INF + 1;
+            chosen = 0;
+            while (known[2 * chosen + !or_node] != least) chosen++;
+            for (int i = 0; i < count; i++)
+                if (i != chosen && known[2 * i + !or_node] < second) second = known[2 * i + !or_node];
+            pn = known[2 * chosen], dn = known[2 * chosen + 1];
+            widened = second + 1 + second / 4;
+        }
+        DfpnChild *c = &children[chosen];
         if (or_node)
             mid(s, c->state, c->hash, &c->key, min_u64(pn_limit, widened), min_u64(INF, dn_limit - total + dn), depth + 1, &pn, &dn);
         else
             mid(s, c->state, c->hash, &c->key, min_u64(INF, pn_limit - total + pn), min_u64(dn_limit, widened), depth + 1, &pn, &dn);
+        if (sh) publish(s, depth, 0);
         for (int i = 0; i < count; i++)
             if (children[i].result == DFPN_OPEN && children[i].hash == c->hash && same_key(&children[i].key, &c->key))
                 known[2 * i] = pn, known[2 * i + 1] = dn;
@@ -676,6 +921,7 @@ static void Search_dealloc(Search *self) {
     free(self->known);
     free(self->legal);
     Py_CLEAR(self->policy);
+    Py_CLEAR(self->config);
     if (self->kernel) self->family->destroy(self->kernel);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -714,6 +960,8 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
     }
     if (table_bytes < MIN_BUCKETS * BUCKET_BYTES) table_bytes = MIN_BUCKETS * BUCKET_BYTES;
     self->family = family;
+    self->config = config;
+    Py_INCREF(config);
     self->kernel = family->create(config);
     if (!self->kernel) return -1;
     self->prover = prover;
@@ -756,18 +1004,240 @@ static void run(Search *self, const void *state, u64 *pn, u64 *dn, int again, u6
         mid(self, state, self->root_hash, &self->root_key, pn_limit, dn_limit, 0, pn, dn);
 }
 
+/* ---------------------------------------------------------------- threads: one table, N searches
+
+   search(..., threads=N): N POSIX threads each run mid from the root over this Search's one table
+   (the table section above: seqlocked stripes), each with its own kernel (a kernel may keep
+   scratch, so none is shared), path buffers and node count, none of them touching Python; the
+   calling thread releases the GIL and supervises: every SUPERVISE_MS it looks at the clock, the
+   memory, Ctrl-C and progress, and grows the table (every thread parked at its tick) when it is
+   more than 3/4 full. The first thread whose mid returns at the root (solved, or at the root's
+   thresholds) stops the others; so do a budget and Ctrl-C. The proof is then in the table, and
+   `strategy`, `proved_move` and `dump` read it as after a serial search. */
+#define SUPERVISE_MS 20
+
+
+typedef struct {
+    Search *s;
+    _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
+    u64 pn_limit, dn_limit;
+} Job;
+
+static void *thread_main(void *arg) {
+    Job *job = arg;
+    Search *s = job->s;
+    Shared *sh = s->shared;
+    u64 pn, dn;
+    if (!setjmp(s->stop)) {
+        mid(s, job->state, s->root_hash, &s->root_key, job->pn_limit, job->dn_limit, 0, &pn, &dn);
+        set_stop(sh, SETTLED);
+    } else if (s->status == FAILED) {
+        set_stop(sh, FAILED);
+    }
+    flush(s);
+    pthread_mutex_lock(&sh->mutex);
+    sh->exited++;
+    pthread_cond_signal(&sh->wake);
+    pthread_mutex_unlock(&sh->mutex);
+    return NULL;
+}
+
+/* The threads' new entries and evictions into the Search's own counts (the supervisor only). */
+static void collect(Search *self) {
+    self->used += __atomic_exchange_n(&self->shared->used, 0, __ATOMIC_RELAXED);
+    self->evictions += __atomic_exchange_n(&self->shared->evictions, 0, __ATOMIC_RELAXED);
+}
+
+/* Double the table while every thread that still runs is parked; their views follow it. */
+static void grow_parked(Search *self, Search **views, int n) {
+    Shared *sh = self->shared;
+    pthread_mutex_lock(&sh->mutex);
+    sh->pause = 1;
+    while (sh->parked + sh->exited < n) pthread_cond_wait(&sh->wake, &sh->mutex);
+    collect(self);
+    self->shared = NULL; /* resize's own stores are the only ones now */
+    if (grow(self)) {
+        u64 stripes = stripe_of(self->buckets - 1) + 1;
+        uint32_t *seq = calloc(stripes, sizeof *seq);
+        if (seq) {
+            free(sh->seq);
+            sh->seq = seq, sh->stripes = stripes;
+        } else {
+            set_stop(sh, MEMORY_BUDGET); /* the old counters cannot cover the new table */
+        }
+        for (int t = 0; t < n; t++)
+            views[t]->tags = self->tags, views[t]->table = self->table, views[t]->buckets = self->buckets,
+            views[t]->slots = self->slots;
+    }
+    self->shared = sh;
+    sh->pause = 0;
+    pthread_cond_broadcast(&sh->resume);
+    pthread_mutex_unlock(&sh->mutex);
+}
+
+/* With the GIL: a Python error (Ctrl-C, a progress callback that raised) as a stop. */
+static Stop supervise_python(Search *self, double mb, double t, u64 nodes) {
+    if (PyErr_CheckSignals() < 0) return interruption(self);
+    if (self->progress && t >= self->next_report) {
+        self->next_report = t + self->report_every;
+        u64 pn = 1, dn = 1, kept = self->nodes;
+        lookup(self, self->root_hash, &self->root_key, &pn, &dn);
+        self->nodes = nodes;
+        PyObject *r = PyObject_CallFunction(self->progress, "KKKKdd", (unsigned long long)nodes, (unsigned long long)pn,
+                                            (unsigned long long)dn, (unsigned long long)self->used, t - self->started, mb);
+        self->nodes = kept;
+        if (!r) return interruption(self);
+        Py_DECREF(r);
+    }
+    return RUNNING;
+}
+
+static void free_views(Search **views, int n) {
+    for (int t = 0; t < n; t++) {
+        if (!views[t]) continue;
+        if (views[t]->kernel) views[t]->family->destroy(views[t]->kernel);
+        free(views[t]->children);
+        free(views[t]->known);
+        free(views[t]);
+    }
+    free(views);
+}
+
+/* Run N threads from `state` under the budgets set in `self`; 0, or -1 with a Python exception
+   (a thread could not start, a kernel could not be made, a thread failed). self->status as a
+   serial search leaves it. */
+static int run_threads(Search *self, const void *state, int n, u64 pn_limit, u64 dn_limit) {
+    Shared sh = {0};
+    Search **views = calloc(n, sizeof *views);
+    Job *jobs = calloc(n, sizeof *jobs);
+    pthread_t *ids = calloc(n, sizeof *ids);
+    int started = 0, failed = 0;
+    sh.threads = n, sh.spread = self->spread;
+    sh.stripes = stripe_of(self->buckets - 1) + 1;
+    sh.seq = calloc(sh.stripes, sizeof *sh.seq);
+    sh.limit = self->limit_nodes - self->nodes;
+    sh.path_stride = self->max_plies + 2;
+    sh.path = calloc(n, sizeof *sh.path);
+    sh.depth = calloc(n, sizeof *sh.depth);
+    pthread_mutex_init(&sh.mutex, NULL);
+    pthread_cond_init(&sh.wake, NULL);
+    pthread_cond_init(&sh.resume, NULL);
+    if (!views || !jobs || !ids || !sh.seq || !sh.path || !sh.depth) goto no_memory;
+    self->family->key(self->kernel, state, &self->root_key);
+    self->root_hash = key_hash(&self->root_key);
+    for (int t = 0; t < n; t++) {
+        Search *v = views[t] = malloc(sizeof *v);
+        if (!v) goto no_memory;
+        memcpy(v, self, sizeof *v);
+        v->kernel = NULL, v->children = NULL, v->known = NULL, v->legal = NULL, v->policy = NULL, v->progress = NULL;
+        v->nodes = v->allowed = v->used = v->evictions = 0;
+        v->shared = &sh, v->thread = t, v->status = RUNNING;
+        v->kernel = self->family->create(self->config);
+        if (!v->kernel) goto fail;
+        v->children = malloc((size_t)(v->max_plies + 1) * v->max_moves * sizeof(DfpnChild));
+        v->known = malloc((size_t)(v->max_plies + 1) * v->max_moves * 2 * sizeof(u64));
+        /* each thread's path on cache lines of its own: the others read it, it writes it */
+        sh.path[t] = aligned_alloc(64, ((size_t)sh.path_stride * sizeof(u64) + 63) / 64 * 64);
+        sh.depth[t] = aligned_alloc(64, 64);
+        if (!v->children || !v->known || !sh.path[t] || !sh.depth[t]) goto no_memory;
+        memset(sh.path[t], 0, (size_t)sh.path_stride * sizeof(u64));
+        *sh.depth[t] = -1;
+        jobs[t].s = v, jobs[t].pn_limit = pn_limit, jobs[t].dn_limit = dn_limit;
+        memcpy(jobs[t].state, state, self->family->state_bytes);
+    }
+    self->shared = &sh;
+    Py_BEGIN_ALLOW_THREADS
+    for (; started < n; started++)
+        if (pthread_create(&ids[started], NULL, thread_main, &jobs[started])) break;
+    if (started < n) {
+        set_stop(&sh, FAILED);
+        pthread_mutex_lock(&sh.mutex);
+        sh.exited += n - started; /* never started */
+        pthread_mutex_unlock(&sh.mutex);
+    }
+    double next_python = 0;
+    for (;;) {
+        pthread_mutex_lock(&sh.mutex);
+        if (sh.exited < n) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += SUPERVISE_MS * 1000000L;
+            if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+            pthread_cond_timedwait(&sh.wake, &sh.mutex, &until);
+        }
+        int done = sh.exited == n;
+        pthread_mutex_unlock(&sh.mutex);
+        if (done) break;
+        double t = now(), mb = rss_mb();
+        if (mb > self->peak_mb) self->peak_mb = mb;
+        if (mb > self->limit_mb) set_stop(&sh, MEMORY_BUDGET);
+        if (t >= self->deadline) set_stop(&sh, TIME_BUDGET);
+        if (t >= next_python) { /* Ctrl-C and progress, with the GIL, a few times a second */
+            next_python = t + 0.1;
+            u64 nodes = self->nodes + LOAD(sh.granted);
+            collect(self);
+            Py_BLOCK_THREADS
+            Stop why = supervise_python(self, mb, t, nodes);
+            Py_UNBLOCK_THREADS
+            if (why != RUNNING) set_stop(&sh, why);
+        }
+        collect(self);
+        if (!LOAD(sh.stop) && 4 * (self->used + LOAD(sh.used)) > 3 * self->slots
+            && min_u64(self->buckets * 2, self->table_cap / BUCKET_BYTES) > self->buckets)
+            grow_parked(self, views, n);
+    }
+    for (int t = 0; t < started; t++) pthread_join(ids[t], NULL);
+    Py_END_ALLOW_THREADS
+    collect(self);
+    self->shared = NULL;
+    for (int t = 0; t < n; t++) self->nodes += views[t]->nodes;
+    Stop why = (Stop)sh.stop;
+    self->status = why == SETTLED ? RUNNING : why;
+    if (why == FAILED && !PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, started < n ? "a search thread could not start" : "a search thread failed (a closure)");
+    failed = why == FAILED || (why == INTERRUPTED && PyErr_Occurred());
+    goto done;
+no_memory:
+    PyErr_NoMemory();
+fail:
+    failed = 1;
+    self->shared = NULL;
+done:
+    if (views) free_views(views, n);
+    for (int t = 0; sh.path && t < n; t++) free(sh.path[t]);
+    for (int t = 0; sh.depth && t < n; t++) free(sh.depth[t]);
+    free(sh.path);
+    free(sh.depth);
+    free(sh.seq);
+    free(jobs);
+    free(ids);
+    pthread_mutex_destroy(&sh.mutex);
+    pthread_cond_destroy(&sh.wake);
+    pthread_cond_destroy(&sh.resume);
+    return failed ? -1 : 0;
+}
+
 static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"position", "max_nodes", "max_memory_mb", "max_seconds", "progress", "progress_seconds",
-                            "again", "pn_limit", "dn_limit", NULL};
+                            "again", "pn_limit", "dn_limit", "threads", "spread", NULL};
     PyObject *position, *progress = Py_None;
     long long max_nodes = -1;
     double max_mb = -1, max_seconds = -1, progress_seconds = 0.5;
     int again = 0;
     unsigned long long pn_limit = INF, dn_limit = INF; /* the root's thresholds (a parallel driver's job) */
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LddOdpKK", names, &position, &max_nodes, &max_mb, &max_seconds,
-                                     &progress, &progress_seconds, &again, &pn_limit, &dn_limit))
+    int threads = 1, spread = 4;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LddOdpKKii", names, &position, &max_nodes, &max_mb, &max_seconds,
+                                     &progress, &progress_seconds, &again, &pn_limit, &dn_limit, &threads, &spread))
         return NULL;
     if (!ready(self)) return NULL;
+    if (threads < 1 || threads > 1024 || spread < 0) {
+        PyErr_SetString(PyExc_ValueError, "threads must be 1..1024 and spread at least 0");
+        return NULL;
+    }
+    if (threads > 1 && self->policy) {
+        PyErr_SetString(PyExc_ValueError, "a search with a policy calls Python at the prover's positions: it runs on one thread");
+        return NULL;
+    }
     _Alignas(8) unsigned char state[DFPN_STATE_BYTES];
     if (self->family->parse(self->kernel, position, state) < 0) return NULL;
     self->limit_nodes = max_nodes >= 0 ? self->nodes + (u64)max_nodes : ~0ULL;
@@ -780,7 +1250,15 @@ static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
     self->progress = progress == Py_None ? NULL : progress;
     self->status = RUNNING;
     u64 pn = 1, dn = 1;
-    if (!setjmp(self->stop)) {
+    self->spread = spread;
+    if (threads > 1 && !again) {
+        numbers(self, state, &pn, &dn);
+        if (pn && dn) {
+            if (run_threads(self, state, threads, pn_limit < INF ? pn_limit : INF, dn_limit < INF ? dn_limit : INF) < 0)
+                return NULL;
+            numbers(self, state, &pn, &dn);
+        }
+    } else if (!setjmp(self->stop)) {
         run(self, state, &pn, &dn, again, pn_limit < INF ? pn_limit : INF, dn_limit < INF ? dn_limit : INF);
     } else {
         if (self->status == FAILED) return NULL;
@@ -942,8 +1420,9 @@ static PyGetSetDef Search_getset[] = {
 static PyMethodDef Search_methods[] = {
     {"search", (PyCFunction)(void (*)(void))Search_search, METH_VARARGS | METH_KEYWORDS,
      "search(position, max_nodes=-1, max_memory_mb=-1, max_seconds=-1, progress=None, progress_seconds=0.5, again=False,"
-     " pn_limit=INF, dn_limit=INF) -> (status, pn, dn, seconds, peak_rss_mb); a negative budget is none; the limits are the"
-     " root's thresholds (status `threshold` when one is reached unsettled)."},
+     " pn_limit=INF, dn_limit=INF, threads=1, spread=4) -> (status, pn, dn, seconds, peak_rss_mb); a negative budget is none;"
+     " the limits are the root's thresholds (status `threshold` when one is reached unsettled); threads: that many threads"
+     " search the one table (no policy), a child another thread searches looking (1 + spread/4) times harder."},
     {"numbers", (PyCFunction)Search_numbers, METH_O, "numbers(position) -> (pn, dn) as far as the table knows."},
     {"proved_move", (PyCFunction)Search_proved_move, METH_VARARGS,
      "proved_move(position, ply=0) -> the move code of the first candidate with a proved child (`ply` from the"

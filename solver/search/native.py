@@ -7,7 +7,10 @@ child choice and thresholds; the same node counts while the table evicts nothing
 table of 48-byte entries in buckets of 16 (a 4-byte tag each) capped from a memory budget and
 sized up front when a search's budget is known (`reserve`), and answers `numbers` and
 `proved_move`, and walks a proved strategy in C (`strategy`): the same traversal, so the same
-certificate, as solver/search/prooftree.py's with `proved_move`. With `closures`, a kernel that has
+certificate, as solver/search/prooftree.py's with `proved_move`. With `threads` > 1, that many
+threads search the one table together (dfpn.c "threads": SPDFPN-style, virtual proof numbers
+spreading them over the children); the node counts and the certificate then vary from run to run,
+and every certificate is checked as any other. With `closures`, a kernel that has
 a compiled closure (dfpn.h `close`; `has_closure`) proves the prover's positions it closes, and
 the walk writes them as CLOSE and the closure's record, as the Python search with `pairings`. With PolicyHooks
 (solver/search/policy.py) the core calls the policy back at the prover's positions, given the
@@ -119,6 +122,7 @@ class NativeProofSearch:
         progress_seconds: float = 0.5,
         table_mb: float = DEFAULT_TABLE_MB,
         closures: bool = False,
+        threads: int = 1,
     ) -> None:
         hooks = hooks if hooks is not None else NoHooks()
         kernel = kernel_for(game, hooks)
@@ -127,6 +131,9 @@ class NativeProofSearch:
         self.game, self.claim, self.hooks, self.kernel = game, claim, hooks, kernel
         self.progress, self.progress_seconds = progress, progress_seconds
         policy = self._policy_codes if isinstance(hooks, PolicyHooks) else None
+        if threads > 1 and policy is not None:
+            raise ValueError("a search with a policy calls Python at the prover's positions: it runs on one thread")
+        self.threads = threads  # threads > 1: that many threads search the one table (dfpn.c "threads")
         closures = closures or (bool(getattr(hooks, "always_close", False)) and has_closure(kernel))  # as ProofSearch
         self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss",
                                   int(table_mb * 2**20), policy, -1 if claim.within is None else claim.within, closures)
@@ -164,7 +171,9 @@ class NativeProofSearch:
         `limits` (pn, dn), also until the root's pn or dn reaches it (status `threshold`: a parallel
         driver's job, solver/search/parallel.py)."""
         report = None if self.progress is None else self._report
-        more = {} if limits is None else {"pn_limit": min(limits[0], 1 << 60), "dn_limit": min(limits[1], 1 << 60)}
+        more: dict[str, int] = {} if limits is None else {"pn_limit": min(limits[0], 1 << 60), "dn_limit": min(limits[1], 1 << 60)}
+        if self.threads > 1:
+            more["threads"] = self.threads
         self.reserve(max_nodes, max_memory_mb)
         status, pn, dn, seconds, peak = self._core.search(
             self.kernel.position(state),
