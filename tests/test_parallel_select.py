@@ -95,6 +95,7 @@ def test_the_target_benchmark_measures_a_small_claim(workers: int) -> None:
     assert row["parallel"]["nodes"] > 0 and row["serial"]["peak_rss_mb"] > 0 and row["parallel"]["process_cpu_s"] > 0
     last = row["parallel"]["footprint"][-1]
     assert last["jobs"] == row["parallel"]["jobs"] and last["checkpoint_bytes"] > 0 and last["tree_nodes"] >= 1
+    assert row["threads"]["threads"] == 2 and row["threads_versus"]["agrees"] and row["threads"]["nodes"] > 0
 
 
 def test_the_target_benchmark_picks_a_position_by_its_serial_time(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -249,10 +249,12 @@ def uttt_candidates() -> list[Target]:
 
 
 def one_search(game_text: str, position: str | None, player: int, result: str, workers: int, job_seconds: float,
-               table_mb: float, max_seconds: float | None = None, max_nodes: int | None = None) -> dict[str, Any]:
-    """One search in this process: the serial compiled search (`workers` 0) or the driver on a process
-    pool of `workers`, each table capped at `table_mb`; the figures as JSON. No certificate is
-    written: the search is what is compared (the parallel strategy's walk is Python, the serial one C)."""
+               table_mb: float, max_seconds: float | None = None, max_nodes: int | None = None,
+               threads: int = 1) -> dict[str, Any]:
+    """One search in this process: the serial compiled search (`workers` 0; with `threads` > 1, that
+    many threads sharing its one table, `certify prove --threads`) or the driver on a process pool of
+    `workers`, each table capped at `table_mb`; the figures as JSON. No certificate is written: the
+    search is what is compared (the parallel strategy's walk is Python, the serial one C)."""
     from solver.search.native import NativeProofSearch
     from solver.search.parallel import Context, Driver, Options, worker_search
 
@@ -261,10 +263,11 @@ def one_search(game_text: str, position: str | None, player: int, result: str, w
     claim = Claim(player, result)  # type: ignore[arg-type]
     start, start_cpu = time.perf_counter(), time.process_time()
     if workers == 0:
-        outcome = NativeProofSearch(game, claim, game.search_hooks(), table_mb=table_mb).search(state, max_nodes=max_nodes,
-                                                                                                max_seconds=max_seconds)
+        search = NativeProofSearch(game, claim, game.search_hooks(), table_mb=table_mb, threads=threads)
+        outcome = search.search(state, max_nodes=max_nodes, max_seconds=max_seconds)
         return {"status": outcome.status, "nodes": outcome.nodes, "search_wall_s": time.perf_counter() - start,
-                "search_cpu_s": time.process_time() - start_cpu, "jobs": 0, "driver_cpu_s": 0.0}
+                "search_cpu_s": time.process_time() - start_cpu, "jobs": 0, "driver_cpu_s": 0.0, "threads": threads,
+                "entries": search.entries, "evictions": search.evictions, "table_bytes": search.table_bytes}
     options = Options(table_mb=table_mb)
     samples: list[dict[str, Any]] = []
     engine = EngineSpec("process", workers).open(Context(game, claim, worker_search(game, options), options=options))
@@ -334,7 +337,7 @@ def _tree_rss_kb(root: int) -> int:
 
 
 def measured_process(target: Target, workers: int, job_seconds: float, table_mb: float, max_seconds: float | None = None,
-                     max_nodes: int | None = None) -> dict[str, Any]:
+                     max_nodes: int | None = None, threads: int = 1) -> dict[str, Any]:
     """`one_search` as a whole process of its own (`nice` as the caller is): its figures, with the
     process's wall time, CPU time (its own and its workers', from wait4) and the peak of the
     resident memory summed over it and its workers (read every TARGET_RSS_SECONDS)."""
@@ -344,7 +347,7 @@ def measured_process(target: Target, workers: int, job_seconds: float, table_mb:
 
     call = (f"import json; from certify.bench.parallel import one_search; print(json.dumps(one_search("
             f"{target.game_text!r}, {target.position!r}, {target.player}, {target.result!r}, {workers}, {job_seconds}, {table_mb}, "
-            f"{max_seconds!r}, {max_nodes!r})))")
+            f"{max_seconds!r}, {max_nodes!r}, {threads})))")
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-c", call], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peak = 0
@@ -358,50 +361,75 @@ def measured_process(target: Target, workers: int, job_seconds: float, table_mb:
     child.returncode = os.waitstatus_to_exitcode(status)
     out, err = child.communicate()
     if child.returncode != 0:
-        raise RuntimeError(f"{target.label}, {workers or 'serial'}: exit {child.returncode}: {err.decode()[-400:]}")
+        raise RuntimeError(f"{target.label}, {workers or f'{threads} thread(s)'}: exit {child.returncode}: {err.decode()[-400:]}")
     figures = json.loads(out.decode().strip().splitlines()[-1])
     return {**figures, "workers": workers, "process_wall_s": wall, "process_cpu_s": usage.ru_utime + usage.ru_stime,
             "peak_rss_mb": max(peak, usage.ru_maxrss) / 1024, "largest_process_rss_mb": usage.ru_maxrss / 1024}
 
 
-def target_row(target: Target, serial: dict[str, Any], parallel: dict[str, Any], workers: int) -> dict[str, Any]:
-    """One claim's figures: both runs, speedup (the serial search's wall time over the driver's, both
-    from search start to settled), efficiency (speedup per worker) and node overhead."""
-    speedup = serial["search_wall_s"] / parallel["search_wall_s"]
-    return {"claim": target.label, "game": target.game_text, "position": target.position, "player": target.player,
-            "result": target.result, "serial": serial, "parallel": parallel, "speedup": speedup, "efficiency": speedup / workers,
-            "process_speedup": serial["process_wall_s"] / parallel["process_wall_s"],
-            "node_overhead": parallel["nodes"] / serial["nodes"] if serial["nodes"] else None,
-            "agrees": serial["status"] == parallel["status"]}
+def versus(serial: dict[str, Any], run: dict[str, Any], cores: int) -> dict[str, Any]:
+    """A run against the serial search: speedup (the serial search's wall time over the run's, both
+    from search start to settled), efficiency (speedup per core), CPU and node overhead."""
+    speedup = serial["search_wall_s"] / run["search_wall_s"]
+    return {"speedup": speedup, "efficiency": speedup / cores, "process_speedup": serial["process_wall_s"] / run["process_wall_s"],
+            "cpu_overhead": run["process_cpu_s"] / serial["process_cpu_s"] if serial["process_cpu_s"] else None,
+            "node_overhead": run["nodes"] / serial["nodes"] if serial["nodes"] else None, "agrees": serial["status"] == run["status"]}
+
+
+def target_row(target: Target, serial: dict[str, Any], parallel: dict[str, Any] | None, workers: int,
+               threaded: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One claim's figures: the runs, and each parallel one `versus` the serial search (the driver's
+    at the row's top level, as before the threads; the threads' under `threads_versus`)."""
+    row = {"claim": target.label, "game": target.game_text, "position": target.position, "player": target.player,
+           "result": target.result, "serial": serial, "parallel": parallel}
+    if parallel is not None:
+        row.update(versus(serial, parallel, workers))
+    if threaded is not None:
+        row.update(threads=threaded, threads_versus=versus(serial, threaded, threaded["threads"]))
+    return row
 
 
 def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_seconds: float = DEFAULT_JOB_SECONDS,
-                     table_mb: float = TARGET_TABLE_MB, uttt: bool = True) -> dict[str, Any]:
-    """For each target claim (default: TARGET_MNK), the serial compiled search, then the driver on
-    `workers` workers, each a whole process run after the other (`target_row`). With `uttt`, then
-    the first position of `uttt_candidates` whose serial search settles within UTTT_SERIAL_SECONDS
-    (each tried with the upper bound as its time limit, for at most UTTT_SCAN_SECONDS in all; the
-    ones tried and passed over are listed), and the driver on it (its node budget 3x the serial's)."""
+                     table_mb: float = TARGET_TABLE_MB, uttt: bool = True, driver: bool = True, threads: int = 2,
+                     uttt_first: int = 0, uttt_seconds: tuple[float, float] | None = None,
+                     scan_seconds: float | None = None) -> dict[str, Any]:
+    """For each target claim (default: TARGET_MNK), the serial compiled search, then (`threads` > 1)
+    that many threads sharing its table, then (`driver`) the driver on `workers` workers, each a
+    whole process run after the other (`target_row`). With `uttt`, then the first position of
+    `uttt_candidates` from `uttt_first` on whose serial search settles within `uttt_seconds`
+    (default UTTT_SERIAL_SECONDS; each tried with the upper bound as its time limit, for at most
+    `scan_seconds` in all, default UTTT_SCAN_SECONDS; the
+    ones tried and passed over are listed), and the same runs on it (node budgets 3x the serial's,
+    time limits twice its time).
+    Threads and workers share one table cap each: the threads' one table is capped at `table_mb`
+    as the serial search's is."""
     rows, passed_over = [], []
     load_before = os.getloadavg()[0]
+    uttt_seconds = uttt_seconds or UTTT_SERIAL_SECONDS
+    scan_seconds = UTTT_SCAN_SECONDS if scan_seconds is None else scan_seconds
+
+    def runs(target: Target, serial: dict[str, Any], max_nodes: int | None, max_seconds: float | None = None) -> dict[str, Any]:
+        threaded = (measured_process(target, 0, job_seconds, table_mb, max_seconds, max_nodes, threads=threads)
+                    if threads > 1 else None)
+        parallel = measured_process(target, workers, job_seconds, table_mb, max_seconds, max_nodes) if driver else None
+        return target_row(target, serial, parallel, workers, threaded)
+
     for target in targets or [TARGET_MNK]:
-        serial = measured_process(target, 0, job_seconds, table_mb)
-        rows.append(target_row(target, serial, measured_process(target, workers, job_seconds, table_mb), workers))
+        rows.append(runs(target, measured_process(target, 0, job_seconds, table_mb), None))
     if uttt:
-        low, high = UTTT_SERIAL_SECONDS
+        low, high = uttt_seconds
         scan_start = time.perf_counter()
-        for target in uttt_candidates():
-            if time.perf_counter() - scan_start > UTTT_SCAN_SECONDS:
+        for target in uttt_candidates()[uttt_first:]:
+            if time.perf_counter() - scan_start > scan_seconds:
                 break
             serial = measured_process(target, 0, job_seconds, table_mb, max_seconds=high)
             if serial["status"] not in ("proved", "disproved") or serial["search_wall_s"] < low:
                 passed_over.append({"claim": target.label, "position": target.position, "status": serial["status"],
                                     "nodes": serial["nodes"], "search_wall_s": serial["search_wall_s"]})
                 continue
-            parallel = measured_process(target, workers, job_seconds, table_mb, max_nodes=3 * serial["nodes"])
-            rows.append(target_row(target, serial, parallel, workers))
+            rows.append(runs(target, serial, 3 * serial["nodes"], 2 * serial["search_wall_s"]))
             break
-    return {"workers": workers, "job_seconds": job_seconds, "table_mb": table_mb,
+    return {"workers": workers if driver else 0, "threads": threads, "job_seconds": job_seconds, "table_mb": table_mb,
             "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)], "rows": rows,
-            "uttt_passed_over": passed_over, "uttt_rule": {"ply": UTTT_PLY, "serial_seconds": list(UTTT_SERIAL_SECONDS),
-                                                           "scan_seconds": UTTT_SCAN_SECONDS}}
+            "uttt_passed_over": passed_over, "uttt_rule": {"ply": UTTT_PLY, "serial_seconds": list(uttt_seconds),
+                                                           "scan_seconds": scan_seconds, "first": uttt_first}}

@@ -25,7 +25,7 @@ SUITE_OPTIONS: dict[str, tuple[str, ...]] = {  # an option given to another suit
     "games": ("players", "all"),
     "board": ("scale",),
     "peer_source": ("scale", "uttt"),
-    "target": ("parallel",),
+    **{name: ("parallel",) for name in ("target", "driver", "uttt_first")},
     **{name: ("uttt",) for name in ("plies", "positions", "seconds", "extend", "plot", "plain")},
 }
 
@@ -56,7 +56,9 @@ def bench(
     extend: Annotated[bool, typer.Option("--extend/--no-extend", help="uttt: go on to earlier plies (5 at a time) while any position is solved.")] = True,
     plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE", help="uttt: also draw the figures (frontier per ply, nodes/s, check time vs certificate size) into FILE, .svg or .png (needs the plot extra: pip install -e '.[plot]').", show_default=False)] = None,
     plain: Annotated[bool, typer.Option("--plain/--no-plain", help="uttt: also search without critical squares.")] = True,
-    target: Annotated[bool, typer.Option("--target", help="parallel: the issue's target claims instead (mnk:5,5,4 player 2 no-loss; a ply-30 Ultimate tic-tac-toe position), the serial compiled search and 2 workers each a whole process of its own, with wall, CPU, nodes, peak memory (summed over the processes), speedup, efficiency, node overhead and the driver's state per job (docs/scaling.md). Minutes: run it on a quiet machine.")] = False,
+    target: Annotated[bool, typer.Option("--target", help="parallel: the issue's target claims instead (mnk:5,5,4 player 2 no-loss; a ply-30 Ultimate tic-tac-toe position), the serial compiled search, 2 threads sharing its table, and 2 workers, each a whole process of its own, with wall, CPU, nodes, peak memory (summed over the processes), speedup, efficiency, node overhead and the driver's state per job (docs/scaling.md). Minutes: run it on a quiet machine.")] = False,
+    driver: Annotated[bool, typer.Option("--driver/--no-driver", help="parallel --target: also the driver on a process pool of 2 workers (minutes on mnk:5,5,4), after the 2 threads sharing one table.")] = True,
+    uttt_first: Annotated[int, typer.Option("--uttt-first", min=0, metavar="I", help="parallel --target: start the scan for a ply-30 Ultimate tic-tac-toe position at sample position I.")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Time the solver, certificate writer and checker (OpenSpiel the peer: pip install -e '.[bench]'), Z3, and players.
@@ -97,7 +99,7 @@ def bench(
     if suite == "parallel":  # not part of `all`: it needs minutes and, for Ray, the optional extra
         from certify.cli.parallel import bench_parallel
 
-        bench_parallel(json_out, target)
+        bench_parallel(json_out, target, driver, uttt_first)
         return
     timings: list[Timing] = []
     players: list[dict] = []

@@ -250,13 +250,13 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
 # ---- bench --------------------------------------------------------------------------------------
 
 
-def bench_parallel(json_out: bool, target: bool = False) -> None:
+def bench_parallel(json_out: bool, target: bool = False, driver: bool = True, uttt_first: int = 0) -> None:
     """`certify bench --suite parallel`: print the table (or JSON) of certify.bench.parallel."""
     from certify.bench.timing import machine
     from certify.bench.parallel import parallel_benchmark
 
     if target:
-        bench_target(json_out)
+        bench_target(json_out, driver, uttt_first)
         return
 
     with console.status("benchmarking the parallel driver…", spinner="dots") if not json_out else _null():
@@ -292,13 +292,14 @@ def bench_parallel(json_out: bool, target: bool = False) -> None:
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}; load average {load[0]} before, {load[1]} after")
 
 
-def bench_target(json_out: bool) -> None:
+def bench_target(json_out: bool, driver: bool = True, uttt_first: int = 0) -> None:
     """`certify bench --suite parallel --target`: the table (or JSON) of certify.bench.parallel `target_benchmark`."""
     from certify.bench.parallel import target_benchmark
     from certify.bench.timing import machine
 
-    with console.status("the serial search, then 2 workers, on each target claim…", spinner="dots") if not json_out else _null():
-        result = target_benchmark()
+    runs = "2 threads" + (", then 2 workers" if driver else "")
+    with console.status(f"the serial search, then {runs}, on each target claim…", spinner="dots") if not json_out else _null():
+        result = target_benchmark(driver=driver, uttt_first=uttt_first)
     if json_out:
         console.print_json(json.dumps({"machine": machine(), **result}))
         return
@@ -307,14 +308,20 @@ def bench_target(json_out: bool) -> None:
                   title=f"certify bench --suite parallel --target: jobs of about {result['job_seconds']} s, "
                         f"tables of {result['table_mb']:.0f} MB per process")
     for row in result["rows"]:
-        for name, run in (("serial (compiled)", row["serial"]), (f"{result['workers']} workers", row["parallel"])):
-            serial = name.startswith("serial")
+        named = [("serial (compiled)", row["serial"], None), (f"{result['threads']} threads, one table", row.get("threads"),
+                                                              row.get("threads_versus")),
+                 (f"{result['workers']} workers", row["parallel"], row)]
+        for name, run, against in named:
+            if run is None:
+                continue
             table.add_row(escape(row["claim"]), name, run["status"], f"{run['search_wall_s']:.1f} s", f"{run['process_wall_s']:.1f} s",
-                          f"{run['process_cpu_s']:.1f} s", f"{run['nodes']:,}", "1.00" if serial else f"{row['node_overhead']:.2f}",
-                          "—" if serial else f"{run['jobs']:,}", f"{run['peak_rss_mb']:,.0f} MB",
-                          "—" if serial else f"{row['speedup']:.2f}×", "—" if serial else f"{row['efficiency']:.2f}")
+                          f"{run['process_cpu_s']:.1f} s", f"{run['nodes']:,}", "1.00" if against is None else f"{against['node_overhead']:.2f}",
+                          f"{run['jobs']:,}" if run["jobs"] else "—", f"{run['peak_rss_mb']:,.0f} MB",
+                          "—" if against is None else f"{against['speedup']:.2f}×", "—" if against is None else f"{against['efficiency']:.2f}")
     console.print(table)
     for row in result["rows"]:
+        if row["parallel"] is None:
+            continue
         last = row["parallel"]["footprint"][-1]
         jobs = max(1, last["jobs"])
         console.print(f"{escape(row['claim'])}: driver state after {last['jobs']:,} jobs: {last['tree_nodes']:,} tree nodes, "

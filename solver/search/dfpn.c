@@ -279,7 +279,7 @@ static void stripe_lock(Shared *sh, u64 stripe) {
 }
 
 static void stripe_unlock(Shared *sh, u64 stripe) {
-    __atomic_store_n(&sh->seq[stripe], sh->seq[stripe] + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&sh->seq[stripe], LOAD(sh->seq[stripe]) + 1, __ATOMIC_RELEASE);
 }
 
 /* As `store`, under the key's stripes, never growing the table (the supervisor grows it) and never
