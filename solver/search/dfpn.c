@@ -615,13 +615,17 @@ static void publish(Search *s, int depth, u64 hash) {
     STORE(*sh->depth[s->thread], depth);
 }
 
-/* How many other threads search the child of hash `hash` at `depth` now. */
-static int others_at(const Search *s, int depth, u64 hash) {
+#define MAX_SEEN_THREADS 64 /* the other threads whose paths a choice looks at (the first ones) */
+
+/* The hashes of the positions the other threads search at `depth` now, into `out`; how many. Read
+   once per turn, not per child: another thread writes its path all the time, so each read of it
+   is likely a cache miss. */
+static int others_at(const Search *s, int depth, u64 *out) {
     const Shared *sh = s->shared;
-    int busy = 0;
-    for (int t = 0; t < sh->threads; t++)
-        if (t != s->thread && LOAD(*sh->depth[t]) >= depth && LOAD(sh->path[t][depth]) == hash) busy++;
-    return busy;
+    int n = 0;
+    for (int t = 0; t < sh->threads && n < MAX_SEEN_THREADS; t++)
+        if (t != s->thread && LOAD(*sh->depth[t]) >= depth) out[n++] = LOAD(sh->path[t][depth]);
+    return n;
 }
 
 /* Expand `state` until its pn reaches pn_limit or its dn reaches dn_limit, or it is solved;
@@ -675,16 +679,17 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
     for (int turn = 0;; turn++) {
         if (sh && turn) /* another thread solved it meanwhile */
             if (lookup(s, hash, key, node_pn, node_dn) && (!*node_pn || !*node_dn)) return;
-        u64 best = INF + 1, second = INF + 1, least = INF + 1, total = 0, pn, dn;
-        int chosen = 0;
+        u64 best = INF + 1, second = INF + 1, least = INF + 1, total = 0, pn, dn, theirs[MAX_SEEN_THREADS];
+        int chosen = 0, others = sh ? others_at(s, depth + 1, theirs) : 0;
         for (int i = 0; i < count; i++) {
             pn = known[2 * i], dn = known[2 * i + 1];
             u64 near = or_node ? pn : dn, far = or_node ? dn : pn; /* minimised, summed */
             total = min_u64(INF, total + far);
             if (near < least) least = near;
-            if (sh && near && near < INF && children[i].result == DFPN_OPEN) {
-                int busy = others_at(s, depth + 1, children[i].hash);
-                if (busy) near = min_u64(INF - 1, near + (u64)busy * (1 + near * (u64)sh->spread / 4));
+            if (others && near && near < INF && children[i].result == DFPN_OPEN) {
+                u64 busy = 0;
+                for (int t = 0; t < others; t++) busy += theirs[t] == children[i].hash;
+                if (busy) near = min_u64(INF - 1, near + busy * (1 + near * (u64)sh->spread / 4));
             }
             if (near < best) {
                 second = best;
