@@ -399,8 +399,8 @@ def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_
     `uttt_candidates` from `uttt_first` on whose serial search settles within `uttt_seconds`
     (default UTTT_SERIAL_SECONDS; each tried with the upper bound as its time limit, for at most
     `scan_seconds` in all, default UTTT_SCAN_SECONDS; the
-    ones tried and passed over are listed), and the same runs on it (node budgets 3x the serial's,
-    time limits twice its time).
+    ones tried and passed over are listed), and the same runs on it (time limits twice the serial's
+    time; the driver's node budget 3x its nodes).
     Threads and workers share one table cap each: the threads' one table is capped at `table_mb`
     as the serial search's is."""
     rows, passed_over = [], []
@@ -409,13 +409,14 @@ def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_
     scan_seconds = UTTT_SCAN_SECONDS if scan_seconds is None else scan_seconds
 
     def runs(target: Target, serial: dict[str, Any], max_nodes: int | None, max_seconds: float | None = None) -> dict[str, Any]:
-        threaded = (measured_process(target, 0, job_seconds, table_mb, max_seconds, max_nodes, threads=threads)
-                    if threads > 1 else None)
+        # the threads' bound is time alone, as the serial search's: a node budget would size their table up front
+        threaded = measured_process(target, 0, job_seconds, table_mb, max_seconds, threads=threads) if threads > 1 else None
         parallel = measured_process(target, workers, job_seconds, table_mb, max_seconds, max_nodes) if driver else None
         return target_row(target, serial, parallel, workers, threaded)
 
-    for target in targets or [TARGET_MNK]:
-        rows.append(runs(target, measured_process(target, 0, job_seconds, table_mb), None))
+    for target in targets or [TARGET_MNK]:  # the parallel runs bounded at 5x the serial nodes and time: a slot ends
+        serial = measured_process(target, 0, job_seconds, table_mb)
+        rows.append(runs(target, serial, 5 * serial["nodes"], 5 * serial["search_wall_s"] + 1))
     if uttt:
         low, high = uttt_seconds
         scan_start = time.perf_counter()
