@@ -218,6 +218,7 @@ typedef struct Shared {
 } Shared;
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+typedef uint64_t __attribute__((may_alias)) shared_word; /* a line of tags read 8 bytes at a time */
 #define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 static inline void cpu_relax(void) {
@@ -249,15 +250,18 @@ static int shared_lookup(const Search *s, u64 hash, const DfpnKey *key, u64 *pn,
         int found = 0;
         u64 p = 0, d = 0, bucket = home_of(hash, s->buckets);
         for (int j = 0; j < WINDOW && !found; j++) {
-            Tags *t = &s->tags[bucket];
-            unsigned mask = 0;
-            for (int i = 0; i < WAYS; i++) mask |= (unsigned)(LOAD(t->tag[i]) == tag) << i;
-            for (; mask && !found; mask &= mask - 1) {
+            /* the line of tags copied in 8 atomic loads, then matched as `find` does (vectorised) */
+            const shared_word *line = (const shared_word *)&s->tags[bucket];
+            Tags t;
+            shared_word words[WAYS / 2];
+            for (int i = 0; i < WAYS / 2; i++) words[i] = LOAD(line[i]);
+            memcpy(t.tag, words, sizeof t.tag);
+            for (unsigned mask = tag_matches(&t, tag); mask && !found; mask &= mask - 1) {
                 Entry *e = &s->table[bucket * WAYS + __builtin_ctz(mask)];
                 if (LOAD(e->key.w[0]) == key->w[0] && LOAD(e->key.w[1]) == key->w[1] && LOAD(e->key.w[2]) == key->w[2])
                     found = 1, p = LOAD(e->pn), d = LOAD(e->dn);
             }
-            if (!LOAD(t->tag[WAYS - 1])) break;
+            if (!t.tag[WAYS - 1]) break;
             if (++bucket == s->buckets) bucket = 0;
         }
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
