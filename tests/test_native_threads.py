@@ -72,6 +72,8 @@ def test_budgets_stop_every_thread() -> None:
     assert outcome.status == "node budget" and 0 < outcome.nodes <= 5_000  # the threads' nodes together
     outcome = search.search(game.initial(), max_seconds=0.05)
     assert outcome.status == "time budget"
+    outcome = search.search(game.initial(), max_memory_mb=1)  # the process is past 1 MB already
+    assert outcome.status == "memory budget"
     pn, dn = search.numbers(game.initial())
     assert pn > 0 and dn > 0
 
