@@ -167,11 +167,12 @@ def repair(
     failed: dict[Any, str] = {}
     out = Repair("failed")
     first = True
+    tally = {"proved": 0, "nodes": 0}  # running sums of out.searches: a repair may make tens of thousands
 
     def tell(ply: int | None = None, left: int | None = None, search: Progress | None = None, bad: int = 0) -> None:
         if progress is not None:
-            proved = sum(s.status == "proved" for s in out.searches)
-            progress(RepairProgress(len(out.searches), proved, len(out.searches) - proved, out.nodes, bad, ply, left, search))
+            progress(RepairProgress(len(out.searches), tally["proved"], len(out.searches) - tally["proved"],
+                                    tally["nodes"] + (0 if search is None else search.nodes), bad, ply, left, search))
 
     def policy(_game: Any, state: Any) -> tuple[Any, ...]:
         move = good.get(game.key(state))
@@ -202,7 +203,7 @@ def repair(
                 failed[key] = "no room"
                 out.searches.append(SubSearch(text, ply, left, "no room"))
                 continue
-            spent = out.nodes
+            spent = tally["nodes"]
             if max_nodes is not None and spent >= max_nodes:
                 out.status, out.seconds = "node budget", time.perf_counter() - started
                 return out
@@ -216,6 +217,8 @@ def repair(
                 if attempt.outcome.status not in ("node budget",):
                     break
             o = attempt.outcome
+            tally["nodes"] += nodes
+            tally["proved"] += o.status == "proved"
             out.searches.append(SubSearch(text, ply, left, o.status, nodes, cpu_seconds() - cpu, o.peak_rss_mb, o.root_pn, o.root_dn))
             if o.status == "interrupted":
                 out.status, out.seconds = "interrupted", time.perf_counter() - started
