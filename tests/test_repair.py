@@ -114,8 +114,11 @@ def test_a_proof_of_another_game_or_no_proof_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     result = runner.invoke(app, ["prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--within", "5", "--from-proof", str(bad)])
-    assert result.exit_code == 2 and "not a valid strategy certificate" in result.stderr
+    assert result.exit_code == 2 and "not a certify certificate" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+    result = runner.invoke(app, ["prove", "tictactoe", "--claim", "win", "--player", "1", "--within", "5", "--from-proof",
+                                 str(ROOT / "certificates" / "tictactoe.json")])
+    assert result.exit_code == 2 and "a table certificate, not a proof" in result.stderr
 
 
 def test_a_compiled_search_with_a_policy_is_freed_when_dropped() -> None:

@@ -19,10 +19,13 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from certify.cli.app import EXIT_FAILED, console, errors, fail, user_errors
-from certify.files import check_proof_output, is_stdout, readable_file
+from certify.files import check_proof_output, is_stdout
 from certify.proving.repair import Repair, RepairError, RepairProgress, repair
-from certify.proving.single import ProofFileError, peak_rss_mb, read_proof, write_proof
+from certify.proving.single import peak_rss_mb, write_proof
+from certify.record.certificate import read_any_certificate
+from certify.record.schema import StrategyCertificate
 from certify.render.text import plural
+from solver.games.families import game_from_rules
 from solver.search.pns import Claim
 
 EXIT_INTERRUPTED = 130
@@ -44,11 +47,10 @@ def prove_from_proof(game: Any, target: Claim, position: str | None, plan_path: 
                      json_out: bool) -> None:
     """Repair the plan into the bounded claim, write the certificate, report; exits."""
     with user_errors():
-        readable_file(plan_path, "proof")
-    try:
-        plan, plan_game = read_proof(plan_path)
-    except ProofFileError as err:
-        raise fail(str(err)) from None
+        plan = read_any_certificate(plan_path)  # a bad file in the words every reader uses
+        if not isinstance(plan, StrategyCertificate):
+            raise fail(f"{plan_path}: a {plan.kind} certificate, not a proof of `certify prove` (kind strategy)")
+        plan_game = game_from_rules(plan.rules)
     if plan_game.rules.sha256() != game.rules.sha256():
         raise fail(f"--from-proof {plan_path}: a proof about {plan_game.rules.name}, not {game.rules.name}")
     if (plan.claim.player, plan.claim.result) != (target.player, target.result):
