@@ -58,10 +58,6 @@ KEPT_PROOFS = (
     # certify/papers/bertholon.py, 178 M nodes, 14 minutes (docs/uttt.md)
     ("uttt:open", 1, "win"),
 )
-# Kept likewise, bounded wins (game, player, result, within): X wins the open rules within N plies,
-# the proof above repaired where its plays end later (`certify prove uttt:open --claim win --player 1
-# --within N --from-proof certificates/proofs/uttt-open.p1-win.json`, issue 36: docs/uttt.md)
-KEPT_BOUNDED_PROOFS = (("uttt:open", 1, "win", 41),)
 # Kept proofs whose check takes minutes (past PROOF_LIMITS): like the 4×4 tables
 # (certify/publish/scale.py), their index entries are carried over while the file is the one
 # they describe (its sha256), checked anew when it is not or by `certify publish --scale`;
@@ -181,10 +177,6 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
             if progress:
                 progress(f"proof (kept): {path.as_posix()}")
             proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None))
-    for game, player, result, within in KEPT_BOUNDED_PROOFS:
-        path = proof_path(game, player, result, within)
-        if (root / path).is_file():
-            proofs.append(proof_entry(game, player, result, path, (root / path).read_text(encoding="utf-8"), None))
     carried = {entry["file"]: entry for entry in scale_record.carried_over(root, "proofs")}
     for game, player, result in LARGE_PROOFS:
         entry = large_entry(root, game, player, result, proof_path(game, player, result), carried, scale, progress)
@@ -236,11 +228,9 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
     return Generated(files)
 
 
-def proof_path(game: str, player: int, result: str, within: int | None = None) -> Path:
-    """certificates/proofs/mnk-4-4-3.p1-win.json: named as `certify prove` names its output (a bounded
-    one ends `-within-N`)."""
-    bound = "" if within is None else f"-within-{within}"
-    return Path("certificates") / "proofs" / f"{file_stem(game)}.p{player}-{result}{bound}.json"
+def proof_path(game: str, player: int, result: str) -> Path:
+    """certificates/proofs/mnk-4-4-3.p1-win.json: named as `certify prove` names its output."""
+    return Path("certificates") / "proofs" / f"{file_stem(game)}.p{player}-{result}.json"
 
 
 def closed_proof_path(game: str, player: int, within: int | None = None) -> Path:
