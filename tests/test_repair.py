@@ -146,3 +146,13 @@ def test_a_plan_that_is_not_symmetric_is_searched_as_it_is() -> None:
 def test_game_from_rules_round_trips_the_plan() -> None:
     plan, game = read_proof(MNK)
     assert game_from_rules(plan.rules).rules.sha256() == plan.rules_sha256
+
+
+def test_a_plan_whose_play_ends_without_the_win_is_refused(tmp_path: Path) -> None:
+    plan, game = read_proof(MNK)
+    document = json.loads(MNK.read_text())
+    document["claim"]["player"] = 2  # the same moves read as player 2's: its plays end in X's wins, not O's
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(document))
+    result = runner.invoke(app, ["prove", "mnk:4,4,3", "--claim", "win", "--player", "2", "--within", "5", "--from-proof", str(forged)])
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.output

@@ -21,7 +21,7 @@ from rich.table import Table
 from certify.cli.app import EXIT_FAILED, console, errors, fail, user_errors
 from certify.files import check_proof_output, is_stdout
 from certify.proving.repair import Repair, RepairError, RepairProgress, repair
-from certify.proving.single import peak_rss_mb, write_proof
+from certify.proving.single import ProofFileError, peak_rss_mb, write_proof
 from certify.record.certificate import read_any_certificate
 from certify.record.schema import StrategyCertificate
 from certify.render.text import plural
@@ -71,7 +71,7 @@ def prove_from_proof(game: Any, target: Claim, position: str | None, plan_path: 
             task = bar.add_task("repair: walking the plan", total=None)
             done = repair(game, plan, target.within, job_nodes, max_nodes, max_memory,
                           (lambda p: bar.update(task, description=progress_line(p))) if show else None, command)
-    except RepairError as err:
+    except (RepairError, ProofFileError) as err:
         raise fail(f"--from-proof {plan_path}: {err}") from None
     if done.certificate is not None:
         with user_errors():

@@ -111,7 +111,7 @@ class Walk:
 
 def walk(game: Game[Any, Any], root: Any, prover: int, moves: dict[Any, Any]) -> Walk:
     """Follow `moves` (key → the prover's move) from `root` through every reply; KeyError names a
-    prover's position the strategy reaches without a move."""
+    prover's position the strategy reaches without a move, RepairError an end that is not the prover's win."""
     out = Walk()
 
     replies: dict[Any, list[Any]] = {}  # opponent's key → the keys its moves lead to
@@ -122,6 +122,8 @@ def walk(game: Game[Any, Any], root: Any, prover: int, moves: dict[Any, Any]) ->
             return out.height[key]
         out.ply[key] = ply
         if game.is_terminal(state):
+            if game.returns(state)[prover - 1] < 1:  # a plan is not trusted: its plays must end in the win
+                raise RepairError(f"the plan lets a play end without player {prover}'s win, at {game.format_position(state)}")
             height = 0
         elif game.to_move(state) == prover:
             out.states[key] = state
