@@ -309,13 +309,16 @@ let () =
   List.iteri (fun i (k, v) ->
       if i mod (List.length entries / 7) = 0 && !tried < 21 then
         match v with
-        | Proof.Count (mv, c) ->
+        | Proof.Count r -> (match r () with
+          | Core.Two (mv, c) ->
           List.iter (fun v' ->
               incr tried;
               let c' s = if seen.Proof.number s = k then Some v' else closure s in
               if not (verdict c') then incr refused)
-            [Proof.Count (mv, Core.S c); Proof.Count (mv, (match c with Core.S p -> p | Core.O -> Core.S Core.O));
-             Proof.Count ((match mv with None -> Some Core.O | Some _ -> None), c)]
+            (List.map (fun r' -> Proof.Count (fun () -> r'))
+               [Core.Two (mv, Core.S c); Core.Two (mv, (match c with Core.S p -> p | Core.O -> Core.S Core.O));
+                Core.Two ((match mv with None -> Some Core.O | Some _ -> None), c)])
+          | _ -> ())
         | _ -> ()) entries;
   Printf.printf " %d %d" !tried !refused
 """
@@ -337,23 +340,32 @@ def test_the_proved_count_check_refuses_wrong_counts_and_bounds_by_itself(build:
     assert int(tried) == 21 and int(refused) >= 14, done.stdout
 
 
-@pytest.fixture(scope="module")
-def deep_proofs() -> dict[str, dict]:
-    """Bounded uttt proofs closed by deep count records (254, a move, k, then k records nested two
-    deep at most: checker/uttt_count.py), proved here: standard uttt's player 2 within 19 plies (81
-    closures, about 11 KB of records, about 3 s) and uttt:open's within 17 (a fraction of a second)."""
+def deep_uttt(game: str, within: int) -> dict:
+    """Player 2 not beaten within `within` plies, a proof closed by deep count records (254, a
+    move, k, then k records nested two deep at most: checker/uttt_count.py), proved here."""
     from certify.proving.single import prove
     from solver.games.families import resolve_game
     from solver.search.pns import Claim
 
-    out = {}
-    for name, game, within in (("uttt-p2-19", "uttt", 19), ("open-p2-17", "uttt:open", 17)):
-        attempt = prove(resolve_game(game), Claim(2, "no-loss", within=within), None, max_nodes=300_000, core="python")
-        assert attempt.outcome.status == "proved" and attempt.text is not None
-        doc = json.loads(attempt.text)
-        assert 254 in counts_of(doc), name  # a deep record: the test is about them
-        out[name] = doc
-    return out
+    attempt = prove(resolve_game(game), Claim(2, "no-loss", within=within), None, max_nodes=300_000, core="python")
+    assert attempt.outcome.status == "proved" and attempt.text is not None
+    doc = json.loads(attempt.text)
+    assert 254 in counts_of(doc), game  # a deep record: the tests are about them
+    return doc
+
+
+@pytest.fixture(scope="module")
+def deep_proofs() -> dict[str, dict]:
+    """Standard uttt's player 2 within 19 plies (81 closures, about 11 KB of records, about 3 s)
+    and uttt:open's within 17 (a fraction of a second)."""
+    return {"uttt-p2-19": deep_uttt("uttt", 19), "open-p2-17": deep_uttt("uttt:open", 17)}
+
+
+def with_records(doc: dict, records: list[bytes]) -> dict:
+    """`doc` with these count records, `proof.closure_bytes` their length."""
+    changed = with_counts(doc, b"".join(records))
+    changed["proof"]["closure_bytes"] = sum(map(len, records))
+    return changed
 
 
 def records_of(counts: bytes) -> list[bytes]:
@@ -413,9 +425,7 @@ def test_deep_count_records_and_their_mutants(build: Path, tmp_path: Path, deep_
     codes = []
     for index in deep[::max(1, len(deep) // 6)][:6]:
         for mutant in deep_mutants(records[index]):
-            changed = with_counts(doc, b"".join(records[:index] + [mutant] + records[index + 1:]))
-            size = len(counts_of(changed))
-            changed["proof"] = {**changed["proof"], "closure_bytes": size}
+            changed = with_records(doc, records[:index] + [mutant] + records[index + 1:])
             codes.append(agree(build, tmp_path, changed, "deep.json")[0])
     assert codes.count(1) >= len(codes) // 2 and codes.count(2) >= 1, codes
 
@@ -451,13 +461,13 @@ let () =
     if n >= 0 && Core.M.find (key n) !set = None then begin
       set := Core.M.add (key n) (s, nat (seen.Proof.choice n)) !set;
       (match Hashtbl.find_opt closing n with
-       | Some (Proof.Count r) -> found := (n, s, within - (f.Proof.empties root - f.Proof.empties s), r) :: !found
+       | Some (Proof.Count r) -> found := (n, s, within - (f.Proof.empties root - f.Proof.empties s), r ()) :: !found
        | _ -> ());
       stack := Core.uttt_children rules s @ !stack
     end
   done;
   let closure n' r' s = let n = seen.Proof.number s in
-    if n = n' then Some (Proof.Count r') else Hashtbl.find_opt closing n in
+    if n = n' then Some (Proof.Count (fun () -> r')) else Hashtbl.find_opt closing n in
   let verdict c = Core.uttt_closed_within rules lookup (Proof.counts_of c) Core.P2 true (nat within) !set root in
   let ok ?(nest = 2) s left r = Core.uttt_record_ok rules Core.P2 (nat nest) (nat left) s r in
   let rec bump = function (* the first two-byte record inside, its count one higher *)
@@ -1019,7 +1029,16 @@ def hostile_corpus() -> dict[str, bytes]:
     empty_named = {**uttt_open, "claim": {**uttt_open["claim"], "root": "/".join(["........."] * 9) + " 4"}}
     bounded = bounded_uttt()
     counts = counts_of(bounded)
+    deep = deep_uttt("uttt:open", 17)
+    records = records_of(counts_of(deep))
+    index = next(i for i, record in enumerate(records) if record[0] == 254)
+    deep_changed = {f"deep-record-{name}": json.dumps(with_records(deep, records[:index] + [mutant] + records[index + 1:])).encode()
+                    for name, mutant in zip(("move", "k-more", "k-fewer", "cut", "cut-k", "duplicated", "reordered",
+                                             "count", "three-levels"), deep_mutants(records[index]))}
     return {
+        **deep_changed,
+        "deep-records-nested-three": json.dumps(with_records(deep, records[:index] + [bytes([254, 0, 1, 254, 0, 1]) + records[index]]
+                                                             + records[index + 1:])).encode(),
         "bounded-count-off-by-one": json.dumps(with_counts(bounded, bytes([counts[0], (counts[1] + 1) % 256]) + counts[2:])).encode(),
         "bounded-count-move-past-the-moves": json.dumps(with_counts(bounded, bytes([200]) + counts[1:])).encode(),
         "bounded-bound-one-lower": json.dumps({**bounded, "claim": {**bounded["claim"], "within": 18}}).encode(),

@@ -41,6 +41,12 @@ Definition cost (P : player) (s : state) (lowered : option nat) (i : nat) : nat 
 Definition needed (P : player) (s : state) (lowered : option nat) : nat :=
   least (sum (cost P s lowered)) lines3.
 
+(** The same count, each board's counted once (9 boards, where [needed] counts one 24 times over
+    the meta lines): what the checks compute; [counted_needed] proves it equal to [needed]. *)
+Definition counted (P : player) (s : state) (lowered : option nat) : nat :=
+  let costs := map (cost P s lowered) boards in
+  least (sum (fun i => nth i costs 0)) lines3.
+
 (** X has as many marks as O, or one more: then the sides alternate. *)
 Definition balanced (s : state) : bool :=
   let x := count Cross s in let o := count Nought s in (x =? o) || (x =? S o).
@@ -57,13 +63,13 @@ Definition count_ok (R : ruleset) (P : player) (n : nat) (s : state) (move : opt
   | Some _ => false
   | None =>
       match move with
-      | None => (record =? needed P s None) && (Nat.min n (empties s) / 2 <? needed P s None)
+      | None => (record =? counted P s None) && (Nat.min n (empties s) / 2 <? counted P s None)
       | Some i =>
           match nth_error (children R s) i with
           | Some a =>
               match result R a, sent a with
-              | None, Some j => (record =? needed P a (Some j))
-                                && ((Nat.min (n - 1) (empties a) + 1) / 2 <? S (needed P a (Some j)))
+              | None, Some j => (record =? counted P a (Some j))
+                                && ((Nat.min (n - 1) (empties a) + 1) / 2 <? S (counted P a (Some j)))
               | _, _ => false
               end
           | None => false
@@ -374,6 +380,23 @@ Proof.
   pose proof (least_le _ (sum (cost P s None)) _ _ Hl). unfold needed. lia.
 Qed.
 
+Lemma lines3_cells : forall l i, In l lines3 -> In i l -> i < 9.
+Proof. intros l i Hl Hi. repeat (destruct Hl as [<-|Hl]; [simpl in Hi; intuition lia|]). contradiction. Qed.
+
+Lemma least_ext : forall (A : Type) (f g : A -> nat) l, (forall x, In x l -> f x = g x) -> least f l = least g l.
+Proof. intros A f g l H. apply Nat.le_antisymm; apply least_mono; intros x Hx; rewrite (H x Hx); lia. Qed.
+
+Lemma sum_ext : forall (A : Type) (f g : A -> nat) l, (forall x, In x l -> f x = g x) -> sum f l = sum g l.
+Proof. intros A f g l H. apply Nat.le_antisymm; apply sum_mono; intros x Hx; rewrite (H x Hx); lia. Qed.
+
+Lemma counted_needed : forall P s l, counted P s l = needed P s l.
+Proof.
+  intros P s l. unfold counted, needed. apply least_ext. intros line Hline. apply sum_ext. intros i Hi.
+  pose proof (lines3_cells _ _ Hline Hi) as L. unfold boards.
+  rewrite nth_indep with (d' := cost P s l 0) by (rewrite map_length, seq_length; exact L).
+  rewrite map_nth, seq_nth by exact L. reflexivity.
+Qed.
+
 (** The sides alternate in a balanced state. *)
 Definition ind (m x : mark) : nat := if mark_eqb m x then 1 else 0.
 
@@ -540,7 +563,7 @@ Proof.
   destruct move as [i|].
   - destruct (nth_error (children R s) i) as [a|] eqn:Na; [|discriminate].
     destruct (result R a) as [oa|] eqn:Ra; [discriminate|]. destruct (sent a) as [j|] eqn:Sa; [|discriminate].
-    apply andb_prop in Rest as [_ L]. apply Nat.ltb_lt in L. apply half_up_lt in L.
+    apply andb_prop in Rest as [_ L]. rewrite counted_needed in L. apply Nat.ltb_lt in L. apply half_up_lt in L.
     destruct n as [|n]; [exact (within_cut _ _ _ _ _ _ _ _ Hr eq_refl)|].
     apply nth_error_In in Na.
     apply (within_choose _ _ _ _ _ _ _ _ _ _ Hr T Na).
@@ -558,7 +581,7 @@ Proof.
     pose proof (needed_mono P a c (Some j) None (fun i => Down P i Ta)).
     pose proof (children_exact _ _ _ Hc). replace (S (S n) - 1) with (S n) in L by lia.
     split; [exact Bc|split]; intro T'; [lia|rewrite Tc in T'; symmetry in T'; destruct (other_neq _ T')].
-  - apply andb_prop in Rest as [_ L]. apply Nat.ltb_lt in L. apply half_lt in L. apply enough_forces.
+  - apply andb_prop in Rest as [_ L]. rewrite counted_needed in L. apply Nat.ltb_lt in L. apply half_lt in L. apply enough_forces.
     split; [exact B|split]; intro T'; [exact L|rewrite T in T'; symmetry in T'; destruct (other_neq _ T')].
 Qed.
 

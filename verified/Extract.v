@@ -24,7 +24,7 @@ Print Assumptions decode_encode.
 Definition positional_closed := Pairing.closed.
 Definition uttt_closed := Count.closed.
 Definition uttt_closed_within := Count.closed_within.
-Definition uttt_needed := Count.needed.
+Definition uttt_needed := Count.counted.
 Definition uttt_empties := Uttt.empties.
 Definition uttt_count_ok := Count.count_ok.
 Definition uttt_record_ok := Count.record_ok.

@@ -9,8 +9,9 @@ open Load
 (* A family as the traversal sees it: Core's game functions, the set the traversal fills and the
    closure check proved for it, and the trusted words of its verdicts. *)
 (* A closure as the driver read it, handed to the proved check: a pairing (first move, pairs) or a
-   count record (Count.count_record: two bytes, or a deep one naming a record for each reply). *)
-type closure = Pair of Core.nat option * (Core.nat * Core.nat) list | Count of Core.count_record
+   count record (Count.count_record: two bytes, or a deep one naming a record for each reply),
+   built from its bytes when the check asks for it (a proof's records hold millions). *)
+type closure = Pair of Core.nat option * (Core.nat * Core.nat) list | Count of (unit -> Core.count_record)
 
 type 'state family = {
   children : 'state -> 'state list;
@@ -267,7 +268,7 @@ let uttt_text (s : Core.state) =
 
 (* The closures of one kind, as the family's proved check takes them. *)
 let pairs_of c s = match c s with Some (Pair (first, pairs)) -> Some (first, pairs) | _ -> None
-let counts_of c s = match c s with Some (Count r) -> Some r | _ -> None
+let counts_of c s = match c s with Some (Count r) -> Some (r ()) | _ -> None
 
 let uttt_positions (r : Core.ruleset) _ : Core.state positions =
   let ids = Hashtbl.create 65536 and set = ref Core.M.empty in
@@ -322,5 +323,5 @@ let uttt (r : Core.ruleset) : Core.state family =
     empties = (fun s -> int_of_nat (Core.uttt_empties s)); counts = true;
     read_closure = (fun raw (start, _) s player left ->
         Uttt.check_count r s player left raw start;
-        Count (fst (Uttt.record_at raw start)));
+        Count (fun () -> fst (Uttt.record_at raw start)));
     position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }

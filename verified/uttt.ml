@@ -207,7 +207,7 @@ let rec check_count (r : Core.ruleset) (s : Core.state) (player : int) (plies_le
     let next = ref (at + 3) in
     List.iter (fun reply ->
         check_count r reply player (plies_left - 2) raw !next;
-        next := snd (record_at raw !next)) replies
+        next := !next + record_length raw !next nest) replies
   end else begin
   let needed, left =
     if mv = no_move then (int_of_nat (Core.uttt_needed prover s None), half (min plies_left (empties s)))
