@@ -251,3 +251,41 @@ def test_ctrl_c_stops_a_closure_heavy_search_within_seconds_and_keeps_the_checkp
     assert run.returncode == 130, out
     assert "interrupted" in out and "checkpoint kept" in out and checkpoint.exists(), out
     assert waited < 10, waited
+
+
+@pytest.mark.parametrize("text", ["tictactoe", "mnk:4,4,4", "mnk:3,4,3", "cumulative", "mnk:6,6,5"])
+def test_the_compiled_search_with_potential_matches_the_python_one(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import solver.search.pns as pns
+
+    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)  # as tests/test_native_closures.py: the same node counts
+    game = resolve_game(text)
+    for claim in (Claim(1, "no-loss"), Claim(2, "no-loss"), Claim(1, "win")):
+        hooks = game.search_hooks()
+        hooks.potential = True
+        reference = pns.ProofSearch(game, claim, hooks, pairings=True).search(game.initial(), max_nodes=200_000)
+        outcome = NativeProofSearch(game, claim, hooks, closures=True).search(game.initial(), max_nodes=200_000)
+        assert (outcome.status, outcome.root_pn, outcome.root_dn, outcome.nodes) == (
+            reference.status, reference.root_pn, reference.root_dn, reference.nodes), (text, claim)
+
+
+# (not mnk:6,6,5: there the Python walk's larger closure budget closes positions nearer the root,
+# with or without --potential)
+@pytest.mark.parametrize("text,player", [("mnk:4,4,4", 2), ("mnk:3,4,3", 1), ("tictactoe", 2)])
+def test_both_cores_write_the_same_potential_certificate_and_it_is_valid(text: str, player: int) -> None:
+    from certify.proving.single import prove
+
+    game = resolve_game(text)
+    python = prove(game, Claim(player, "no-loss"), pairings=True, core="python", potential=True)
+    native = prove(game, Claim(player, "no-loss"), pairings=True, core="native", potential=True)
+    assert native.text is not None and native.text == python.text
+    verdict = checker.check_document(json.loads(native.text))
+    assert verdict.exit_code == 0, verdict.message
+
+
+@pytest.mark.parametrize("text", ["mnk:3,4,3", "mnk:4,4,3", "mnk:3,5,3"])
+def test_a_first_player_win_is_never_closed_for_player_two(text: str) -> None:
+    game = resolve_game(text)  # established: player 1 wins each
+    hooks = game.search_hooks()
+    hooks.potential = True
+    outcome = NativeProofSearch(game, Claim(2, "no-loss"), hooks, closures=True).search(game.initial(), max_nodes=1_000_000)
+    assert outcome.status == "disproved"
