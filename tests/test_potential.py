@@ -289,3 +289,25 @@ def test_a_first_player_win_is_never_closed_for_player_two(text: str) -> None:
     hooks.potential = True
     outcome = NativeProofSearch(game, Claim(2, "no-loss"), hooks, closures=True).search(game.initial(), max_nodes=1_000_000)
     assert outcome.status == "disproved"
+
+
+@pytest.mark.parametrize("text", ["tictactoe", "mnk:4,4,4", "mnk:3,4,3", "cumulative"])
+def test_a_closure_budget_caps_both_cores_alike(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import solver.search.pns as pns
+
+    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
+    game = resolve_game(text)
+    for claim in (Claim(1, "no-loss"), Claim(2, "no-loss")):
+        hooks = game.search_hooks()
+        hooks.potential, hooks.closure_budget = True, 5
+        reference = pns.ProofSearch(game, claim, hooks, pairings=True).search(game.initial(), max_nodes=200_000)
+        outcome = NativeProofSearch(game, claim, hooks, closures=True).search(game.initial(), max_nodes=200_000)
+        assert (outcome.status, outcome.root_pn, outcome.root_dn, outcome.nodes) == (
+            reference.status, reference.root_pn, reference.root_dn, reference.nodes), (text, claim)
+
+
+def test_potential_and_closure_budget_need_pairings() -> None:
+    for option in (["--potential"], ["--closure-budget", "50"]):
+        done = subprocess.run([sys.executable, "-m", "certify", "prove", "mnk:4,4,4", "--claim", "no-loss", "--player", "2",
+                               *option, "-o", "-"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert done.returncode == 2 and "give it with --pairings" in done.stderr, done.stderr

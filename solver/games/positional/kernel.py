@@ -59,6 +59,8 @@ def kernel_for(game: Game, hooks: object) -> PositionalKernel | None:  # registe
         order = sorted(cells, key=lambda c: -hooks.weight[c])  # stable: as the hooks sort the moves
         symmetries, budget = (tuple(hooks.fast), tuple(hooks.group), hooks.group_plies), DEFAULT_BUDGET
         potential = int(hooks.potential)
+        if hooks.closure_budget is not None:
+            budget = min(budget, hooks.closure_budget)
         threats = 2 if hooks.threat_space else int(hooks.threats)  # kernel.c's levels: none, forced, threat space
     elif type(hooks) is NoHooks:
         order, symmetries, threats, budget, potential = list(cells), ((tuple(cells),), (tuple(cells),), -1), 0, 0, 0
