@@ -1115,3 +1115,13 @@ def test_certify_check_runs_both_checkers(build: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("CERTIFY_VERIFIED_CHECK", str(build / "missing"))
     done = CliRunner().invoke(app, ["check", str(path), "--verified"])
     assert done.exit_code == 0 and "the verified checker is not built" in done.output
+
+
+def test_potential_closures_are_not_read_rather_than_judged(build: Path, tmp_path: Path) -> None:
+    path = tmp_path / "p2.json"  # mnk:6,6,5 player 2 with --potential: every closure is a potential record (254)
+    done = subprocess.run([sys.executable, "-m", "certify", "prove", "mnk:6,6,5", "--claim", "no-loss", "--player", "2",
+                           "--pairings", "--potential", "--max-nodes", "100000", "-o", str(path)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    code, line = run(build, path)
+    assert code == 3 and line.startswith("NOT READ: potential closures (record 254"), line
