@@ -140,7 +140,7 @@ def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limi
     if family is uttt:
         if result != "no-loss":
             raise Invalid("a count closes a branch only in a no-loss proof")
-        size = count_field(proof, "closure_bytes", "proof", 2 * count, 192 * count)  # 3 + 9 (3 + 9 * 2): NEST 2
+        size = count_field(proof, "closure_bytes", "proof", 2 * count, 1731 * count)  # uttt_count.NEST 3
         work = size // 2 * family.position_work(game)  # a record of two bytes checks about one position
         if work > limits.max_work:
             raise NotACertificate(f"proof.counts holds {size:,} bytes, work {work:,}: over the work budget "

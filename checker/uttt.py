@@ -90,39 +90,35 @@ def result(game: dict, state: State) -> int | None:
 
 def moves(game: dict, state: State) -> list[tuple[int, State]]:
     """Every legal move and the state it gives, by index ascending; empty iff terminal."""
+    mover = to_move(game, state)
+    return [(move, play(game, state, move, mover)) for move in legal(game, state)]
+
+
+def legal(game: dict, state: State) -> list[int]:
+    """Every legal move, ascending; empty iff terminal: the empty cells of the board sent to, else
+    of every board (closed rules: every board still open). Under the open rules a won board with
+    an empty cell is still played in."""
     if result(game, state) is not None:
         return []
-    if is_open(game):
-        return open_moves(state)
-    cells, sent = state
-    boards = [sent] if sent >= 0 else [b for b in range(9) if board_status(cells, b) == EMPTY]
-    mover = to_move(game, state)
-    out = []
-    for board in boards:
-        for cell in range(9):
-            if cells[9 * board + cell] == EMPTY:
-                child = cells[:9 * board + cell] + (mover,) + cells[9 * board + cell + 1:]
-                out.append((9 * board + cell, (child, cell if board_status(child, cell) == EMPTY else -1)))
-    return out
+    cells, sent = state[:2]
+    if sent >= 0:
+        boards = [sent]
+    else:
+        boards = list(range(9)) if is_open(game) else [b for b in range(9) if board_status(cells, b) == EMPTY]
+    return [9 * board + cell for board in boards for cell in range(9) if cells[9 * board + cell] == EMPTY]
 
 
-def open_moves(state: State) -> list[tuple[int, State]]:
-    """`moves` under the open rules: sent to a board with an empty cell, play there, won or not;
-    else anywhere empty. The first line in a board wins it for good."""
-    cells, sent, winners = state
-    mover = X if cells.count(X) == cells.count(O) else O
-    boards = [sent] if sent >= 0 else list(range(9))
-    out = []
-    for board in boards:
-        for cell in range(9):
-            if cells[9 * board + cell] == EMPTY:
-                child = cells[:9 * board + cell] + (mover,) + cells[9 * board + cell + 1:]
-                won = winners
-                if winners[board] == EMPTY and line_owner(list(child[9 * board:9 * board + 9])) == mover:
-                    won = winners[:board] + (mover,) + winners[board + 1:]
-                next_sent = cell if EMPTY in child[9 * cell:9 * cell + 9] else -1
-                out.append((9 * board + cell, (child, next_sent, won)))
-    return out
+def play(game: dict, state: State, move: int, mover: int) -> State:
+    """The state after `mover` (the player to move) marks `move`, a legal move. Under the open rules
+    the first line in a board wins it for good, and a full board sends anywhere."""
+    cells, board, cell = state[0], move // 9, move % 9
+    child = cells[:move] + (mover,) + cells[move + 1:]
+    if not is_open(game):
+        return child, cell if board_status(child, cell) == EMPTY else -1
+    won = state[2]
+    if won[board] == EMPTY and line_owner(list(child[9 * board:9 * board + 9])) == mover:
+        won = won[:board] + (mover,) + won[board + 1:]
+    return child, cell if EMPTY in child[9 * cell:9 * cell + 9] else -1, won
 
 
 def parse_position(game: dict, text: object) -> State:

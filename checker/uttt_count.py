@@ -5,7 +5,7 @@ the opponent cannot complete one before the bound (two-byte, and deep ones namin
 import functools
 
 from checker.load import Invalid
-from checker.uttt import EMPTY, LINES, State, board_status, draw_board, is_open, moves, result, to_move
+from checker.uttt import EMPTY, LINES, State, board_status, draw_board, is_open, legal, moves, play, result, to_move
 
 
 def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> int:
@@ -45,7 +45,7 @@ def board_cost(marks: tuple[int, ...], player: int) -> int:
 
 NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
 DEEP = 254  # a count closure's first byte when it names the prover's move and a closure of each reply
-NEST = 2  # deep records nest this deep at most
+NEST = 3  # deep records nest this deep at most: 3 + 9 (3 + 9 (3 + 9 * 2)) = 1,731 bytes
 
 
 def record_length(raw: bytes, at: int, nest: int = NEST) -> int:
@@ -119,10 +119,10 @@ def check_count(game: dict, state: State, player: int, plies_left: int, record: 
 
 def played(game: dict, state: State, move: int, opponent: int) -> State:
     """The state after the move-th legal move, which must send `opponent` to a board and not end play."""
-    children = moves(game, state)
-    if move >= len(children):
-        raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(children)}")
-    after = children[move][1]
+    cells = legal(game, state)  # one child played, not all of them
+    if move >= len(cells):
+        raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(cells)}")
+    after = play(game, state, cells[move], 3 - opponent)
     if result(game, after) is not None or after[1] < 0:
         raise Invalid(f"a count closure's move {move} at {draw_board(game, state)} sends player {opponent} to no board")
     return after

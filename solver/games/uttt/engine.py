@@ -402,7 +402,7 @@ def threat_boards(s: Position, player: int) -> int:
 NEVER = 255  # marks_needed when no meta line is left to the player
 NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
 DEEP = 254  # a count closure's first byte when it names a move and a closure of each reply
-NEST = 2  # deep records nest this deep at most (checker/uttt_count.py NEST; kernel.c NEST)
+NEST = 3  # deep records nest this deep at most (checker/uttt_count.py NEST; kernel.c NEST)
 
 
 def marks_needed(s: Position, player: int, lowered: int = -1) -> int:
@@ -542,6 +542,8 @@ class CriticalSquares:
         return first + rest if prover_moves else first + rest + losing
 
     always_close = True  # the search asks `closure` without --pairings: it closes bounded claims only
+    # what the closure closes and writes (checker/uttt_count.py): a checkpoint of another is another search
+    closure_version = f"meta-line count, deep records nested {NEST}"
 
     def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> bytes | None:
         """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
