@@ -390,11 +390,10 @@ static const int META[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4
 /* The cheapest meta line for these board costs (NEVER at most); `lowered`: a board counted one
    lower (unless 0 or NEVER), the count after a move there. */
 static int meta_min(const int cost[9], int lowered) {
-    int c[9], best = NEVER;
-    memcpy(c, cost, sizeof c);
-    if (lowered >= 0 && c[lowered] > 0 && c[lowered] < NEVER) c[lowered]--;
+    int best = NEVER, low = lowered >= 0 && cost[lowered] > 0 && cost[lowered] < NEVER ? lowered : 9;
     for (int l = 0; l < 8; l++) {
-        int sum = c[META[l][0]] + c[META[l][1]] + c[META[l][2]];
+        int sum = cost[META[l][0]] + cost[META[l][1]] + cost[META[l][2]];
+        sum -= META[l][0] == low || META[l][1] == low || META[l][2] == low;
         if (sum < best) best = sum;
     }
     return best;
@@ -423,11 +422,11 @@ static int hopeless_boards(const int cost[9], int left) {
    plies ahead -- (NO_MOVE, count) where the opponent needs more marks than its moves left, or
    (the index of the first legal move that sends the opponent to a board where its first move
    lowers the count to no less than `count`, more than its moves left after it, count) -- or 0.
-   The moves in `hopeless_boards` are skipped: the same record, fewer moves tried. */
-static int count_record(const Kernel *k, const Position *p, int opponent, int plies_left, unsigned char *out) {
-    int cost[9], me = opponent - 1;
-    for (int b = 0; b < 9; b++) cost[b] = board_cost(p, me, b);
-    int needed = meta_min(cost, -1), left = 81 - p->filled;
+   The moves in `hopeless_boards` are skipped: the same record, fewer moves tried. `cost`: the
+   opponent's board costs in `p` (board_cost; left as given). */
+static int count_record(const Kernel *k, const Position *p, int cost[9], int opponent, int plies_left,
+                        unsigned char *out) {
+    int me = opponent - 1, needed = meta_min(cost, -1), left = 81 - p->filled;
     if (needed > (plies_left < left ? plies_left : left) / 2) {
         out[0] = NO_MOVE, out[1] = (unsigned char)needed;
         return 2;
@@ -465,19 +464,26 @@ static int count_record(const Kernel *k, const Position *p, int opponent, int pl
    two plies further on (checker/uttt_count.py check_count: the proof's subtree written out, sound
    as the two-byte form is). The replies are tried most dangerous first (the opponent's count
    after them lowest; one that ends play fails at once), so a move that fails fails early; the
-   records are written in move order, as the Python hook writes them. */
-static int deep_record(const Kernel *k, const Position *p, int opponent, int plies_left, int nest, unsigned char *out) {
-    int length = count_record(k, p, opponent, plies_left, out);
+   records are written in move order, as the Python hook writes them. `cost`: as count_record's;
+   a move changes the cost of the board it is played in only, so each position's is its parent's
+   with that board's cost taken anew. */
+static int deep_record(const Kernel *k, const Position *p, int cost[9], int opponent, int plies_left, int nest,
+                       unsigned char *out) {
+    int length = count_record(k, p, cost, opponent, plies_left, out);
     if (length || !nest) return length;
-    int moves[81], count = legal_moves(p, moves);
+    int moves[81], count = legal_moves(p, moves), me = opponent - 1;
     for (int i = 0; i < count; i++) {
         Position after, reply[9];
         play(k, p, moves[i], &after);
         if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
-        int replies[81], n = legal_moves(&after, replies), danger[9], order[9], sizes[9], m = 0;
+        int replies[81], n = legal_moves(&after, replies), danger[9], order[9], sizes[9], m = 0, c[9], s = after.sent;
+        memcpy(c, cost, sizeof c);
+        c[moves[i] / 9] = board_cost(&after, me, moves[i] / 9);
+        int was = c[s], costs[9]; /* the replies are all in board s */
         for (int r = 0; r < n; r++) { /* sent to a board: 9 replies at most */
             play(k, &after, replies[r], &reply[r]);
-            danger[r] = result(k, &reply[r]) != DFPN_OPEN ? -1 : marks_needed(&reply[r], opponent, -1);
+            c[s] = costs[r] = board_cost(&reply[r], me, s);
+            danger[r] = result(k, &reply[r]) != DFPN_OPEN ? -1 : meta_min(c, -1);
             int at = r;
             for (; at > 0 && danger[order[at - 1]] > danger[r]; at--) order[at] = order[at - 1];
             order[at] = r;
@@ -485,9 +491,11 @@ static int deep_record(const Kernel *k, const Position *p, int opponent, int pli
         unsigned char sub[9][SUB_BYTES];
         for (; m < n; m++) {
             int r = order[m];
-            sizes[r] = danger[r] < 0 ? 0 : deep_record(k, &reply[r], opponent, plies_left - 2, nest - 1, sub[r]);
+            c[s] = costs[r];
+            sizes[r] = danger[r] < 0 ? 0 : deep_record(k, &reply[r], c, opponent, plies_left - 2, nest - 1, sub[r]);
             if (!sizes[r]) break;
         }
+        c[s] = was;
         if (m == n) {
             int at = 3;
             out[0] = DEEP, out[1] = (unsigned char)i, out[2] = (unsigned char)n;
@@ -504,7 +512,9 @@ static int deep_record(const Kernel *k, const Position *p, int opponent, int pli
 static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
     const Kernel *k = kernel;
     if (!k->critical || !no_loss || plies_left < 0) return 0;
-    return deep_record(k, state, 3 - prover, plies_left, NEST, out);
+    int cost[9];
+    for (int b = 0; b < 9; b++) cost[b] = board_cost(state, 2 - prover, b); /* the opponent's */
+    return deep_record(k, state, cost, 3 - prover, plies_left, NEST, out);
 }
 
 const DfpnFamily dfpn_uttt = {
