@@ -302,3 +302,18 @@ def test_a_checkpoint_of_another_closure_is_refused_in_one_line(tmp_path) -> Non
         result = runner.invoke(app, [*claim, "--resume", str(checkpoint)])
         assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
         assert result.stderr.startswith(f"error: {checkpoint}: a checkpoint of this search under closure"), result.stderr
+
+
+def test_the_index_counts_the_provers_moves_without_the_closures(counted: dict, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """certificates/index.json's `prover_moves`, for a proof written now and for one carried over
+    from an index that counted the closures among them."""
+    from pathlib import Path
+
+    from certify.publish.record import large_entry, proof_entry
+
+    text = json.dumps(counted)
+    entry = proof_entry("uttt:open", 2, "no-loss", Path("p.json"), text, None)
+    assert entry["prover_moves"] == counted["proof"]["turns"] - counted["proof"]["closures"] < counted["proof"]["turns"]
+    (tmp_path / "p.json").write_text(text, encoding="utf-8")
+    carried = {"p.json": {**entry, "prover_moves": counted["proof"]["turns"]}}
+    assert large_entry(tmp_path, "uttt:open", 2, "no-loss", Path("p.json"), carried, False, None) == entry
