@@ -8,6 +8,8 @@ a board may come to hold lines of both marks and the first one counts. A move is
 int 0..80.
 """
 
+import functools
+
 from checker.load import NotACertificate
 
 EMPTY, X, O = 0, 1, 2
@@ -60,7 +62,8 @@ def to_move(game: dict, state: State) -> int:
     return X if cells.count(X) == cells.count(O) else O
 
 
-def line_owner(marks: list[int]) -> int:
+@functools.lru_cache(maxsize=None)  # 3^9 boards at most: remembered, not trusted more
+def line_owner(marks: tuple[int, ...]) -> int:
     """The mark filling a line of the 3x3 `marks`, or EMPTY."""
     for a, b, c in LINES:
         if marks[a] != EMPTY and marks[a] == marks[b] == marks[c]:
@@ -70,7 +73,7 @@ def line_owner(marks: list[int]) -> int:
 
 def board_status(cells: tuple[int, ...], board: int) -> int:
     """X or O if that mark won the local board, 3 if it is full without a line, else EMPTY (open)."""
-    marks = list(cells[9 * board:9 * board + 9])
+    marks = cells[9 * board:9 * board + 9]
     owner = line_owner(marks)
     return owner if owner else 3 if EMPTY not in marks else EMPTY
 
@@ -79,10 +82,10 @@ def result(game: dict, state: State) -> int | None:
     """None while play goes on, else the winner 1 or 2, or 0 for a draw (every board closed;
     under the open rules every cell full)."""
     if is_open(game):
-        winner = line_owner(list(state[2]))
+        winner = line_owner(state[2])
         return winner if winner else 0 if EMPTY not in state[0] else None
     status = [board_status(state[0], board) for board in range(9)]
-    winner = line_owner([s if s in (X, O) else EMPTY for s in status])
+    winner = line_owner(tuple(s if s in (X, O) else EMPTY for s in status))
     if winner:
         return winner
     return 0 if EMPTY not in status else None
@@ -116,7 +119,7 @@ def play(game: dict, state: State, move: int, mover: int) -> State:
     if not is_open(game):
         return child, cell if board_status(child, cell) == EMPTY else -1
     won = state[2]
-    if won[board] == EMPTY and line_owner(list(child[9 * board:9 * board + 9])) == mover:
+    if won[board] == EMPTY and line_owner(child[9 * board:9 * board + 9]) == mover:
         won = won[:board] + (mover,) + won[board + 1:]
     return child, cell if EMPTY in child[9 * cell:9 * cell + 9] else -1, won
 
@@ -183,7 +186,7 @@ def open_position(text: object) -> State:
     sent = -1 if parts[1] == "*" else int(parts[1])
     if sent >= 0 and EMPTY not in cells[9 * sent:9 * sent + 9]:
         raise NotACertificate(f"position {ascii(text)[:120]}: board {sent} is full, write '*'")
-    if all(line_owner([w if w == mark else EMPTY for w in winners]) for mark in (X, O)):
+    if all(line_owner(tuple(w if w == mark else EMPTY for w in winners)) for mark in (X, O)):
         raise NotACertificate(f"position {ascii(text)[:120]}: both players hold a meta line")
     if sent >= 0 and X not in cells:
         raise NotACertificate(f"position {ascii(text)[:120]}: the first move may go anywhere, write '*'")

@@ -18,23 +18,21 @@ def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> in
     of `player` there."""
     cells = state[0]
     status = state[2] if is_open(game) else [board_status(cells, board) for board in range(9)]
-    costs = []
-    for board in range(9):
-        marks = cells[9 * board:9 * board + 9]
-        if status[board] == player:
-            costs.append(0)
-        elif status[board] != EMPTY or EMPTY not in marks:
-            costs.append(255)
-        else:
-            cost = board_cost(marks, player)
-            costs.append(cost - (board == lowered and cost < 255))
+    costs = [board_cost(cells[9 * board:9 * board + 9], status[board], player) for board in range(9)]
+    if lowered >= 0 and 0 < costs[lowered] < 255:
+        costs[lowered] -= 1
     return min(255, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES))
 
 
-@functools.lru_cache(maxsize=None)  # 3^9 boards x 2 players at most: remembered, not trusted more
-def board_cost(marks: tuple[int, ...], player: int) -> int:
-    """3 minus `player`'s marks on the fullest local line of `marks` holding no mark of the other
-    player (255: none)."""
+@functools.lru_cache(maxsize=None)  # 3^9 boards x 4 states x 2 players at most: remembered, not trusted more
+def board_cost(marks: tuple[int, ...], status: int, player: int) -> int:
+    """A board's count for `player`: 0 if its `status` (winner, 3: full, EMPTY) is `player`; 255
+    if it is another or the board is full; else 3 minus `player`'s marks on the fullest local line
+    of `marks` holding no mark of the other player (255: none)."""
+    if status == player:
+        return 0
+    if status != EMPTY or EMPTY not in marks:
+        return 255
     cost = 255
     for a, b, c in LINES:
         line = (marks[a], marks[b], marks[c])
