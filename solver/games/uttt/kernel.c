@@ -350,6 +350,7 @@ static int legal(const void *kernel, const void *state, DfpnChild *out) {
 #define NEVER 255   /* no meta line is left to the player */
 #define NO_MOVE 255 /* a count closure's first byte when it counts at the position itself */
 #define NEST 3 /* deep records nest this deep at most: 3 + 9 (3 + 9 (3 + 9 * 2)) = 1,731 bytes */
+#define REFUTE_NEST 2 /* a win claim's search refutes with records nested this deep (engine.py REFUTE_NEST) */
 #define DEEP 254    /* a count closure's first byte when it names a move and a closure of each reply */
 
 /* COST3[code]: 3 minus the marks of "mine" on the fullest line of a board holding no mark of
@@ -514,7 +515,7 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
     if (!k->critical || !no_loss || plies_left < 0) return 0;
     int cost[9];
     for (int b = 0; b < 9; b++) cost[b] = board_cost(state, 2 - prover, b); /* the opponent's */
-    return deep_record(k, state, cost, 3 - prover, plies_left, NEST, out);
+    return deep_record(k, state, cost, 3 - prover, plies_left, k->win_by >= 0 ? REFUTE_NEST : NEST, out);
 }
 
 const DfpnFamily dfpn_uttt = {
