@@ -20,7 +20,7 @@ still open to the opponent there (checker/pairing.py); the traversal does not go
 proof of Ultimate tic-tac-toe may close one by a count: the next two bytes of `proof.counts`, a
 move of the prover (255: none) and the fewest marks the opponent then needs for a meta line,
 recounted there, must exceed the opponent's moves left before the bound; or (254, a move, k) and
-k such records (nested two deep at most), one closing each reply to that move (checker/uttt_count.py
+k such records (nested three deep at most), one closing each reply to that move (checker/uttt_count.py
 `check_count`).
 """
 
