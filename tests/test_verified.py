@@ -383,11 +383,11 @@ def records_of(counts: bytes) -> list[bytes]:
 
 def parts_of(record: bytes) -> list[bytes]:
     """A deep record's k records, one after another."""
-    from checker.uttt_count import record_length
+    from checker.uttt_count import NEST, record_length
 
     out, at = [], 3
     for _ in range(record[2]):
-        out.append(record[at:at + record_length(record, at, 1)])
+        out.append(record[at:at + record_length(record, at, NEST - 1)])
         at += len(out[-1])
     return out
 
@@ -406,7 +406,7 @@ def deep_mutants(record: bytes) -> list[bytes]:
         two += 3
     out.append(record[:two + 1] + bytes([(record[two + 1] + 1) % 256]) + record[two + 2:])  # a count one higher
     deeper = [part for part in parts if part[0] == 254]
-    if deeper:  # a record inside a record inside a record: three levels
+    if deeper:  # its records one level deeper: past NEST where the record is already at it
         inner = deeper[0]
         out.append(record.replace(inner, inner[:3] + b"".join(bytes([254, 0, 1]) + p for p in parts_of(inner)), 1))
     return out
@@ -434,8 +434,8 @@ def test_deep_count_records_and_their_mutants(build: Path, tmp_path: Path, deep_
 # and plies left) handed to the extracted Count.record_ok alone, honest and changed by hand (its
 # move, its k, a count inside, its records cut off, duplicated or reordered, nested deeper than
 # the check is allowed to go): each change must be refused by the proved check itself. Then a
-# record made three levels deep by hand, right at three levels (record_ok with 3), must be refused
-# by Count.closed_within, whose records nest two deep at most.
+# record made four levels deep by hand, right at four levels (record_ok with 4), must be refused
+# by Count.closed_within, whose records nest three deep at most.
 DEEP_PROBE = """
 let nat = Positional.nat_of_int
 let rec depth = function Core.Two _ -> 0 | Core.Deep (_, _, rs) -> 1 + List.fold_left (fun m r -> max m (depth r)) 0 rs
@@ -469,18 +469,18 @@ let () =
   let closure n' r' s = let n = seen.Proof.number s in
     if n = n' then Some (Proof.Count (fun () -> r')) else Hashtbl.find_opt closing n in
   let verdict c = Core.uttt_closed_within rules lookup (Proof.counts_of c) Core.P2 true (nat within) !set root in
-  let ok ?(nest = 2) s left r = Core.uttt_record_ok rules Core.P2 (nat nest) (nat left) s r in
+  let ok ?(nest = 3) s left r = Core.uttt_record_ok rules Core.P2 (nat nest) (nat left) s r in
   let rec bump = function (* the first two-byte record inside, its count one higher *)
     | Core.Two (mv, c) -> Core.Two (mv, Core.S c)
     | Core.Deep (i, k, r :: rs) -> Core.Deep (i, k, bump r :: rs)
     | r -> r in
-  (* a two-byte record with a move, at depth 2, written out one level further: the move, then for
+  (* a two-byte record with a move, at depth 3, written out one level further: the move, then for
      each reply the count where the reply leaves the opponent (its own two-byte record) *)
   let rec expand level s = function
     | Core.Deep (i, k, rs) ->
       let a = List.nth (Core.uttt_children rules s) (Uttt.int_of_nat i) in
       Core.Deep (i, k, List.map2 (expand (level + 1)) (Core.uttt_children rules a) rs)
-    | Core.Two (Some j, _) when level = 2 ->
+    | Core.Two (Some j, _) when level = 3 ->
       let b = List.nth (Core.uttt_children rules s) (Uttt.int_of_nat j) in
       let replies = Core.uttt_children rules b in
       Core.Deep (j, nat (List.length replies), List.map (fun h -> Core.Two (None, Core.uttt_needed Core.P2 h None)) replies)
@@ -505,7 +505,7 @@ let () =
         tried.(8) <- tried.(8) + 1;
         if not (ok ~nest:(depth r - 1) s left r) then refused.(8) <- refused.(8) + 1;
         let r3 = expand 0 s r in
-        if depth r3 = 3 && ok ~nest:3 s left r3 then begin
+        if depth r3 = 4 && ok ~nest:4 s left r3 then begin
           incr three;
           if not (ok s left r3) && not (verdict (closure n r3)) then incr three_refused
         end
@@ -539,7 +539,7 @@ def test_the_proved_count_check_refuses_wrong_deep_records_by_itself(build: Path
         assert counts[kind][0] == counts[kind][1] == int(deep), (kind, done.stdout)
     for kind in (0, 6):
         assert counts[kind][0] >= counts[kind][1] * 3 // 4, (kind, done.stdout)
-    # a record three levels deep (right at three: record_ok with 3) is refused where two is the limit
+    # a record four levels deep (right at four: record_ok with 4) is refused where three is the limit
     assert int(three_refused) == int(three) and (int(three) >= 1 or "open" in name), done.stdout
 
 

@@ -466,7 +466,7 @@ Inductive count_record : Type :=
   | Deep : nat -> nat -> list count_record -> count_record.
 
 (** Deep records nest at most this deep (checker/uttt_count.py [NEST]). *)
-Definition nest_limit : nat := 2.
+Definition nest_limit : nat := 3.
 
 (** [f] holds pairwise along two lists of one length. *)
 Fixpoint all2 {A B : Type} (f : A -> B -> bool) (l : list A) (m : list B) : bool :=

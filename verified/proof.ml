@@ -57,7 +57,7 @@ let closures_of f proof no_loss turns limits : (int * int) array * string =
     (* checker/proof.py closures_of: per closure a move (255: none) and a count, or 254, a move, k and k such records *)
     let count = int_in "proof" "closures" 0 turns proof in
     if not no_loss then invalid "a count closes a branch only in a no-loss proof";
-    let size = int_in "proof" "closure_bytes" (2 * count) (192 * count) proof in (* 3 + 9 (3 + 9 * 2): nested 2 deep *)
+    let size = int_in "proof" "closure_bytes" (2 * count) (1731 * count) proof in (* 3 + 9 (3 + 9 (3 + 9 * 2)): nested 3 deep *)
     let work = size / 2 * f.position_work in (* a record of two bytes checks about one position *)
     if work > limits.max_work then
       error "proof.counts holds %s bytes, work %s: over the work budget (%s work); to check them, raise it: --max-work %d"

@@ -149,7 +149,7 @@ let draw_board (r : Core.ruleset) (s : Core.state) : string =
    when it names a move and a record for each reply (DEEP), and how deep those nest (NEST). *)
 let no_move = 255
 let deep = 254
-let nest = 2
+let nest = 3
 
 (* checker/uttt_count.py record_length: the length of the record at [at] of [raw]; 0 when it runs
    past the end or nests deeper than [nest]. *)
