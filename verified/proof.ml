@@ -305,8 +305,6 @@ let positional_positions game cells bounded : Core.board positions =
 let positional (r : Positional.rules) : Core.board family =
   let game = Positional.game_of r in
   if r.rows * r.cols > 64 then error "the strategy kind covers boards of up to 64 cells, not %dx%d" r.rows r.cols;
-  if r.rows > 8 || r.cols > 8 then
-    unread "the verified checker reads strategy boards up to 8x8, not %dx%d; `python -m checker` reads it" r.rows r.cols;
   { children = Core.children game; result = Core.result game; to_move = Core.to_move;
     positions = positional_positions game (r.rows * r.cols); draw = Positional.draw_board r;
     rules = Some r; as_board = Option.some;
