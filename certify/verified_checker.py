@@ -1,7 +1,7 @@
 """The verified checker (verified/, its soundness proved in Rocq), run on a certificate file.
 
 `run(path, limits, rules_sha256)` returns its CheckResult -- exit 0 VALID, 1 INVALID, 2 ERROR, 3
-NOT READ (what it does not read: strategy boards past 8x8) -- or None
+NOT READ (what it does not read: docs/verified-checker.md, "Which certificates it reads") -- or None
 when it is not built (`make -C verified`, docs/verified-checker.md). NOT_BUILT says so in one line.
 """
 

@@ -73,7 +73,7 @@ def check(
 
     Exit 0 VALID, 1 INVALID (the certificate states something false, or is about another game than
     --game), 2 not a certificate or over the work budget. With --verified, the verified checker's
-    line follows (or one line saying it is not built, or does not read the file: bounded claims),
+    line follows (or one line saying it is not built, or NOT READ: docs/verified-checker.md),
     and the exit code is the worse of the two verdicts it read.
 
     A folder: every *.json file in it, one verdict line each; exit 0 if all are VALID, 1 if any

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import resource
 from collections.abc import Callable
+import weakref
 from importlib import import_module
 from pathlib import Path
 from typing import Any, Protocol
@@ -130,7 +131,10 @@ class NativeProofSearch:
             raise ValueError(f"{game.rules.name}: no compiled kernel searches this game with these hooks")
         self.game, self.claim, self.hooks, self.kernel = game, claim, hooks, kernel
         self.progress, self.progress_seconds = progress, progress_seconds
-        policy = self._policy_codes if isinstance(hooks, PolicyHooks) else None
+        policy = None
+        if isinstance(hooks, PolicyHooks):  # through a weak reference: the core holding self would be a cycle it never frees
+            method = weakref.WeakMethod(self._policy_codes)
+            policy = lambda exported: method()(exported)  # noqa: E731
         if threads > 1 and policy is not None:
             raise ValueError("a search with a policy calls Python at the prover's positions: it runs on one thread")
         self.threads = threads  # threads > 1: that many threads search the one table (dfpn.c "threads")
