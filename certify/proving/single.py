@@ -110,6 +110,7 @@ def prove(
     resume: Path | None = None,
     pairings: bool = False,
     core: Core = "auto",
+    table_mb: float | None = None,
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
@@ -121,7 +122,8 @@ def prove(
     With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks).
     `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
     game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel (with
-    `pairings`, a kernel with a compiled closure, dfpn.h `close`).
+    `pairings`, a kernel with a compiled closure, dfpn.h `close`). `table_mb`: the compiled table's
+    cap, below what the memory budget leaves (a benchmark gives it its peer's table size).
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
@@ -131,7 +133,7 @@ def prove(
     if claim.within is not None and getattr(hooks, "threat_space", False):
         hooks.threat_space = False  # a forced win past the bound wins no bounded claim (hooks.py)
     search, used = proof_search(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
-                                core, max_memory_mb, pairings)
+                                core, max_memory_mb, pairings, table_mb)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {})}
     if claim.within is not None or policy is not None:  # a bounded or guided search is another search
@@ -161,7 +163,8 @@ def closing(hooks: Any, pairings: bool) -> bool:
 
 
 def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Callable[[Progress], None] | None,
-                 core: Core, max_memory_mb: float | None, pairings: bool = False) -> tuple[Any, str]:
+                 core: Core, max_memory_mb: float | None, pairings: bool = False,
+                 table_mb: float | None = None) -> tuple[Any, str]:
     """The search `core` asks for, and its name; the compiled one is imported only here."""
     if core != "python":
         try:
@@ -172,7 +175,8 @@ def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Calla
         else:
             kernel = kernel_for(game, hooks)
             if kernel is not None and (not pairings or has_closure(kernel)):
-                return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb),
+                cap = table_mb_for(max_memory_mb) if table_mb is None else min(table_mb, table_mb_for(max_memory_mb))
+                return NativeProofSearch(game, claim, hooks, progress, table_mb=cap,
                                          closures=closing(hooks, pairings) and has_closure(kernel)), "native"
             if core == "native" and kernel is not None:
                 raise CoreUnavailable(f"--core native: --pairings: the compiled kernel of {game.rules.name} has no closure; leave out --core")
@@ -247,12 +251,13 @@ def settle_value(
     plain: bool = False,
     progress: Callable[[Progress], None] | None = None,
     command: Callable[[Claim], str] = lambda claim: "",
+    table_mb: float | None = None,
 ) -> Settled:
     """The game value of `root` (None: the start) for the player to move, by the searches it needs.
 
     Win: "the mover wins" proved. Loss: "the opponent wins" proved. Draw: both refuted, then a
     no-loss proof for each side (the certificate of a draw is the pair). `nodes` bounds each
-    search; `seconds` all of them together.
+    search; `seconds` all of them together; `table_mb` caps each compiled search's table (`prove`).
     """
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
@@ -262,7 +267,8 @@ def settle_value(
 
     def run(claim: Claim) -> Attempt:
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        attempt = prove(game, claim, root, nodes, max_memory_mb, progress, command(claim), max_seconds=left, plain=plain)
+        attempt = prove(game, claim, root, nodes, max_memory_mb, progress, command(claim), max_seconds=left, plain=plain,
+                        table_mb=table_mb)
         attempts.append(attempt)
         return attempt
 

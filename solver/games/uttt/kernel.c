@@ -40,9 +40,11 @@ typedef struct {
     int win_by; /* CriticalSquares.win_by: a win claim's bound as marks on the grid (-1: none) */
 } Kernel;
 
-/* WON[m]: the 9-bit set m holds a line. COMPLETERS[m]: cells that would complete a line of m. */
+/* WON[m]: the 9-bit set m holds a line. COMPLETERS[m]: cells that would complete a line of m.
+   POP[m]: the cells of m (a lookup: without -mpopcnt gcc calls a library routine for the count). */
 static uint8_t WON[512];
 static uint16_t COMPLETERS[512];
+static uint8_t POP[512];
 
 static void init_tables(void) {
     static const int lines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
@@ -52,6 +54,7 @@ static void init_tables(void) {
             if ((m & line) == line) WON[m] = 1;
         }
     for (int m = 0; m < 512; m++) {
+        POP[m] = (uint8_t)(m & 1) + (m ? POP[m >> 1] : 0);
         COMPLETERS[m] = 0;
         for (int c = 0; c < 9; c++)
             if (!(m >> c & 1) && WON[m | 1 << c]) COMPLETERS[m] |= (uint16_t)(1 << c);
@@ -360,7 +363,7 @@ static int board_cost(const Position *p, int me, int b) {
     int cost = NEVER;
     for (int l = 0; l < 8; l++)
         if (!(p->mark[1 - me][b] & lines[l])) {
-            int missing = 3 - __builtin_popcount(p->mark[me][b] & lines[l]);
+            int missing = 3 - POP[p->mark[me][b] & lines[l]];
             if (missing < cost) cost = missing;
         }
     return cost;
@@ -392,7 +395,7 @@ static int marks_needed(const Position *p, int player, int lowered) {
    plies ahead -- (NO_MOVE, count) where the opponent needs more marks than its moves left, or
    (the index of the first legal move that sends the opponent to a board where its first move
    lowers the count to no less than `count`, more than its moves left after it, count) -- or 0. */
-static int count_record(const Kernel *k, const Position *p, int opponent, int plies_left, unsigned char *out) {
+static int count_record(const Kernel *k, const Position *p, int opponent, int plies_left, int moves_too, unsigned char *out) {
     int cost[9], me = opponent - 1;
     for (int b = 0; b < 9; b++) cost[b] = board_cost(p, me, b);
     int needed = meta_min(cost, -1), left = 81 - p->filled;
@@ -400,6 +403,7 @@ static int count_record(const Kernel *k, const Position *p, int opponent, int pl
         out[0] = NO_MOVE, out[1] = (unsigned char)needed;
         return 2;
     }
+    if (!moves_too) return 0;
     int moves[81], count = legal_moves(p, moves);
     for (int i = 0; i < count; i++) {
         Position after;
@@ -424,7 +428,7 @@ static int count_record(const Kernel *k, const Position *p, int opponent, int pl
    further on (checker/uttt.py check_count: the proof's subtree written out, sound as the two-byte
    form is). */
 static int deep_record(const Kernel *k, const Position *p, int opponent, int plies_left, int nest, unsigned char *out) {
-    int length = count_record(k, p, opponent, plies_left, out);
+    int length = count_record(k, p, opponent, plies_left, 1, out);
     if (length || !nest) return length;
     int moves[81], count = legal_moves(p, moves);
     for (int i = 0; i < count; i++) {
@@ -449,7 +453,9 @@ static int deep_record(const Kernel *k, const Position *p, int opponent, int pli
 
 static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
     const Kernel *k = kernel;
-    if (!k->critical || !no_loss || plies_left < 0) return 0;
+    if (!k->critical || !no_loss) return 0;
+    if (plies_left < 0) /* unbounded: the opponent cannot complete a meta line in the cells left (engine.py closure) */
+        return count_record(k, state, 3 - prover, 81, 0, out);
     return deep_record(k, state, 3 - prover, plies_left, NEST, out);
 }
 
