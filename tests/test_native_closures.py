@@ -42,8 +42,7 @@ def game_of(text: str) -> Game:
 
 
 @pytest.mark.parametrize("game_text", GAMES + ["spec"])
-def test_same_verdicts_and_node_counts_as_the_python_closures(game_text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
+def test_same_verdicts_and_node_counts_as_the_python_closures(game_text: str) -> None:
     game = game_of(game_text)
     for claim in NO_LOSS + [Claim(1, "win")]:  # a win claim: refuted by the opponent's pairings
         hooks = game.search_hooks()

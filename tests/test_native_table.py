@@ -15,7 +15,6 @@ import struct
 import pytest
 
 from solver.games.families import resolve_game
-import solver.search.pns as pns
 from solver.search.native import NODES_PER_SECOND, SLOT_BYTES, NativeProofSearch, table_mb_for
 from solver.search.pns import Claim, ProofSearch
 
@@ -70,11 +69,8 @@ def test_table_mb_for_a_memory_budget_leaves_the_process_room() -> None:
 
 @pytest.mark.parametrize("game_text, player, result", [
     ("mnk:4,4,4", 1, "no-loss"), ("mnk:4,4,4", 2, "win"), ("tictactoe", 1, "win"), ("mnk:3,4,3", 2, "no-loss")])
-def test_sizing_up_front_changes_no_node_count_and_no_verdict(game_text: str, player: int, result: str,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """Sized up front, grown as needed, and the Python reference (its cache of children off, as
-    tests/test_native.py compares them): the same search, nothing evicted."""
-    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
+def test_sizing_up_front_changes_no_node_count_and_no_verdict(game_text: str, player: int, result: str) -> None:
+    """Sized up front, grown as needed, and the Python reference: the same search, nothing evicted."""
     game = resolve_game(game_text)
     claim = Claim(player, result)
     sized, grown = NativeProofSearch(game, claim, game.search_hooks()), NativeProofSearch(game, claim, game.search_hooks())

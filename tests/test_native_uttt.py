@@ -46,9 +46,8 @@ def random_positions(ply: int, count: int, seed: int, game: Uttt | None = None) 
 @RULES
 @pytest.mark.parametrize("ply", [60, 55, 50, 45])
 @pytest.mark.parametrize("plain", [False, True])
-def test_same_verdicts_and_node_counts(game: Uttt, ply: int, plain: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Same status, root numbers and expansions as solver/search/pns.py with its cache of children off."""
-    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
+def test_same_verdicts_and_node_counts(game: Uttt, ply: int, plain: bool) -> None:
+    """Same status, root numbers and expansions as solver/search/pns.py."""
     hooks = NoHooks() if plain else game.search_hooks()
     statuses = set()
     for s in random_positions(ply, 4, seed=ply, game=game):
@@ -70,14 +69,9 @@ def test_resumed_search_matches(game: Uttt) -> None:
     s = random_positions(45, 1, seed=3, game=game)[0]
     claim = Claim(game.to_move(s), "no-loss")
     native, reference = NativeProofSearch(game, claim, game.search_hooks()), ProofSearch(game, claim, game.search_hooks())
-    pns_cache = pns.EXPANDED_CACHE
-    try:
-        pns.EXPANDED_CACHE = 0
-        for _ in range(5):
-            ours, theirs = native.search(s, max_nodes=native.nodes + 200), reference.search(s, max_nodes=reference.nodes + 200)
-            assert (ours.status, ours.root_pn, ours.root_dn, ours.nodes) == (theirs.status, theirs.root_pn, theirs.root_dn, theirs.nodes)
-    finally:
-        pns.EXPANDED_CACHE = pns_cache
+    for _ in range(5):
+        ours, theirs = native.search(s, max_nodes=native.nodes + 200), reference.search(s, max_nodes=reference.nodes + 200)
+        assert (ours.status, ours.root_pn, ours.root_dn, ours.nodes) == (theirs.status, theirs.root_pn, theirs.root_dn, theirs.nodes)
 
 
 @RULES
@@ -190,10 +184,9 @@ def sent_board_corners(game: Uttt, s: Position) -> tuple[int, ...]:
 
 
 @RULES
-def test_a_policy_searches_as_the_python_core(game: Uttt, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_policy_searches_as_the_python_core(game: Uttt) -> None:
     """With PolicyHooks the core calls the policy back: the same statuses, root numbers and node
     counts as solver/search/pns.py with the same hooks, the same walk and the same certificate."""
-    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
     statuses, proved = set(), 0
     for s in random_positions(50, 4, seed=5, game=game):
         for claim in CLAIMS:
@@ -227,10 +220,9 @@ def test_a_policy_naming_an_illegal_move_fails_the_native_search() -> None:
 
 
 @RULES
-def test_bounded_claims_search_as_the_python_core(game: Uttt, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bounded_claims_search_as_the_python_core(game: Uttt) -> None:
     """`within` N in the compiled core (a position at ply N is an end): the same statuses, root
     numbers and node counts as solver/search/pns.py, the same walk and the same certificate."""
-    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
     statuses, proved = set(), 0
     for s in random_positions(55, 4, seed=13, game=game):
         marks = (s.x | s.o).bit_count()

@@ -16,7 +16,6 @@ from itertools import permutations
 import pytest
 
 import checker
-import solver.search.pns as pns
 from certify.proving.single import certificate_text, strategy_certificate
 from solver.games.families import resolve_game
 from solver.games.positional.engine import Game
@@ -78,11 +77,9 @@ def test_a_huge_group_stops_at_the_limit_with_true_symmetries_only() -> None:
 
 
 @pytest.mark.parametrize("game", ["mnk:4,4,4", "mnk:2,2,2", "mnk:3,3,3,wild", "cube3"])
-def test_verdicts_are_the_same_with_the_group_on_and_off_and_the_two_searches_agree(
-        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_verdicts_are_the_same_with_the_group_on_and_off_and_the_two_searches_agree(game: str) -> None:
     """The whole group near the root (the default) or the geometric symmetries only (-1): same verdict;
     the compiled search's node counts equal the Python one's under the same keys; every proof checks."""
-    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
     rules = (make_rules("cube3", 3, 9, "own", "first-line-wins", lines=cube_lines(3)) if game == "cube3"
              else resolve(game))
     engine = Game(rules)

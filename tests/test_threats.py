@@ -15,7 +15,6 @@ import random
 import pytest
 
 import checker
-import solver.search.pns as pns
 from certify.proving.single import prove
 from solver.games.families import resolve_game
 from solver.games.positional.engine import Game
@@ -32,8 +31,7 @@ def hooks(game: Game, threat_space: bool) -> PositionalHooks:
 
 
 @pytest.mark.parametrize("game_text", SMALL)
-def test_python_and_compiled_take_the_same_nodes(game_text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
+def test_python_and_compiled_take_the_same_nodes(game_text: str) -> None:
     game = resolve_game(game_text)
     for claim in CLAIMS:
         reference = ProofSearch(game, claim, hooks(game, True)).search(game.initial())
@@ -51,10 +49,9 @@ def test_threat_space_on_and_off_agree(game_text: str) -> None:
         assert on.status == off.status, (game_text, claim)
 
 
-def test_same_candidates_from_random_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_same_candidates_from_random_positions() -> None:
     """Short searches from random positions of 4x4 (k = 4) and 5x5 (k = 4): the same numbers and
     nodes, so the same candidates in the same order (and the same continuous threats found)."""
-    monkeypatch.setattr(pns, "EXPANDED_CACHE", 0)
     rng = random.Random(7)
     for game_text in ("mnk:4,4,4", "mnk:5,5,4"):
         game = resolve_game(game_text)

@@ -136,7 +136,7 @@ class ProofSearch:
         self.table_key: Callable[[Any], Hashable] = getattr(self.hooks, "table_key", game.key)  # optional hook
         self.table: dict[Hashable, tuple[int, int]] = {}
         self.plies: dict[Hashable, int] = {}  # table key → ply from the root, for bounded claims only
-        self._expanded: dict[Hashable, list[tuple[Any, Hashable]]] = {}
+        self._expanded: dict[Any, list[tuple[Any, Hashable]]] = {}  # position → its children
         self.nodes = 0
         self.progress = progress
         self.progress_seconds = progress_seconds
@@ -273,9 +273,11 @@ class ProofSearch:
     def _children(self, state: Any, key: Hashable) -> list[tuple[Any, Hashable]]:
         """The candidate children and their table keys, terminals valued in the table; remembered.
 
-        df-pn returns to the same nodes many times; the bounded cache spares regenerating them.
+        df-pn returns to the same nodes many times; the bounded cache spares regenerating them. It is
+        keyed by the position, not its table key: a symmetric image shares the key but orders its
+        equally good moves by its own cells, as the compiled core (which regenerates them) does.
         """
-        known = self._expanded.get(key)
+        known = self._expanded.get(state)
         if known is not None:
             return known
         game, table, table_key, within = self.game, self.table, self.table_key, self.claim.within
@@ -293,7 +295,7 @@ class ProofSearch:
             children.append((child, child_key))
         if len(self._expanded) >= EXPANDED_CACHE:
             self._expanded.clear()
-        self._expanded[key] = children
+        self._expanded[state] = children
         return children
 
     def _tick(self) -> None:
