@@ -142,6 +142,8 @@ def prove(
         about["core"] = used
     if resume is not None:
         load_checkpoint(resume, about, search, None if used == "native" else search.table_key(state))
+    if used == "native" and max_seconds is not None:  # the table sized for what the time allows (native.py reserve)
+        search.reserve(max_nodes, max_memory_mb, max_seconds)
     outcome = searched(search, state, max_nodes, max_memory_mb, max_seconds, checkpoint, checkpoint_seconds, about)
     if outcome.status != "proved":
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()

@@ -169,7 +169,7 @@ class NativeProofSearch:
         driver's job, solver/search/parallel.py)."""
         report = None if self.progress is None else self._report
         more = {} if limits is None else {"pn_limit": min(limits[0], 1 << 60), "dn_limit": min(limits[1], 1 << 60)}
-        self.reserve(max_nodes, max_memory_mb, max_seconds)
+        self.reserve(max_nodes, max_memory_mb)
         status, pn, dn, seconds, peak = self._core.search(
             self.kernel.position(state),
             -1 if max_nodes is None else max_nodes,
@@ -197,7 +197,9 @@ class NativeProofSearch:
         so the search pays no table growth and no page faults: a node stores at most one entry, so
         `max_nodes` more entries at the 3/4 load where the table would double; a time budget, the
         nodes NODES_PER_SECOND would spend in it; a memory budget, what table_mb_for leaves beside
-        the process; the least of those given. With none, the table grows as the search needs."""
+        the process; the least of those given. With none, the table grows as the search needs.
+        `search` sizes by its node and memory budgets; a caller whose time budget is the search's
+        (certify/proving/single.py `prove`) asks for the time too: a checkpoint's slices are not."""
         wanted = []
         if max_seconds is not None:
             max_nodes = min(max_nodes if max_nodes is not None else 1 << 62, int(max_seconds * NODES_PER_SECOND))
