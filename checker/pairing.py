@@ -17,6 +17,26 @@ condition that makes this a proof, once, at the root, in one pass over the lines
 
 The work is one pass over the pairs and one over the lines' cells (at most lines × cells), bounded
 by --max-work before it starts. docs/certificate-format.md and docs/trusted-base.md give the argument.
+
+`potential` checks the weaker condition of a proof's potential closure (checker/proof.py, record
+byte 254): at a position where P is to move, P's first move and pairs after which lines open to Q
+holding no pair (the unblocked lines) may remain, so long as their Erdos-Selfridge potential is
+below 1/2: the sum over them of 2^-u, u the line's empty cells that are neither the first move nor
+paired (U: all such cells). P's strategy after the first move: Q's move on a paired cell is answered
+on its partner; Q's move on a cell of U is answered on the empty cell y of U with the greatest sum
+of 2^-u(L) over the unblocked lines L through y without a mark of P (u(L): L's empty cells in U,
+counted then), or anywhere if U has no empty cell left. Why Q completes no line:
+- a line holding a pair: as above, Q never owns both cells of a pair;
+- an unblocked line L: Q completes it only by taking all its cells in U. On U the play is the
+  Maker-Breaker game of Erdos and Selfridge (1973), Q (Maker) first, P (Breaker) answering in U at
+  once (Q's moves on paired cells are answered off U and change nothing in U). Let Phi be the sum
+  of 2^-u(L) over the unblocked lines without a mark of P. At the start Phi < 1/2. Q's first move in U, on
+  x doubles the weights of the lines through x, adding at most Phi: Phi < 1. From then on each P
+  move y removes the weights of the lines through y, and Q's next move x adds back those through x
+  and not y, which sum to at most those through y (y was the greatest): Phi never grows, so it
+  stays below 1. A line Q owns entirely would weigh 2^0 = 1 alone: there is none.
+P's marks only block, and P completing a line ends play in P's win: P does not lose. The sum is
+exact (integers in units of 2^-longest line), one pass over the lines' cells as `blocking`.
 """
 
 from checker import positional
@@ -61,6 +81,32 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
             f"answered on its pair's other cell; {counted(len(pairs), 'pair', 'pairs')} block all "
             f"{counted(len(game.lines) - blocked, 'line', 'lines')} open to player {opponent} "
             f"({blocked} more through player {player}'s cells), so player {opponent} completes no line")
+
+
+def potential(game: positional.Game, board: positional.Board, player: int, first: int | None, pairs: list) -> None:
+    """Check a potential closure at `board` (player to move, play goes on): `first` an empty cell,
+    the pairs disjoint empty cells other than it, and the lines open to the opponent that hold no
+    pair weighing less than 1/2 in all (the module docstring); raises Invalid."""
+    if first is None:
+        raise Invalid(f"a potential closure needs player {player}'s first move, at {positional.draw_board(game, board)}")
+    if positional.to_move(game, board) != player:
+        raise Invalid(f"a potential closure at {positional.draw_board(game, board)}, where player {player} is not to move")
+    if not (0 <= first < game.cells and board[first] == positional.EMPTY):
+        raise Invalid(f"potential closure: first move {first} is not an empty cell of {positional.draw_board(game, board)}")
+    partner = pair_cells(pairs, game, board, first)
+    top = max(len(line) for line in game.lines)
+    total = 0  # in units of 2^-top: a line with u free cells weighs 2^(top - u)
+    for line in game.lines:
+        if first in line or any(board[cell] == player for cell in line):
+            continue
+        cells = set(line)
+        if any(partner[cell] in cells for cell in line):
+            continue
+        free = sum(1 for cell in line if board[cell] == positional.EMPTY and partner[cell] == -1)
+        total += 1 << (top - free)
+    if 2 * total >= 1 << top:
+        raise Invalid(f"potential closure at {positional.draw_board(game, board)}: the lines no pair blocks weigh "
+                      f"{total}/2^{top}, not below 1/2, so player {3 - player} might complete one")
 
 
 def refuse_rules(game: positional.Game) -> None:

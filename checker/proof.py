@@ -16,7 +16,9 @@ it is stored or checked).
 
 A no-loss proof of a positional game may close a prover's position by a pairing: the move byte
 CLOSE, and the next pairing of `proof.pairings`, whose pairs of empty cells must block every line
-still open to the opponent there (checker/pairing.py); the traversal does not go past it. A no-loss
+still open to the opponent there (checker/pairing.py); the traversal does not go past it. A record
+starting with the byte POTENTIAL (254) is a potential closure: the pairs may leave lines unblocked
+whose Erdos-Selfridge potential is below 1/2 (checker/pairing.py `potential`). A no-loss
 proof of Ultimate tic-tac-toe may close one by a count: the next two bytes of `proof.counts`, a
 move of the prover (255: none) and the fewest marks the opponent then needs for a meta line,
 recounted there, must exceed the opponent's moves left before the bound; or (254, a move, k) and
@@ -34,6 +36,7 @@ TRAVERSAL = "dfs-preorder"
 WORDS = {1: "win", 0: "draw", -1: "loss"}
 CLOSE = 255  # never a move index: at most 128 legal moves in a positional game, 81 in uttt
 NO_FIRST_MOVE = 255  # a closure's first byte when the prover makes no first move
+POTENTIAL = 254  # a potential closure's first byte (then the first move, the number of pairs, the pairs)
 
 
 def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> str:  # type: ignore[no-untyped-def]
@@ -57,7 +60,7 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     turns = count_field(proof, "turns", "proof", 0, positions)
     moves = unpack_bytes(proof, "moves", "proof", turns)
     proof_bytes, closures = closures_of(proof, family, game, result, turns, limits)
-    closed = 0
+    closed = loose = 0  # loose: the potential closures among them
     root = family.initial(game) if root_text is None else family.parse_position(game, root_text)
     worst = 1 if result == "win" else 0
     seen, stack, used = {}, [(root, None, 0)], 0  # seen: position → longest play from it, once left
@@ -97,6 +100,9 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                 if family is uttt:
                     uttt_count.check_count(game, state, player, 81 if within is None else within - ply,
                                      proof_bytes[at:at + uttt_count.record_length(proof_bytes, at)])
+                elif proof_bytes[at] == POTENTIAL:
+                    pairing.potential(game, state, player, *closure_at(proof_bytes, at + 1))
+                    loose += 1
                 else:
                     pairing.blocking(game, state, player, *closure_at(proof_bytes, at))
                 closed += 1
@@ -118,6 +124,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     claimed = ("wins" if result == "win" else "does not lose") + ("" if within is None else f" within {within} plies")
     how = "a count" if family is uttt else "a pairing"
     closing = f", {counted(closed, 'position', 'positions')} closed by {how}" if closures else ""
+    if loose:
+        closing += f" ({loose:,} of them leaving lines of potential below 1/2)"
     longest = f"the longest play to an end or {how} lasts" if closures else "the longest play lasts"
     return (f"player {player} {claimed} from {where}: {counted(positions, 'position', 'positions')}, "
             f"{counted(turns - closed, 'move', 'moves')} of player {player}{closing} checked; {longest} "
@@ -126,7 +134,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
 
 def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limits) -> tuple[bytes, array]:  # type: ignore[no-untyped-def]
     """The pairings of `proof.pairings` (absent: none): per closure the prover's first move (255: none),
-    the number of pairs k, then k pairs of cells, one byte each. Returned unread: the bytes and where
+    the number of pairs k, then k pairs of cells, one byte each (a potential closure: the byte
+    POTENTIAL first). Returned unread: the bytes and where
     each closure starts (`closure_at` reads one when the traversal reaches it), so that a million
     closures cost an array of a million offsets, not a million lists of pairs.
 
@@ -156,21 +165,22 @@ def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limi
         if len(offsets) != count:
             raise NotACertificate(f"proof.counts holds {len(offsets)} closures, proof.closures says {count}")
         return raw, offsets
-    size = count_field(proof, "closure_bytes", "proof", 0, count * (game.cells + 2) if family is positional else 0)
+    size = count_field(proof, "closure_bytes", "proof", 0, count * (game.cells + 3) if family is positional else 0)
     raw = unpack_bytes(proof, "pairings", "proof", size)
     if count and (family is not positional or result != "no-loss"):
         raise Invalid("a pairing closes a branch only in a no-loss proof of a positional game")
     if count:
         pairing.refuse_rules(game)
-        if game.cells > NO_FIRST_MOVE:
-            raise NotACertificate(f"closures take boards of at most {NO_FIRST_MOVE} cells, not {game.cells}")
+        if game.cells > POTENTIAL:
+            raise NotACertificate(f"closures take boards of at most {POTENTIAL} cells, not {game.cells}")
         work = count * (sum(len(line) for line in game.lines) + game.cells)
         if work > limits.max_work:
             raise NotACertificate(f"proof.closures = {count:,} and work {work:,}: over the work budget "
                                   f"({limits.max_work:,} work); to check them, raise it: --max-work {work}")
     closures, offset = array("q"), 0
     while offset < size:
-        end = offset + 2 + 2 * raw[offset + 1] if offset + 1 < size else size + 1
+        start = offset + (raw[offset] == POTENTIAL)  # a potential record: its closure follows the byte
+        end = start + 2 + 2 * raw[start + 1] if start + 1 < size else size + 1
         if end > size:
             raise NotACertificate(f"proof.pairings: closure {len(closures)} runs past the end of its bytes")
         closures.append(offset)

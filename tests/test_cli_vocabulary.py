@@ -108,6 +108,7 @@ FILE_INPUTS = [
     ("show tictactoe --cert {}", "certificate"),
     ("prove {} --claim win --player 1", "spec"),
     ("prove tictactoe --claim win --player 1 --resume {}", "checkpoint"),
+    ("prove tictactoe --claim win --player 1 --within 5 --from-proof {}", "certificate"),
     ("tree {}", "game-or-certificate"),
     ("tree tictactoe --cert {}", "certificate"),
     ("explore {}", "game-or-certificate"),

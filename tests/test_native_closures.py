@@ -111,7 +111,7 @@ def test_the_compiled_closure_has_the_python_search_budget() -> None:
     from solver.games.positional.blocking import DEFAULT_BUDGET
 
     game = resolve_game("tictactoe")
-    assert kernel_for(game, game.search_hooks()).config[-1] == DEFAULT_BUDGET == pns.CLOSURE_BUDGET  # type: ignore[union-attr]
+    assert kernel_for(game, game.search_hooks()).config[-2] == DEFAULT_BUDGET == pns.CLOSURE_BUDGET  # type: ignore[union-attr]
 
 
 def test_which_kernels_close() -> None:

@@ -22,6 +22,7 @@ from certify.proving.parallel import prove_on_engine
 from certify.proving.single import write_proof
 from solver.games.families import resolve_game
 from solver.search.pns import Claim
+from solver.search.parallel import Options
 from solver.workers import EngineSpec
 
 pytestmark = pytest.mark.slow
@@ -56,7 +57,7 @@ def two_nodes(monkeypatch: pytest.MonkeyPatch) -> Any:
 def test_a_killed_worker_node_still_ends_in_a_valid_certificate(two_nodes: Any, tmp_path: Path) -> None:
     ray, cluster, worker = two_nodes
     assert ray.cluster_resources().get("CPU") == 2 and ray.cluster_resources().get("worker_node") == 1
-    game = resolve_game("mnk:4,5,4")  # about a million nodes: jobs keep both nodes busy for a while
+    game = resolve_game("mnk:4,5,4")  # about a million nodes without threat space (--plain): jobs run to their budget
     claim = Claim(1, "no-loss")
     killed: list[int] = []
 
@@ -71,7 +72,7 @@ def test_a_killed_worker_node_still_ends_in_a_valid_certificate(two_nodes: Any, 
             threading.Timer(0.05, kill).start()
 
     attempt, stats = prove_on_engine(game, claim, None, EngineSpec("ray"), job_nodes=100_000,
-                                     job_seconds=None, progress=progress)
+                                     job_seconds=None, progress=progress, options=Options(plain=True))
     print(f"worker node killed after {killed[0] if killed else 0} jobs sent; {stats.jobs} jobs, {stats.lost} lost and retried")
     assert killed, "the worker node was never killed: the proof ended too soon"
     assert attempt.outcome.status == "proved"

@@ -35,19 +35,18 @@ PUBLISHED = json.loads((ROOT / "certificates" / "index.json").read_text())["proo
 # the pairings, and the proofs closed by pairings
 INDEX = json.loads((ROOT / "certificates" / "index.json").read_text())
 CLOSED = [entry for entry in INDEX["pairings"] + INDEX["pairing_proofs"] if entry.get("file")]
-# bounded claims (uttt:open's lower bounds, closed by counts: Count.v, Checker.closed_within)
-# ... but not those with deep count records (254, docs/certificate-format.md), which the verified
-# checker does not read yet: it answers NOT READ (exit 3)
-DEEP_COUNTED = {"certificates/proofs/closed/uttt-open.p2-no-loss-within-25.json"}
-BOUNDED = [entry for entry in CLOSED if "--within" in entry["command"] and entry["file"] not in DEEP_COUNTED]
+# bounded claims (uttt:open's lower bounds, closed by counts, two-byte and deep: Count.v, Checker.closed_within)
+BOUNDED = [entry for entry in CLOSED if "--within" in entry["command"]]
 # published proofs on boards past 8 by side (9x4, issue 35), which the verified checker answers NOT READ
 PAST_8X8 = {"certificates/proofs/mnk-4-9-4.p1-win.json"}
 # the large closed proofs (certify/publish/record.py LARGE_PAIRING_PROOFS: 4x8, 2.9 M positions) are past
 # the default budget, as the large `proofs` are: a slow test reads them with the budget of `certify publish`
 LARGE_CLOSED = {"certificates/proofs/closed/mnk-4-8-4.p2-no-loss.json"}
 PAIRINGS = [entry for entry in CLOSED if "--within" not in entry["command"] and entry["file"] not in LARGE_CLOSED]
-# the within-23 proof (550,349 positions, past the default budget) takes minutes: a slow test
-LARGE_BOUNDED = {"certificates/proofs/closed/uttt-open.p2-no-loss-within-23.json"}
+# the within-23 proof (550,349 positions, past the default budget) and the within-25 one (137,225
+# positions, 96,570 closed by deep count records) take minutes: slow tests
+LARGE_BOUNDED = {"certificates/proofs/closed/uttt-open.p2-no-loss-within-23.json",
+                 "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.json"}
 LARGE_PAIRINGS = [entry for entry in CLOSED if entry["file"] in LARGE_CLOSED]
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
 TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()
@@ -195,13 +194,6 @@ def test_the_large_published_bounded_proofs_are_valid(build: Path, entry: dict) 
     assert run(build, path, *budget_for(path), timeout=3600) == (0, entry["checker"] + SUFFIX["strategy"])
 
 
-@pytest.mark.parametrize("name", sorted(DEEP_COUNTED), ids=lambda name: Path(name).stem)
-def test_deep_count_closures_are_not_read_rather_than_judged(build: Path, name: str) -> None:
-    path = ROOT / name
-    code, line = run(build, path, *budget_for(path), timeout=600)
-    assert code == 3 and line.startswith("NOT READ: deep count closures (record 254"), line
-
-
 def counts_of(doc: dict) -> bytes:
     return zlib.decompress(base64.b64decode(doc["proof"]["counts"]))
 
@@ -317,13 +309,16 @@ let () =
   List.iteri (fun i (k, v) ->
       if i mod (List.length entries / 7) = 0 && !tried < 21 then
         match v with
-        | Proof.Count (mv, c) ->
+        | Proof.Count r -> (match r () with
+          | Core.Two (mv, c) ->
           List.iter (fun v' ->
               incr tried;
               let c' s = if seen.Proof.number s = k then Some v' else closure s in
               if not (verdict c') then incr refused)
-            [Proof.Count (mv, Core.S c); Proof.Count (mv, (match c with Core.S p -> p | Core.O -> Core.S Core.O));
-             Proof.Count ((match mv with None -> Some Core.O | Some _ -> None), c)]
+            (List.map (fun r' -> Proof.Count (fun () -> r'))
+               [Core.Two (mv, Core.S c); Core.Two (mv, (match c with Core.S p -> p | Core.O -> Core.S Core.O));
+                Core.Two ((match mv with None -> Some Core.O | Some _ -> None), c)])
+          | _ -> ())
         | _ -> ()) entries;
   Printf.printf " %d %d" !tried !refused
 """
@@ -343,6 +338,209 @@ def test_the_proved_count_check_refuses_wrong_counts_and_bounds_by_itself(build:
     assert (done.returncode, flags) == (0, "100000"), done.stdout + done.stderr
     # each count one off is refused (14); a move dropped or added may close the position too
     assert int(tried) == 21 and int(refused) >= 14, done.stdout
+
+
+def deep_uttt(game: str, within: int) -> dict:
+    """Player 2 not beaten within `within` plies, a proof closed by deep count records (254, a
+    move, k, then k records nested two deep at most: checker/uttt_count.py), proved here."""
+    from certify.proving.single import prove
+    from solver.games.families import resolve_game
+    from solver.search.pns import Claim
+
+    attempt = prove(resolve_game(game), Claim(2, "no-loss", within=within), None, max_nodes=300_000, core="python")
+    assert attempt.outcome.status == "proved" and attempt.text is not None
+    doc = json.loads(attempt.text)
+    assert 254 in counts_of(doc), game  # a deep record: the tests are about them
+    return doc
+
+
+@pytest.fixture(scope="module")
+def deep_proofs() -> dict[str, dict]:
+    """Standard uttt's player 2 within 19 plies (81 closures, about 11 KB of records, about 3 s)
+    and uttt:open's within 17 (a fraction of a second)."""
+    return {"uttt-p2-19": deep_uttt("uttt", 19), "open-p2-17": deep_uttt("uttt:open", 17)}
+
+
+def with_records(doc: dict, records: list[bytes]) -> dict:
+    """`doc` with these count records, `proof.closure_bytes` their length."""
+    changed = with_counts(doc, b"".join(records))
+    changed["proof"]["closure_bytes"] = sum(map(len, records))
+    return changed
+
+
+def records_of(counts: bytes) -> list[bytes]:
+    """The count records of `proof.counts`, one after another (checker/uttt_count.py record_length)."""
+    from checker.uttt_count import record_length
+
+    out, at = [], 0
+    while at < len(counts):
+        length = record_length(counts, at)
+        assert length, at
+        out.append(counts[at:at + length])
+        at += length
+    return out
+
+
+def parts_of(record: bytes) -> list[bytes]:
+    """A deep record's k records, one after another."""
+    from checker.uttt_count import record_length
+
+    out, at = [], 3
+    for _ in range(record[2]):
+        out.append(record[at:at + record_length(record, at, 1)])
+        at += len(out[-1])
+    return out
+
+
+def deep_mutants(record: bytes) -> list[bytes]:
+    """A deep record changed as a forger would: its move, its k, a count of a record inside, its
+    records cut off, duplicated, reordered, or one nested a level deeper than NEST allows."""
+    parts = parts_of(record)
+    head = record[:3]
+    out = [bytes([254, (record[1] + 1) % 254]) + record[2:], record[:2] + bytes([record[2] + 1]) + record[3:],
+           record[:2] + bytes([record[2] - 1]) + record[3:], head + b"".join(parts[:-1]),
+           record[:2] + bytes([record[2] - 1]) + b"".join(parts[:-1]), record[:2] + bytes([record[2] + 1]) + record[3:] + parts[-1],
+           head + b"".join(parts[::-1])]
+    two = 3
+    while record[two] == 254:  # the first two-byte record inside
+        two += 3
+    out.append(record[:two + 1] + bytes([(record[two + 1] + 1) % 256]) + record[two + 2:])  # a count one higher
+    deeper = [part for part in parts if part[0] == 254]
+    if deeper:  # a record inside a record inside a record: three levels
+        inner = deeper[0]
+        out.append(record.replace(inner, inner[:3] + b"".join(bytes([254, 0, 1]) + p for p in parts_of(inner)), 1))
+    return out
+
+
+@pytest.mark.parametrize("name", ["uttt-p2-19", "open-p2-17"])
+def test_deep_count_records_and_their_mutants(build: Path, tmp_path: Path, deep_proofs: dict, name: str) -> None:
+    """A proof closed by deep count records is VALID to both checkers, and each deep record changed
+    (`deep_mutants`) gets the same exit code and line from both; the changes that keep the bytes
+    readable are refused (INVALID), the ones past the format (cut off, too deep) are errors."""
+    doc = deep_proofs[name]
+    code, line = agree(build, tmp_path, doc)
+    assert code == 0 and "closed by a count" in line, line
+    records = records_of(counts_of(doc))
+    deep = [i for i, record in enumerate(records) if record[0] == 254]
+    codes = []
+    for index in deep[::max(1, len(deep) // 6)][:6]:
+        for mutant in deep_mutants(records[index]):
+            changed = with_records(doc, records[:index] + [mutant] + records[index + 1:])
+            codes.append(agree(build, tmp_path, changed, "deep.json")[0])
+    assert codes.count(1) >= len(codes) // 2 and codes.count(2) >= 1, codes
+
+
+# The proofs of `deep_proofs`, walked by the driver's traversal; each deep record (with its state
+# and plies left) handed to the extracted Count.record_ok alone, honest and changed by hand (its
+# move, its k, a count inside, its records cut off, duplicated or reordered, nested deeper than
+# the check is allowed to go): each change must be refused by the proved check itself. Then a
+# record made three levels deep by hand, right at three levels (record_ok with 3), must be refused
+# by Count.closed_within, whose records nest two deep at most.
+DEEP_PROBE = """
+let nat = Positional.nat_of_int
+let rec depth = function Core.Two _ -> 0 | Core.Deep (_, _, rs) -> 1 + List.fold_left (fun m r -> max m (depth r)) 0 rs
+let () =
+  let doc = Load.parse_json (Load.read_file Sys.argv.(1) max_int) in
+  let rules = if Sys.argv.(2) = "open" then Core.OpenRules else Core.Standard and within = int_of_string Sys.argv.(3) in
+  let f = Proof.uttt rules in
+  let proof = Load.obj "certificate" "proof" doc in
+  let positions = Load.int_in "proof" "positions" 1 max_int proof and turns = Load.int_in "proof" "turns" 0 max_int proof in
+  let moves = Unpack.field "proof" "moves" turns proof in
+  let limits = { Load.max_bytes = max_int; max_states = max_int; max_work = max_int; sha = None } in
+  let closures = Proof.closures_of f proof true turns limits in
+  let closing = Hashtbl.create 64 and root = f.Proof.initial () in
+  let seen = Proof.traverse ~closures ~closing ~within f 2 true root positions turns moves in
+  let key n = Proof.positive_of_int (n + 2) in
+  let lookup s = let n = seen.Proof.number s in if n < 0 then Core.XH else key n in
+  (* the trie Proof.uttt_positions hands to Count.closed_within, and every record with its state *)
+  let set = ref Core.M.empty and stack = ref [root] and found = ref [] in
+  while !stack <> [] do
+    let s = List.hd !stack in
+    stack := List.tl !stack;
+    let n = seen.Proof.number s in
+    if n >= 0 && Core.M.find (key n) !set = None then begin
+      set := Core.M.add (key n) (s, nat (seen.Proof.choice n)) !set;
+      (match Hashtbl.find_opt closing n with
+       | Some (Proof.Count r) -> found := (n, s, within - (f.Proof.empties root - f.Proof.empties s), r ()) :: !found
+       | _ -> ());
+      stack := Core.uttt_children rules s @ !stack
+    end
+  done;
+  let closure n' r' s = let n = seen.Proof.number s in
+    if n = n' then Some (Proof.Count (fun () -> r')) else Hashtbl.find_opt closing n in
+  let verdict c = Core.uttt_closed_within rules lookup (Proof.counts_of c) Core.P2 true (nat within) !set root in
+  let ok ?(nest = 2) s left r = Core.uttt_record_ok rules Core.P2 (nat nest) (nat left) s r in
+  let rec bump = function (* the first two-byte record inside, its count one higher *)
+    | Core.Two (mv, c) -> Core.Two (mv, Core.S c)
+    | Core.Deep (i, k, r :: rs) -> Core.Deep (i, k, bump r :: rs)
+    | r -> r in
+  (* a two-byte record with a move, at depth 2, written out one level further: the move, then for
+     each reply the count where the reply leaves the opponent (its own two-byte record) *)
+  let rec expand level s = function
+    | Core.Deep (i, k, rs) ->
+      let a = List.nth (Core.uttt_children rules s) (Uttt.int_of_nat i) in
+      Core.Deep (i, k, List.map2 (expand (level + 1)) (Core.uttt_children rules a) rs)
+    | Core.Two (Some j, _) when level = 2 ->
+      let b = List.nth (Core.uttt_children rules s) (Uttt.int_of_nat j) in
+      let replies = Core.uttt_children rules b in
+      Core.Deep (j, nat (List.length replies), List.map (fun h -> Core.Two (None, Core.uttt_needed Core.P2 h None)) replies)
+    | r -> r in
+  let honest = ref 0 and deep = ref 0 and three = ref 0 and three_refused = ref 0 in
+  let tried = Array.make 9 0 and refused = Array.make 9 0 in
+  let attempt kind s left r = tried.(kind) <- tried.(kind) + 1; if not (ok s left r) then refused.(kind) <- refused.(kind) + 1 in
+  List.iter (fun (n, s, left, r) -> match r with
+      | Core.Deep (i, k, rs) ->
+        incr deep;
+        if ok s left r then incr honest;
+        let last = List.nth rs (List.length rs - 1) and cut = List.filteri (fun j _ -> j < List.length rs - 1) rs in
+        let pred = function Core.S p -> p | Core.O -> Core.O in
+        attempt 0 s left (Core.Deep (Core.S i, k, rs));
+        attempt 1 s left (Core.Deep (i, Core.S k, rs));
+        attempt 2 s left (Core.Deep (i, pred k, rs));
+        attempt 3 s left (Core.Deep (i, k, cut));
+        attempt 4 s left (Core.Deep (i, pred k, cut));
+        attempt 5 s left (Core.Deep (i, Core.S k, rs @ [last]));
+        if List.exists (fun r' -> r' <> List.hd rs) rs then attempt 6 s left (Core.Deep (i, k, List.rev rs));
+        attempt 7 s left (bump r);
+        tried.(8) <- tried.(8) + 1;
+        if not (ok ~nest:(depth r - 1) s left r) then refused.(8) <- refused.(8) + 1;
+        let r3 = expand 0 s r in
+        if depth r3 = 3 && ok ~nest:3 s left r3 then begin
+          incr three;
+          if not (ok s left r3) && not (verdict (closure n r3)) then incr three_refused
+        end
+      | _ -> ()) !found;
+  Printf.printf "%b %d %d %d %d" (verdict (fun s -> Hashtbl.find_opt closing (seen.Proof.number s))) !deep !honest !three !three_refused;
+  Array.iteri (fun j t -> Printf.printf " %d/%d" refused.(j) t) tried
+"""
+
+
+@pytest.mark.parametrize("name", ["uttt-p2-19", "open-p2-17"])
+def test_the_proved_count_check_refuses_wrong_deep_records_by_itself(build: Path, tmp_path: Path, deep_proofs: dict,
+                                                                     name: str) -> None:
+    (build / "deep_probe.ml").write_text(DEEP_PROBE)
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "uttt.cmx", "pairing.cmx", "proof.cmx"]
+    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "deep_probe", "unix.cmxa", *modules, "deep_probe.ml"],
+                              cwd=build, capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(deep_proofs[name]))
+    within = str(deep_proofs[name]["claim"]["within"])
+    done = subprocess.run([str(build / "deep_probe"), str(path), "open" if "open" in name else "standard", within],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    accepted, deep, honest, three, three_refused, *kinds = done.stdout.split()
+    assert accepted == "true" and int(deep) >= 1 and honest == deep, done.stdout
+    counts = [tuple(map(int, kind.split("/"))) for kind in kinds]
+    # k one more or less, the records cut off (k kept or not) or one duplicated, a count one off,
+    # nested past the depth allowed: every one refused; the move changed or the records
+    # reordered: nearly every one (another reply may happen to close too)
+    for kind in (1, 2, 3, 4, 5, 7, 8):
+        assert counts[kind][0] == counts[kind][1] == int(deep), (kind, done.stdout)
+    for kind in (0, 6):
+        assert counts[kind][0] >= counts[kind][1] * 3 // 4, (kind, done.stdout)
+    # a record three levels deep (right at three: record_ok with 3) is refused where two is the limit
+    assert int(three_refused) == int(three) and (int(three) >= 1 or "open" in name), done.stdout
 
 
 # Tic-tac-toe's pairing for X (certificates/pairings/tictactoe.p1-pairing.json: the centre, then
@@ -831,7 +1029,16 @@ def hostile_corpus() -> dict[str, bytes]:
     empty_named = {**uttt_open, "claim": {**uttt_open["claim"], "root": "/".join(["........."] * 9) + " 4"}}
     bounded = bounded_uttt()
     counts = counts_of(bounded)
+    deep = deep_uttt("uttt:open", 17)
+    records = records_of(counts_of(deep))
+    index = next(i for i, record in enumerate(records) if record[0] == 254)
+    deep_changed = {f"deep-record-{name}": json.dumps(with_records(deep, records[:index] + [mutant] + records[index + 1:])).encode()
+                    for name, mutant in zip(("move", "k-more", "k-fewer", "cut", "cut-k", "duplicated", "reordered",
+                                             "count", "three-levels"), deep_mutants(records[index]))}
     return {
+        **deep_changed,
+        "deep-records-nested-three": json.dumps(with_records(deep, records[:index] + [bytes([254, 0, 1, 254, 0, 1]) + records[index]]
+                                                             + records[index + 1:])).encode(),
         "bounded-count-off-by-one": json.dumps(with_counts(bounded, bytes([counts[0], (counts[1] + 1) % 256]) + counts[2:])).encode(),
         "bounded-count-move-past-the-moves": json.dumps(with_counts(bounded, bytes([200]) + counts[1:])).encode(),
         "bounded-bound-one-lower": json.dumps({**bounded, "claim": {**bounded["claim"], "within": 18}}).encode(),
@@ -908,3 +1115,13 @@ def test_certify_check_runs_both_checkers(build: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("CERTIFY_VERIFIED_CHECK", str(build / "missing"))
     done = CliRunner().invoke(app, ["check", str(path), "--verified"])
     assert done.exit_code == 0 and "the verified checker is not built" in done.output
+
+
+def test_potential_closures_are_not_read_rather_than_judged(build: Path, tmp_path: Path) -> None:
+    path = tmp_path / "p2.json"  # mnk:6,6,5 player 2 with --potential: every closure is a potential record (254)
+    done = subprocess.run([sys.executable, "-m", "certify", "prove", "mnk:6,6,5", "--claim", "no-loss", "--player", "2",
+                           "--pairings", "--potential", "--max-nodes", "100000", "-o", str(path)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    code, line = run(build, path)
+    assert code == 3 and line.startswith("NOT READ: potential closures (record 254"), line

@@ -50,32 +50,13 @@ Definition closed_within (g : game) (key : board -> positive) closure :=
 Definition wins_within (g : game) := Claims.wins_within board (result g) to_move (children g).
 Definition does_not_lose_within (g : game) := Claims.does_not_lose_within board (result g) to_move (children g).
 
-Corollary closed_wins_within : forall g key closure P N S root,
-  closed_within g key closure P false N S root = true -> wins_within g P N root.
+(** The claims of a bounded positional certificate: Checker.v's [closed_within_claims] for this
+    game (a bound [M] past the root's empty cells is checked at the empty cells plus one, [N]). *)
+Corollary closed_within_claims : forall g key closure P N M S root, M = N \/ (empties root < N /\ N <= M) ->
+  (closed_within g key closure P false N S root = true -> wins_within g P M root) /\
+  (closed_within g key closure P true N S root = true -> does_not_lose_within g P M root).
 Proof.
   intros g key closure.
-  exact (Checker.closed_wins_within _ _ _ _ _ _ Uttt.marks_eqb_eq _ _ (children_exact g) (pairing_leaf_within_sound g closure)).
-Qed.
-
-Corollary closed_no_loss_within : forall g key closure P N S root,
-  closed_within g key closure P true N S root = true -> does_not_lose_within g P N root.
-Proof.
-  intros g key closure.
-  exact (Checker.closed_no_loss_within _ _ _ _ _ _ Uttt.marks_eqb_eq _ _ (children_exact g) (pairing_leaf_within_sound g closure)).
-Qed.
-
-(** A bound past the root's empty cells: the driver checks it at the empty cells plus one, which
-    proves it for every larger bound. *)
-Corollary closed_wins_within_larger : forall g key closure P N S root M,
-  closed_within g key closure P false N S root = true -> empties root < N -> N <= M -> wins_within g P M root.
-Proof.
-  intros g key closure P N S root M H L Lm.
-  exact (forces_within_larger _ _ _ _ empties P _ False (children_empties g) N root (closed_wins_within _ _ _ _ _ _ _ H) L M Lm).
-Qed.
-
-Corollary closed_no_loss_within_larger : forall g key closure P N S root M,
-  closed_within g key closure P true N S root = true -> empties root < N -> N <= M -> does_not_lose_within g P M root.
-Proof.
-  intros g key closure P N S root M H L Lm.
-  exact (forces_within_larger _ _ _ _ empties P _ True (children_empties g) N root (closed_no_loss_within _ _ _ _ _ _ _ H) L M Lm).
+  exact (Checker.closed_within_claims _ _ _ _ _ _ Uttt.marks_eqb_eq _ (children_empties g) _ (children_exact g)
+           (pairing_leaf_within_sound g closure)).
 Qed.

@@ -242,4 +242,26 @@ Proof.
   - trivial.
 Qed.
 
+(** The claims a bounded certificate states, for every game of the interface (each family's file
+    instantiates this one lemma): with the bound [N] checked, the claim holds with the bound [M]
+    of the certificate -- [N] itself, or any bound past [N] when [N] is past the root's measure
+    (the driver checks a bound past the root's empty cells at the empty cells plus one; the cut
+    is never reached). *)
+Corollary closed_within_claims : forall P N M S root, M = N \/ (measure root < N /\ N <= M) ->
+  (closed_within P false N S root = true -> wins_within state result to_move children P M root) /\
+  (closed_within P true N S root = true -> does_not_lose_within state result to_move children P M root).
+Proof.
+  intros P N M S root HM.
+  assert (Larger : forall (ok : outcome -> Prop) (cut : Prop),
+            forces_within state result to_move children P ok cut N root -> forces_within state result to_move children P ok cut M root).
+  { intros ok cut H. destruct HM as [->|[L Lm]]; [exact H|exact (forces_within_larger _ _ _ _ measure P _ _ children_measure N root H L M Lm)]. }
+  split; intro Hc; apply Larger; [exact (closed_wins_within _ _ _ _ Hc)|exact (closed_no_loss_within _ _ _ _ Hc)].
+Qed.
+
+(** The claims an unbounded certificate states, for every game of the interface. *)
+Corollary closed_claims : forall P S root,
+  (closed P false S root = true -> wins state result to_move children P root) /\
+  (closed P true S root = true -> does_not_lose state result to_move children P root).
+Proof. intros P S root. split; [apply closed_wins|apply closed_no_loss]. Qed.
+
 End Closure.

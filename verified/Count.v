@@ -41,6 +41,12 @@ Definition cost (P : player) (s : state) (lowered : option nat) (i : nat) : nat 
 Definition needed (P : player) (s : state) (lowered : option nat) : nat :=
   least (sum (cost P s lowered)) lines3.
 
+(** The same count, each board's counted once (9 boards, where [needed] counts one 24 times over
+    the meta lines): what the checks compute; [counted_needed] proves it equal to [needed]. *)
+Definition counted (P : player) (s : state) (lowered : option nat) : nat :=
+  let costs := map (cost P s lowered) boards in
+  least (sum (fun i => nth i costs 0)) lines3.
+
 (** X has as many marks as O, or one more: then the sides alternate. *)
 Definition balanced (s : state) : bool :=
   let x := count Cross s in let o := count Nought s in (x =? o) || (x =? S o).
@@ -57,13 +63,13 @@ Definition count_ok (R : ruleset) (P : player) (n : nat) (s : state) (move : opt
   | Some _ => false
   | None =>
       match move with
-      | None => (record =? needed P s None) && (Nat.min n (empties s) / 2 <? needed P s None)
+      | None => (record =? counted P s None) && (Nat.min n (empties s) / 2 <? counted P s None)
       | Some i =>
           match nth_error (children R s) i with
           | Some a =>
               match result R a, sent a with
-              | None, Some j => (record =? needed P a (Some j))
-                                && ((Nat.min (n - 1) (empties a) + 1) / 2 <? S (needed P a (Some j)))
+              | None, Some j => (record =? counted P a (Some j))
+                                && ((Nat.min (n - 1) (empties a) + 1) / 2 <? S (counted P a (Some j)))
               | _, _ => false
               end
           | None => false
@@ -374,6 +380,23 @@ Proof.
   pose proof (least_le _ (sum (cost P s None)) _ _ Hl). unfold needed. lia.
 Qed.
 
+Lemma lines3_cells : forall l i, In l lines3 -> In i l -> i < 9.
+Proof. intros l i Hl Hi. repeat (destruct Hl as [<-|Hl]; [simpl in Hi; intuition lia|]). contradiction. Qed.
+
+Lemma least_ext : forall (A : Type) (f g : A -> nat) l, (forall x, In x l -> f x = g x) -> least f l = least g l.
+Proof. intros A f g l H. apply Nat.le_antisymm; apply least_mono; intros x Hx; rewrite (H x Hx); lia. Qed.
+
+Lemma sum_ext : forall (A : Type) (f g : A -> nat) l, (forall x, In x l -> f x = g x) -> sum f l = sum g l.
+Proof. intros A f g l H. apply Nat.le_antisymm; apply sum_mono; intros x Hx; rewrite (H x Hx); lia. Qed.
+
+Lemma counted_needed : forall P s l, counted P s l = needed P s l.
+Proof.
+  intros P s l. unfold counted, needed. apply least_ext. intros line Hline. apply sum_ext. intros i Hi.
+  pose proof (lines3_cells _ _ Hline Hi) as L. unfold boards.
+  rewrite nth_indep with (d' := cost P s l 0) by (rewrite map_length, seq_length; exact L).
+  rewrite map_nth, seq_nth by exact L. reflexivity.
+Qed.
+
 (** The sides alternate in a balanced state. *)
 Definition ind (m x : mark) : nat := if mark_eqb m x then 1 else 0.
 
@@ -433,6 +456,61 @@ Proof. destruct P; discriminate. Qed.
 Lemma side : forall P s, to_move s = P \/ to_move s = other P.
 Proof. intros P s. destruct P, (to_move s); auto. Qed.
 
+(** A count closure as the driver read it from [proof.counts] (checker/uttt_count.py): [Two move
+    count], the two bytes of [count_ok] ([None]: 255); or [Deep i k records], bytes (254, i, k)
+    then k records: the prover plays its [i]-th move, which must send the opponent to a board where
+    it has exactly [k] moves; after each, in order, the next record closes the position two plies
+    further on. It is the proof's subtree written out. *)
+Inductive count_record : Type :=
+  | Two : option nat -> nat -> count_record
+  | Deep : nat -> nat -> list count_record -> count_record.
+
+(** Deep records nest at most this deep (checker/uttt_count.py [NEST]). *)
+Definition nest_limit : nat := 2.
+
+(** [f] holds pairwise along two lists of one length. *)
+Fixpoint all2 {A B : Type} (f : A -> B -> bool) (l : list A) (m : list B) : bool :=
+  match l, m with
+  | [], [] => true
+  | x :: l', y :: m' => f x y && all2 f l' m'
+  | _, _ => false
+  end.
+
+(** The check of one record at [s], [P] to move, [n] plies left, nested [nest] deep at most (a
+    [Deep] record with [nest] = 0 is refused: the recursion is on [nest], so it ends). As
+    checker/uttt_count.py [check_count]: the move must send the opponent to a board with play going
+    on, the opponent's moves there must be [k], and each record must close its reply with [n - 2]
+    plies left. *)
+Fixpoint record_ok (R : ruleset) (P : player) (nest n : nat) (s : state) (r : count_record) {struct nest} : bool :=
+  match r with
+  | Two move c => count_ok R P n s move c
+  | Deep i k rs =>
+      match nest with
+      | O => false
+      | S deeper =>
+          balanced s && player_eqb (to_move s) P &&
+          match result R s with
+          | Some _ => false
+          | None =>
+              match nth_error (children R s) i with
+              | Some a =>
+                  match result R a, sent a with
+                  | None, Some _ => (k =? length (children R a))
+                                    && all2 (fun c r' => record_ok R P deeper (n - 2) c r') (children R a) rs
+                  | _, _ => false
+                  end
+              | None => false
+              end
+          end
+      end
+  end.
+
+Lemma all2_In : forall (A B : Type) (f : A -> B -> bool) l m x, all2 f l m = true -> In x l -> exists y, f x y = true.
+Proof.
+  intros A B f l. induction l as [|x' l IH]; intros [|y m] x H Hx; simpl in *; try discriminate; [contradiction|].
+  apply andb_prop in H as [Hf H]. destruct Hx as [<-|Hx]; [exists y; exact Hf|exact (IH _ _ H Hx)].
+Qed.
+
 Section Sound.
 Variable R : ruleset.
 Variable P : player.
@@ -485,7 +563,7 @@ Proof.
   destruct move as [i|].
   - destruct (nth_error (children R s) i) as [a|] eqn:Na; [|discriminate].
     destruct (result R a) as [oa|] eqn:Ra; [discriminate|]. destruct (sent a) as [j|] eqn:Sa; [|discriminate].
-    apply andb_prop in Rest as [_ L]. apply Nat.ltb_lt in L. apply half_up_lt in L.
+    apply andb_prop in Rest as [_ L]. rewrite counted_needed in L. apply Nat.ltb_lt in L. apply half_up_lt in L.
     destruct n as [|n]; [exact (within_cut _ _ _ _ _ _ _ _ Hr eq_refl)|].
     apply nth_error_In in Na.
     apply (within_choose _ _ _ _ _ _ _ _ _ _ Hr T Na).
@@ -503,19 +581,40 @@ Proof.
     pose proof (needed_mono P a c (Some j) None (fun i => Down P i Ta)).
     pose proof (children_exact _ _ _ Hc). replace (S (S n) - 1) with (S n) in L by lia.
     split; [exact Bc|split]; intro T'; [lia|rewrite Tc in T'; symmetry in T'; destruct (other_neq _ T')].
-  - apply andb_prop in Rest as [_ L]. apply Nat.ltb_lt in L. apply half_lt in L. apply enough_forces.
+  - apply andb_prop in Rest as [_ L]. rewrite counted_needed in L. apply Nat.ltb_lt in L. apply half_lt in L. apply enough_forces.
     split; [exact B|split]; intro T'; [exact L|rewrite T in T'; symmetry in T'; destruct (other_neq _ T')].
+Qed.
+
+(** Deep records: by induction on the nesting, each reply's record proves the claim two plies on
+    (by [count_ok_sound] at the innermost), so the record proves it where it stands. *)
+Theorem record_ok_sound : forall nest n s r, record_ok R P nest n s r = true -> fw n s.
+Proof.
+  intro nest. induction nest as [|nest IH]; intros n s r H; destruct r as [move c|i k rs];
+    try exact (count_ok_sound _ _ _ _ H); [discriminate|].
+  cbn [record_ok] in H.
+  apply andb_prop in H as [H Rest]. apply andb_prop in H as [B T]. apply player_eqb_eq in T.
+  destruct (result R s) as [o|] eqn:Hr; [discriminate|].
+  destruct (nth_error (children R s) i) as [a|] eqn:Na; [|discriminate].
+  destruct (result R a) as [oa|] eqn:Ra; [discriminate|]. destruct (sent a) as [j|]; [|discriminate].
+  apply andb_prop in Rest as [_ All]. apply nth_error_In in Na.
+  destruct n as [|n]; [exact (within_cut _ _ _ _ _ _ _ _ Hr eq_refl)|].
+  apply (within_choose _ _ _ _ _ _ _ _ _ _ Hr T Na).
+  destruct (alternate _ _ _ Na B) as [_ Ta]. rewrite T in Ta.
+  destruct n as [|n]; [exact (within_cut _ _ _ _ _ _ _ _ Ra eq_refl)|].
+  apply within_every; [exact Ra|rewrite Ta; apply other_neq|]. intros ch Hch.
+  destruct (all2_In _ _ _ _ _ _ All Hch) as [r' Hr'].
+  replace n with (S (S n) - 2) by lia. exact (IH _ _ _ Hr').
 Qed.
 
 End Sound.
 
-(** The closures of a proof: [closure] gives a position's two bytes (the move, [None] for 255, and
-    the count) if the driver read one there -- any function at all, since a closure counts only
-    when [count_ok] accepts it, and only in a no-loss claim. *)
-Definition count_leaf (closure : state -> option (option nat * nat)) (R : ruleset)
+(** The closures of a proof: [closure] gives a position's record if the driver read one there --
+    any function at all, since a closure counts only when [record_ok] accepts it, nested
+    [nest_limit] deep at most, and only in a no-loss claim. *)
+Definition count_leaf (closure : state -> option count_record) (R : ruleset)
   (P : player) (no_loss : bool) (n : nat) (s : state) : bool :=
   match closure s with
-  | Some (move, record) => no_loss && count_ok R P n s move record
+  | Some r => no_loss && record_ok R P nest_limit n s r
   | None => false
   end.
 
@@ -523,18 +622,18 @@ Lemma count_leaf_sound : forall closure R P no_loss n s, count_leaf closure R P 
   forces_within state (result R) to_move (children R) P (fun o => accepts no_loss P o = true) (no_loss = true) n s.
 Proof.
   unfold count_leaf. intros closure R P no_loss n s H.
-  destruct (closure s) as [[move record]|]; [|discriminate].
-  apply andb_prop in H as [N H]. subst no_loss. exact (count_ok_sound _ _ _ _ _ _ H).
+  destruct (closure s) as [r|]; [|discriminate].
+  apply andb_prop in H as [N H]. subst no_loss. exact (record_ok_sound _ _ _ _ _ _ H).
 Qed.
 
 (** The closure checks of Ultimate tic-tac-toe proofs with count closures: unbounded (a closure's
     plies left are the empty cells: play ends by then) and bounded ([claim.within]). *)
 (** Without a bound, a closure's plies left are its empty cells (counted only where there is a
     closure: the check asks every prover's position). *)
-Definition count_leaf_unbounded (closure : state -> option (option nat * nat)) (R : ruleset)
+Definition count_leaf_unbounded (closure : state -> option count_record) (R : ruleset)
   (P : player) (no_loss : bool) (s : state) : bool :=
   match closure s with
-  | Some (move, record) => no_loss && count_ok R P (empties s) s move record
+  | Some r => no_loss && record_ok R P nest_limit (empties s) s r
   | None => false
   end.
 
@@ -557,46 +656,21 @@ Qed.
 Definition wins_within (R : ruleset) := Claims.wins_within state (result R) to_move (children R).
 Definition does_not_lose_within (R : ruleset) := Claims.does_not_lose_within state (result R) to_move (children R).
 
-(** The claims of an Ultimate tic-tac-toe certificate, closures by counts or not. *)
-Corollary closed_wins : forall R key closure P S root, closed R key closure P false S root = true -> wins R P root.
+(** The claims of an Ultimate tic-tac-toe certificate closed by counts: Checker.v's
+    [closed_claims] and [closed_within_claims] for this game (a bound [M] past the root's empty
+    cells is checked at the empty cells plus one, [N]). *)
+Corollary closed_claims : forall R key closure P S root,
+  (closed R key closure P false S root = true -> wins R P root) /\
+  (closed R key closure P true S root = true -> does_not_lose R P root).
 Proof.
   intros R key closure.
-  exact (Checker.closed_wins _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R) (unbounded_leaf_sound closure R)).
+  exact (Checker.closed_claims _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R) (unbounded_leaf_sound closure R)).
 Qed.
 
-Corollary closed_no_loss : forall R key closure P S root,
-  closed R key closure P true S root = true -> does_not_lose R P root.
+Corollary closed_within_claims : forall R key closure P N M S root, M = N \/ (empties root < N /\ N <= M) ->
+  (closed_within R key closure P false N S root = true -> wins_within R P M root) /\
+  (closed_within R key closure P true N S root = true -> does_not_lose_within R P M root).
 Proof.
   intros R key closure.
-  exact (Checker.closed_no_loss _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R) (unbounded_leaf_sound closure R)).
-Qed.
-
-Corollary closed_wins_within : forall R key closure P N S root,
-  closed_within R key closure P false N S root = true -> wins_within R P N root.
-Proof.
-  intros R key closure.
-  exact (Checker.closed_wins_within _ _ _ _ _ _ state_eqb_eq _ _ (children_exact R) (count_leaf_sound closure R)).
-Qed.
-
-Corollary closed_no_loss_within : forall R key closure P N S root,
-  closed_within R key closure P true N S root = true -> does_not_lose_within R P N root.
-Proof.
-  intros R key closure.
-  exact (Checker.closed_no_loss_within _ _ _ _ _ _ state_eqb_eq _ _ (children_exact R) (count_leaf_sound closure R)).
-Qed.
-
-(** A bound past the root's empty cells: the driver checks it at the empty cells plus one, which
-    proves it for every larger bound. *)
-Corollary closed_wins_within_larger : forall R key closure P N S root M,
-  closed_within R key closure P false N S root = true -> empties root < N -> N <= M -> wins_within R P M root.
-Proof.
-  intros R key closure P N S root M H L Lm.
-  exact (forces_within_larger _ _ _ _ empties P _ False (children_empties R) N root (closed_wins_within _ _ _ _ _ _ _ H) L M Lm).
-Qed.
-
-Corollary closed_no_loss_within_larger : forall R key closure P N S root M,
-  closed_within R key closure P true N S root = true -> empties root < N -> N <= M -> does_not_lose_within R P M root.
-Proof.
-  intros R key closure P N S root M H L Lm.
-  exact (forces_within_larger _ _ _ _ empties P _ True (children_empties R) N root (closed_no_loss_within _ _ _ _ _ _ _ H) L M Lm).
+  exact (Checker.closed_within_claims _ _ _ _ _ _ state_eqb_eq _ (children_empties R) _ (children_exact R) (count_leaf_sound closure R)).
 Qed.

@@ -15,24 +15,19 @@ Print Assumptions Uttt.closed_no_loss.
 Print Assumptions pairing_check_sound.
 Print Assumptions Uttt.play_goes_on.
 Print Assumptions Count.count_ok_sound.
-Print Assumptions Count.closed_wins.
-Print Assumptions Count.closed_no_loss.
-Print Assumptions Count.closed_wins_within.
-Print Assumptions Count.closed_no_loss_within.
-Print Assumptions Bounded.closed_wins_within.
-Print Assumptions Bounded.closed_no_loss_within.
-Print Assumptions Count.closed_wins_within_larger.
-Print Assumptions Count.closed_no_loss_within_larger.
-Print Assumptions Bounded.closed_wins_within_larger.
-Print Assumptions Bounded.closed_no_loss_within_larger.
+Print Assumptions Count.record_ok_sound.
+Print Assumptions Count.closed_claims.
+Print Assumptions Count.closed_within_claims.
+Print Assumptions Bounded.closed_within_claims.
 Print Assumptions decode_encode.
 
 Definition positional_closed := Pairing.closed.
 Definition uttt_closed := Count.closed.
 Definition uttt_closed_within := Count.closed_within.
-Definition uttt_needed := Count.needed.
+Definition uttt_needed := Count.counted.
 Definition uttt_empties := Uttt.empties.
 Definition uttt_count_ok := Count.count_ok.
+Definition uttt_record_ok := Count.record_ok.
 Definition positional_closed_within := Bounded.closed_within.
 Definition uttt_result := Uttt.result.
 Definition uttt_children := Uttt.children.
@@ -41,6 +36,6 @@ Definition uttt_key := Uttt.key_of.
 
 Extraction Language OCaml.
 Extraction "core.ml" positional_closed pack5 labels_closed value_of Rules.result Rules.children
-  Rules.to_move positional_closed_within uttt_closed uttt_closed_within uttt_needed uttt_empties uttt_count_ok
+  Rules.to_move positional_closed_within uttt_closed uttt_closed_within uttt_needed uttt_empties uttt_count_ok uttt_record_ok
   uttt_result uttt_children uttt_to_move uttt_key Uttt.Build_state M.empty M.add
   pairing_check.

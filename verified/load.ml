@@ -3,8 +3,8 @@
 
 exception Error of string   (* exit 2: not a certificate this checker reads *)
 exception Invalid of string (* exit 1: the certificate states something false *)
-exception Unread of string  (* exit 3: a certificate this checker does not read (pairings, closures,
-                               bounded claims): the stdlib checker reads it *)
+exception Unread of string  (* exit 3: a certificate this checker does not read, which the stdlib
+                               checker reads (docs/verified-checker.md lists them) *)
 
 let error fmt = Printf.ksprintf (fun s -> raise (Error s)) fmt
 let invalid fmt = Printf.ksprintf (fun s -> raise (Invalid s)) fmt

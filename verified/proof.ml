@@ -9,8 +9,9 @@ open Load
 (* A family as the traversal sees it: Core's game functions, the set the traversal fills and the
    closure check proved for it, and the trusted words of its verdicts. *)
 (* A closure as the driver read it, handed to the proved check: a pairing (first move, pairs) or a
-   count (move, 255 being None, and the count). *)
-type closure = Pair of Core.nat option * (Core.nat * Core.nat) list | Count of Core.nat option * Core.nat
+   count record (Count.count_record: two bytes, or a deep one naming a record for each reply),
+   built from its bytes when the check asks for it (a proof's records hold millions). *)
+type closure = Pair of Core.nat option * (Core.nat * Core.nat) list | Count of (unit -> Core.count_record)
 
 type 'state family = {
   children : 'state -> 'state list;
@@ -53,18 +54,26 @@ let close = 255
 let closures_of f proof no_loss turns limits : (int * int) array * string =
   let has = match proof with Obj fields -> List.mem_assoc "closures" fields | _ -> false in
   if not has then ([||], "") else if f.counts then begin
-    (* checker/proof.py closures_of: two bytes per closure, a move (255: none) and a count *)
+    (* checker/proof.py closures_of: per closure a move (255: none) and a count, or 254, a move, k and k such records *)
     let count = int_in "proof" "closures" 0 turns proof in
     if not no_loss then invalid "a count closes a branch only in a no-loss proof";
-    (* the deep records (254, a move, k, then k records: checker/uttt_count.py) are not proved here yet:
-       a file holding one is NOT READ, never judged; any other length is the stdlib checker's error *)
-    let size = int_in "proof" "closure_bytes" (2 * count) (192 * count) proof in
+    let size = int_in "proof" "closure_bytes" (2 * count) (192 * count) proof in (* 3 + 9 (3 + 9 * 2): nested 2 deep *)
+    let work = size / 2 * f.position_work in (* a record of two bytes checks about one position *)
+    if work > limits.max_work then
+      error "proof.counts holds %s bytes, work %s: over the work budget (%s work); to check them, raise it: --max-work %d"
+        (String.trim (Positional.counted size "" "")) (String.trim (Positional.counted work "" ""))
+        (String.trim (Positional.counted limits.max_work "" "")) work;
     let raw = Unpack.field "proof" "counts" size proof in
-    let rec two_byte i = i = count || (Char.code raw.[2 * i] <> 254 && two_byte (i + 1)) in
-    if not (two_byte 0) then
-      unread "deep count closures (record 254, docs/certificate-format.md) are not proved in verified/ yet; `python -m checker` reads them";
-    ignore (int_in "proof" "closure_bytes" (2 * count) (2 * count) proof);
-    (Array.init count (fun i -> (2 * i, 2 * i + 2)), String.sub raw 0 (2 * count))
+    let found = ref [] and offset = ref 0 in
+    while !offset < size do
+      let length = Uttt.record_length raw !offset Uttt.nest in
+      if length = 0 then
+        error "proof.counts: closure %d runs past the end of its bytes or nests deeper than %d" (List.length !found) Uttt.nest;
+      found := (!offset, !offset + length) :: !found;
+      offset := !offset + length
+    done;
+    if List.length !found <> count then error "proof.counts holds %d closures, proof.closures says %d" (List.length !found) count;
+    (Array.of_list (List.rev !found), raw)
   end else begin
     let count = int_in "proof" "closures" 0 turns proof in
     let cells = match f.rules with Some r -> r.Positional.rows * r.Positional.cols | None -> 0 in
@@ -84,6 +93,9 @@ let closures_of f proof no_loss turns limits : (int * int) array * string =
      | _ -> ());
     let found = ref [] and offset = ref 0 in
     while !offset < size do
+      (* a potential closure (first byte 254, checker/pairing.py potential) is not proved here *)
+      if Char.code raw.[!offset] = 254 then
+        unread "potential closures (record 254, docs/certificate-format.md) are not proved in verified/ yet; `python -m checker` reads them";
       let stop = if !offset + 1 < size then !offset + 2 + 2 * Char.code raw.[!offset + 1] else size + 1 in
       if stop > size then error "proof.pairings: closure %d runs past the end of its bytes" (List.length !found);
       found := (!offset, stop) :: !found;
@@ -215,10 +227,10 @@ let check limits f doc : string =
   let closing = Hashtbl.create 64 in
   let stops = Hashtbl.create 64 in
   let seen = traverse ~closures ~closing ~stops ?within f player no_loss root positions turns moves in
-  (* The one verdict that matters: the family's closed_wins / closed_no_loss (or, for a bound,
-     closed_wins_within / closed_no_loss_within) prove the claim from it. A bound past the root's
-     empty cells is checked at the empty cells plus one, which proves it for every larger bound
-     (closed_wins_within_larger, closed_no_loss_within_larger). *)
+  (* The one verdict that matters: the family's closed_wins / closed_no_loss (Count.closed_claims;
+     for a bound, closed_within_claims) prove the claim from it. A bound past the root's empty
+     cells is checked at the empty cells plus one, which proves it for every larger bound (the
+     same lemma). *)
   let accepted = match within with
     | None -> seen.closed (closure_of closing seen) prover no_loss root
     | Some w -> seen.closed_within (closure_of closing seen) prover no_loss (Positional.nat_of_int (min w (f.empties root + 1))) root in
@@ -259,7 +271,7 @@ let uttt_text (s : Core.state) =
 
 (* The closures of one kind, as the family's proved check takes them. *)
 let pairs_of c s = match c s with Some (Pair (first, pairs)) -> Some (first, pairs) | _ -> None
-let counts_of c s = match c s with Some (Count (mv, count)) -> Some (mv, count) | _ -> None
+let counts_of c s = match c s with Some (Count r) -> Some (r ()) | _ -> None
 
 let uttt_positions (r : Core.ruleset) _ : Core.state positions =
   let ids = Hashtbl.create 65536 and set = ref Core.M.empty in
@@ -313,7 +325,6 @@ let uttt (r : Core.ruleset) : Core.state family =
     positions = uttt_positions r; draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
     empties = (fun s -> int_of_nat (Core.uttt_empties s)); counts = true;
     read_closure = (fun raw (start, _) s player left ->
-        let mv = Char.code raw.[start] and count = Char.code raw.[start + 1] in
-        Uttt.check_count r s player left (mv, count);
-        Count ((if mv = Uttt.no_move then None else Some small.(mv)), small.(count)));
+        Uttt.check_count r s player left raw start;
+        Count (fun () -> fst (Uttt.record_at raw start)));
     position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }

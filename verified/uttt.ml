@@ -145,27 +145,75 @@ let draw_board (r : Core.ruleset) (s : Core.state) : string =
   | Core.OpenRules -> text ^ " " ^ String.init 9 (fun b -> ch (List.nth s.Core.owners b))
   | Core.Standard -> text
 
-(* A count closure's first byte when it counts at the position itself (checker/uttt_count.py NO_MOVE). *)
+(* A count closure's first byte when it counts at the position itself (checker/uttt_count.py NO_MOVE),
+   when it names a move and a record for each reply (DEEP), and how deep those nest (NEST). *)
 let no_move = 255
+let deep = 254
+let nest = 2
 
-(* checker/uttt_count.py check_count, with its failures word for word (untrusted: the proved count check,
-   Count.count_ok, judges the closure again inside the closure check). The counts are Count.needed. *)
-let check_count (r : Core.ruleset) (s : Core.state) (player : int) (plies_left : int) (mv, count) : unit =
+(* checker/uttt_count.py record_length: the length of the record at [at] of [raw]; 0 when it runs
+   past the end or nests deeper than [nest]. *)
+let rec record_length (raw : string) (at : int) (nest : int) : int =
+  let size = String.length raw in
+  if at + 1 >= size then 0
+  else if Char.code raw.[at] <> deep then 2
+  else if nest = 0 || at + 2 >= size then 0
+  else begin
+    let stop = ref (at + 3) and k = ref (Char.code raw.[at + 2]) in
+    while !k > 0 && !stop > 0 do
+      let length = record_length raw !stop (nest - 1) in
+      stop := (if length = 0 then 0 else !stop + length);
+      decr k
+    done;
+    if !stop = 0 then 0 else !stop - at
+  end
+
+(* The record at [at] of [raw] (record_length said where it ends), as Count.record_ok takes it,
+   and where it ends. Untrusted: Count.record_ok judges what it is given. *)
+let rec record_at (raw : string) (at : int) : Core.count_record * int =
+  let byte i = Char.code raw.[i] in
+  if byte at <> deep then
+    (Core.Two ((if byte at = no_move then None else Some Packed.small.(byte at)), Packed.small.(byte (at + 1))), at + 2)
+  else begin
+    let stop = ref (at + 3) in
+    let records = List.init (byte (at + 2)) (fun _ -> let r, next = record_at raw !stop in stop := next; r) in
+    (Core.Deep (Packed.small.(byte (at + 1)), Packed.small.(byte (at + 2)), records), !stop)
+  end
+
+(* checker/uttt_count.py check_count, with its failures word for word (untrusted: the proved check,
+   Count.record_ok, judges the closure again inside the closure check), on the record at [at] of
+   [raw] (its length known good). The counts are Count.needed. *)
+let rec check_count (r : Core.ruleset) (s : Core.state) (player : int) (plies_left : int) (raw : string) (at : int) : unit =
   let prover = if player = 1 then Core.P1 else Core.P2 and opponent = 3 - player in
+  let mv = Char.code raw.[at] and count = Char.code raw.[at + 1] in
   if Core.uttt_to_move s <> prover || Core.uttt_result r s <> None then
     invalid "a count closes only a position where player %d is to move and play goes on, not %s" player (draw_board r s);
   let empties st = int_of_nat (Core.uttt_empties st) in
+  let half x = if x >= 0 then x / 2 else - ((1 - x) / 2) in (* Python's x // 2: a nested record's plies may be negative *)
+  (* checker/uttt_count.py played: the move-th legal move, sending the opponent to a board *)
+  let played mv =
+    let children = Core.uttt_children r s in
+    let n = List.length children in
+    if mv >= n then invalid "a count closure plays move %d at %s, which has %d" mv (draw_board r s) n;
+    let after = List.nth children mv in
+    match Core.uttt_result r after, after.Core.sent with
+    | None, Some j -> (after, j)
+    | _ -> invalid "a count closure's move %d at %s sends player %d to no board" mv (draw_board r s) opponent in
+  if mv = deep then begin
+    let after, _ = played (Char.code raw.[at + 1]) in
+    let replies = Core.uttt_children r after and k = Char.code raw.[at + 2] in
+    if k <> List.length replies then
+      invalid "a count closure answers %d replies at %s, which has %d" k (draw_board r after) (List.length replies);
+    let next = ref (at + 3) in
+    List.iter (fun reply ->
+        check_count r reply player (plies_left - 2) raw !next;
+        next := !next + record_length raw !next nest) replies
+  end else begin
   let needed, left =
-    if mv = no_move then (int_of_nat (Core.uttt_needed prover s None), min plies_left (empties s) / 2)
+    if mv = no_move then (int_of_nat (Core.uttt_needed prover s None), half (min plies_left (empties s)))
     else begin
-      let children = Core.uttt_children r s in
-      let n = List.length children in
-      if mv >= n then invalid "a count closure plays move %d at %s, which has %d" mv (draw_board r s) n;
-      let after = List.nth children mv in
-      match Core.uttt_result r after, after.Core.sent with
-      | None, Some j ->
-        (int_of_nat (Core.uttt_needed prover after (Some j)), (min (plies_left - 1) (empties after) + 1) / 2 - 1)
-      | _ -> invalid "a count closure's move %d at %s sends player %d to no board" mv (draw_board r s) opponent
+      let after, j = played mv in
+      (int_of_nat (Core.uttt_needed prover after (Some j)), half (min (plies_left - 1) (empties after) + 1) - 1)
     end in
   if count <> needed then
     invalid "a count closure says player %d needs %d marks at %s, but it needs %d (255: no meta line is left)"
@@ -173,3 +221,4 @@ let check_count (r : Core.ruleset) (s : Core.state) (player : int) (plies_left :
   if needed <= left then
     invalid "player %d needs %d marks for a meta line at %s and has %d moves left: the count does not close it"
       opponent needed (draw_board r s) left
+  end

@@ -29,7 +29,7 @@ WorkersOpt = Annotated[Optional[int], typer.Option(
 RayOpt = Annotated[bool, typer.Option("--ray", help="Run the workers as Ray tasks (pip install -e '.[ray]'): a private local Ray unless --ray-address.")]
 RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", show_default=False,
                                                       help="Join this Ray cluster (auto, HOST:PORT, ray://HOST:PORT); implies --ray. docs/scaling.md.")]
-JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of the first worker jobs (of every job with --job-seconds 0).")]
+JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of the first worker jobs (of every job with --job-seconds 0); with --from-proof, of each sub-search.")]
 JobSecondsOpt = Annotated[Optional[float], typer.Option("--job-seconds", min=0.0, metavar="S", show_default=False, help="Parallel search: adapt the jobs' node budget so a job takes about S seconds of CPU (default 0.1; raise it with the workers, docs/scaling.md; 0: keep --job-nodes).")]
 BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", show_default=False,
                                                   help="Prove every line of FILE (GAME --claim C --player P, or GAME --value; [--position X]) as `certify prove` would, certificates in the -o folder; resumable.")]

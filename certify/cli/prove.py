@@ -117,8 +117,11 @@ def prove(
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="FILE", show_default=False, help="Start from the table a --checkpoint FILE of the same search saved (same game, claim, position).")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     pairings: Annotated[bool, typer.Option("--pairings", help="no-loss, positional own-mark games: close a branch where a pairing blocks every line left to the opponent (the checker verifies it there); a win claim: give up a branch where the opponent has such a pairing.")] = False,
+    closure_budget: Annotated[Optional[int], typer.Option("--closure-budget", min=1, metavar="STEPS", help="With --pairings: at most this many steps of the pairing search per position (default 2,000). On mnk:8,8,5 closures that succeed take few steps and failing ones the whole budget: 50 searched the same nodes 2.3x faster than 200 (docs/findings.md).")] = None,
+    potential: Annotated[bool, typer.Option("--potential", help="With --pairings: a closure's pairs may leave lines unblocked whose Erdos-Selfridge potential is below 1/2 (docs/certificate-format.md; the verified checker answers NOT READ for such a proof).")] = False,
     within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
+    from_proof: Annotated[Optional[Path], typer.Option("--from-proof", metavar="FILE", show_default=False, help="With --claim win --within N: take FILE, a proof of the same win (e.g. a longer one), as the plan and search only where its plays end after ply N, from its deepest such positions of the player upwards (each sub-search --job-nodes nodes, --max-nodes all together); writes the proof of the win within N.")] = None,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     workers: WorkersOpt = None,
     ray: RayOpt = False,
@@ -148,6 +151,13 @@ def prove(
         raise fail("--checkpoint and --resume are for the search of one claim (leave out --value and --batch)")
     if core != "auto" and (parallel or value or batch is not None):
         raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
+    if from_proof is not None:
+        given = [name for name, v in (("--value", value or None), ("--batch", batch), ("--policy", policy), ("--checkpoint", checkpoint),
+                                      ("--resume", resume), ("--plain", plain or None), ("--pairings", pairings or None)) if v is not None]
+        if given or parallel or core != "auto":
+            raise fail(f"--from-proof runs its own serial sub-searches; leave out {' and '.join(given or ['--workers/--ray/--core'])}")
+        if claim != "win" or within is None:
+            raise fail("--from-proof makes a proved win shorter: give --claim win and --within N")
     if value:
         given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch),
                                       ("--within", within), ("--policy", policy)) if v is not None]
@@ -184,6 +194,19 @@ def prove(
         if not hasattr(hooks, "closure") or getattr(hooks, "always_close", False):  # a count closes without it
             raise fail(f"--pairings: {game_obj.rules.name} has no pairing closures (positional games with own marks have them)")
         options.append("--pairings")
+    if closure_budget is not None:
+        if not pairings or parallel:
+            raise fail("--closure-budget: give it with --pairings, in one process (not with --workers or --ray)")
+        options.append(f"--closure-budget {closure_budget}")
+    if potential:
+        if not pairings or parallel:
+            raise fail("--potential: give it with --pairings, in one process (not with --workers or --ray)")
+        options.append("--potential")
+    if from_proof is not None:
+        from certify.cli.repairing import prove_from_proof
+
+        command = prove_command(game, target, [*options, f"--from-proof {from_proof}", f"--job-nodes {job_nodes}"])
+        prove_from_proof(game_obj, target, position, from_proof, output, job_nodes, max_nodes, max_memory, command, force, json_out)
     plan = None
     if policy is not None:
         from certify.players.load import PolicySpecError, imported_policy
@@ -226,7 +249,8 @@ def prove(
             try:
                 return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
                                  checkpoint=checkpoint if mine else None, checkpoint_seconds=checkpoint_minutes * 60,
-                                 resume=resume if mine else None, pairings=pairings, policy=plan, core=core), None
+                                 resume=resume if mine else None, pairings=pairings, policy=plan, core=core,
+                                 potential=potential, closure_budget=closure_budget), None
             except (CheckpointError, CoreUnavailable) as err:
                 raise fail(str(err)) from None
             except PolicyMoveError as err:

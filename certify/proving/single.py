@@ -111,6 +111,8 @@ def prove(
     pairings: bool = False,
     core: Core = "auto",
     table_mb: float | None = None,
+    potential: bool = False,
+    closure_budget: int | None = None,
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
@@ -119,6 +121,8 @@ def prove(
     there every `checkpoint_seconds` and when the search stops unsettled (a budget, Ctrl-C).
     With `pairings`, the family's `closure` hook (positional: solver/games/positional/blocking.py) may
     close a prover's position of a no-loss proof by a pairing that blocks every line left to the opponent.
+    With `potential` too, a closure's pairs may leave lines of potential below 1/2 unblocked (blocking.py);
+    `closure_budget` caps the steps of each closure's search (the search's and the walk's).
     With `policy`, the prover plays the policy's moves wherever it names any (PolicyHooks).
     `core` picks the df-pn: `native` the compiled one (CoreUnavailable if it cannot search this
     game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel (with
@@ -132,10 +136,16 @@ def prove(
         hooks = hooks.for_claim(claim.result, claim.within, state)
     if claim.within is not None and getattr(hooks, "threat_space", False):
         hooks.threat_space = False  # a forced win past the bound wins no bounded claim (hooks.py)
+    if potential:
+        hooks.potential = True
+    if closure_budget is not None:
+        hooks.closure_budget = closure_budget
     search, used = proof_search(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
                                 core, max_memory_mb, pairings, table_mb)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
-             "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {})}
+             "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {}),
+             **({"potential": True} if potential else {}),
+             **({"closure_budget": closure_budget} if closure_budget is not None else {})}
     if claim.within is not None or policy is not None:  # a bounded or guided search is another search
         about.update(within=claim.within, policy=getattr(policy, "__qualname__", None))
     if used == "native":  # its checkpoints are its own

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import resource
 from collections.abc import Callable
+import weakref
 from importlib import import_module
 from pathlib import Path
 from typing import Any, Protocol
@@ -130,7 +131,10 @@ class NativeProofSearch:
             raise ValueError(f"{game.rules.name}: no compiled kernel searches this game with these hooks")
         self.game, self.claim, self.hooks, self.kernel = game, claim, hooks, kernel
         self.progress, self.progress_seconds = progress, progress_seconds
-        policy = self._policy_codes if isinstance(hooks, PolicyHooks) else None
+        policy = None
+        if isinstance(hooks, PolicyHooks):  # through a weak reference: the core holding self would be a cycle it never frees
+            method = weakref.WeakMethod(self._policy_codes)
+            policy = lambda exported: method()(exported)  # noqa: E731
         closures = closures or (bool(getattr(hooks, "always_close", False)) and has_closure(kernel))  # as ProofSearch
         self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss",
                                   int(table_mb * 2**20), policy, -1 if claim.within is None else claim.within, closures)

@@ -29,7 +29,9 @@ class PolicyHooks:
 
     def __init__(self, game: Game[Any, Any], policy: PlanPolicy, inner: Any) -> None:
         self.game, self.policy, self.inner = game, policy, inner
-        for name in ("table_key", "closure", "always_close"):  # the inner hooks' optional ones
+        # the inner hooks' optional ones, but not `table_key`: a plan need not be symmetric, so a
+        # symmetric image sharing the position's table entry could be proved by moves the plan forbids here
+        for name in ("closure", "always_close"):
             if hasattr(inner, name):
                 setattr(self, name, getattr(inner, name))
 

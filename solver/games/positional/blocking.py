@@ -12,6 +12,15 @@ augmenting paths. Past `budget` steps it gives up (None: no closure here, which 
 its shortcut). The positional family offers it as the proof-search hook `closure`
 (solver/games/positional/hooks.py); the compiled kernel (solver/games/positional/kernel.c) does the
 same steps in the same order, so both close the same positions with the same pairs.
+
+With `potential` (--potential), the pairs need not block every open line: the search also stops,
+before the test and the branch at each step, where the open lines no pair blocks have an
+Erdos-Selfridge potential below 1/2 -- the sum over them of 2^-(their empty cells outside every
+pair) -- and returns those pairs as a potential record (`potential_record`, checker/pairing.py
+`potential` has the argument: the opponent's moves on paired cells are answered on the partner,
+its moves elsewhere by the potential strategy on the unpaired cells). Weights are counted in
+units of 2^-62 (a line of more than 62 such cells weighs one unit: rounded up), so the sum is
+never below the exact one the checker computes.
 """
 
 from __future__ import annotations
@@ -21,6 +30,8 @@ from collections.abc import Sequence
 Pairs = tuple[tuple[int, int], ...]
 Closure = tuple[int | None, Pairs]  # the prover's first move (or None) and the pairs
 DEFAULT_BUDGET = 2_000
+POTENTIAL = 254  # a potential record's first byte (checker/proof.py): then the first move, the number of pairs, the pairs
+HALF = 1 << 61  # 1/2 in the potential's units of 2^-62
 CLOSING_GOALS = ("first-line-wins", "most-lines")
 
 
@@ -71,23 +82,43 @@ def feasible(remaining: Sequence[int], used: int) -> bool:
     return all(augment(index, [0]) for index in range(len(kept)) for _ in range(2))
 
 
+def weight(free: int) -> int:
+    """A line's potential with the empty cells `free` (a mask) left to it, in units of 2^-62 (rounded up)."""
+    count = _count(free)
+    return 1 if count >= 62 else 1 << (62 - count)
+
+
+def below_half(remaining: Sequence[int], open_masks: Sequence[int], pairs: Sequence[int], used: int) -> bool:
+    """Whether the open lines no pair of `pairs` blocks weigh less than 1/2, their cells in `used`
+    (the pairs') taken away; the `remaining` lines (all unblocked) are summed first, as a cheap bound."""
+    if sum(weight(mask & ~used) for mask in remaining) >= HALF:
+        return False
+    return sum(weight(mask & ~used) for mask in open_masks if not any(mask & pair == pair for pair in pairs)) < HALF
+
+
 def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover: int,
-                   budget: int = DEFAULT_BUDGET, steps: list[int] | None = None) -> Pairs | None:
-    """Disjoint pairs of empty cells such that every line without a mark of `prover` holds one; None
-    if there are none or the search passes `budget` steps (counted in `steps`, given to share one
-    budget between searches). Own marks: `prover`'s mark is `prover`."""
+                   budget: int = DEFAULT_BUDGET, steps: list[int] | None = None,
+                   potential: bool = False) -> tuple[Pairs, bool] | None:
+    """Disjoint pairs of empty cells such that every line without a mark of `prover` holds one, and
+    True; with `potential`, pairs leaving the lines they do not block a potential below 1/2, and
+    whether they block all (the module docstring). None if there are none or the search passes
+    `budget` steps (counted in `steps`, given to share one budget between searches). Own marks:
+    `prover`'s mark is `prover`."""
     open_masks = []
     for line in lines:
         if any(board[cell] == prover for cell in line):
             continue
         mask = sum(1 << cell for cell in line if board[cell] == 0)
-        if mask & (mask - 1) == 0:  # fewer than two empty cells: no pair fits
+        if mask & (mask - 1) == 0:  # fewer than two empty cells: no pair fits (and it alone weighs 1/2 or more)
             return None
         open_masks.append(mask)
     steps = [0] if steps is None else steps
+    chosen: list[int] = []
 
     def solve(remaining: list[int], used: int) -> list[int] | None:
         if not remaining:
+            return []
+        if potential and below_half(remaining, open_masks, chosen, used):
             return []
         steps[0] += 1
         if steps[0] > budget or not feasible(remaining, used):
@@ -98,24 +129,34 @@ def blocking_pairs(lines: Sequence[Sequence[int]], board: Sequence[int], prover:
         # the pairs blocking the most lines first (ties in the order above: Python's sort is stable)
         blocked = {pair: sum(mask & pair == pair for mask in remaining) for pair in pairs}
         for pair in sorted(pairs, key=lambda pair: -blocked[pair]):
+            chosen.append(pair)
             rest = solve([mask for mask in remaining if mask & pair != pair], used | pair)
             if rest is not None:
                 return [pair, *rest]
+            chosen.pop()
         return None
 
     found = solve(reduced(open_masks), 0)
     if found is None:
         return None
-    return tuple(sorted(tuple(cell for cell in range(pair.bit_length()) if pair >> cell & 1) for pair in found))  # type: ignore[misc]
+    strict = all(any(mask & pair == pair for pair in found) for mask in open_masks)
+    return tuple(sorted(tuple(cell for cell in range(pair.bit_length()) if pair >> cell & 1) for pair in found)), strict  # type: ignore[misc]
+
+
+def potential_record(first: int, pairs: Pairs) -> bytes:
+    """A potential closure as the certificate stores it (checker/proof.py): POTENTIAL, the first
+    move, the number of pairs, then their cells."""
+    return bytes([POTENTIAL, first, len(pairs), *(cell for pair in pairs for cell in pair)])
 
 
 def closing_pairing(lines: Sequence[Sequence[int]], board: Sequence[int], prover: int,
-                    budget: int = DEFAULT_BUDGET) -> Closure | None:
+                    budget: int = DEFAULT_BUDGET, potential: bool = False) -> Closure | bytes | None:
     """At a position with `prover` to move: a first move of the prover after which pairs block every
     line still open to the opponent, or None if none is found within `budget` steps in all, at most a
     tenth of them for each move. The cells on most open lines are tried first, then in order. (Pairs
     blocking every open line before the move block them after it too, less the pair holding the
-    move's cell, whose lines it marks: so no search without a first move is needed.)"""
+    move's cell, whose lines it marks: so no search without a first move is needed.) With
+    `potential`, pairs that do not block every line are a potential record (bytes)."""
     attempt = max(1, budget // 10)
     opponent_lines = [line for line in lines if all(board[cell] != prover for cell in line)]
     through = {cell: sum(cell in line for line in opponent_lines) for cell, mark in enumerate(board) if mark == 0}
@@ -125,8 +166,9 @@ def closing_pairing(lines: Sequence[Sequence[int]], board: Sequence[int], prover
             break
         after = [prover if each == cell else mark for each, mark in enumerate(board)]
         steps = [0]
-        pairs = blocking_pairs(lines, after, prover, min(attempt, budget - spent), steps)
-        if pairs is not None:
-            return cell, pairs
+        found = blocking_pairs(lines, after, prover, min(attempt, budget - spent), steps, potential)
+        if found is not None:
+            pairs, strict = found
+            return (cell, pairs) if strict else potential_record(cell, pairs)
         spent += steps[0]
     return None

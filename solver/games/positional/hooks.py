@@ -78,6 +78,8 @@ class PositionalHooks:
         self.weight = weight
         self.threats = rules.marks == "own" and rules.goal == "first-line-wins"
         self.threat_space = self.threats and threat_space
+        self.potential = False  # closures may leave lines of potential below 1/2 unpaired (blocking.py, --potential)
+        self.closure_budget: int | None = None  # steps per closure at most (--closure-budget; None: the caller's)
         self.masks = [sum(1 << c for c in line) for line in rules.lines]
         self.order = sorted(range(rules.cells), key=lambda c: -weight[c])
         self.fast: list[Permutation] = board_symmetries(rules)
@@ -122,12 +124,16 @@ class PositionalHooks:
         doubles = {c for c, cells in made.items() if cells & (cells - 1)}
         return _first(_first(ordered, set(made)), doubles)
 
-    def closure(self, state: int, prover: int, result: str, budget: int, plies_left: int | None = None) -> Closure | None:
-        """A pairing that proves a no-loss claim for `prover` (to move) here, or None (solver/games/positional/blocking.py);
-        it holds to the end of play, so a bound (`plies_left`) changes nothing."""
+    def closure(self, state: int, prover: int, result: str, budget: int,
+                plies_left: int | None = None) -> Closure | bytes | None:
+        """A pairing that proves a no-loss claim for `prover` (to move) here (with `potential`: or a
+        potential record, bytes), or None (solver/games/positional/blocking.py); it holds to the end of
+        play, so a bound (`plies_left`) changes nothing."""
         if result != "no-loss" or self.rules.marks != "own" or self.rules.goal not in CLOSING_GOALS:
             return None
-        return closing_pairing(self.rules.lines, self.board(state), prover, budget)
+        if self.closure_budget is not None:  # the search's and the walk's alike: the walk finds what the search found
+            budget = min(budget, self.closure_budget)
+        return closing_pairing(self.rules.lines, self.board(state), prover, budget, self.potential)
 
     def _line_completions(self, me: int, them: int, empty: int) -> int:
         """kernel.c completions: the cells (a mask) where `me` completes a line now."""

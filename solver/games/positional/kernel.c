@@ -5,7 +5,7 @@
    most-lines) of solver/games/positional/rules.py. The configuration comes from the Python wrapper
    (solver/search/native.py) and carries what the family's SearchHooks decide, so the two searches order
    and prune alike:
-     (cells, lines, marks, goal, order, symmetries, (threats, threat_budget)[, closure_budget])
+     (cells, lines, marks, goal, order, symmetries, (threats, threat_budget)[, closure_budget[, potential]])
    lines: one bit mask per line; marks: 0 own, 1 either, 2 x-only; goal: 0 first-line-wins,
    1 first-line-loses, 2 most-lines; order: the cells, best first (solver/games/positional/hooks.py: cells on more
    lines first); symmetries: (fast, group, plies), cell permutations of the line set's automorphism
@@ -18,7 +18,9 @@
    where solver/games/positional/hooks.py does, 2 threat space as well (hooks.py THREAT_SPACE: the
    opponent's forced replies, moves making threats first, victory by continuous threats, each
    attempt up to `threat_budget` steps); closure_budget: the steps of the pairing closure per
-   attempt (solver/games/positional/blocking.py's budget; 0 or absent: no closure). A position is
+   attempt (solver/games/positional/blocking.py's budget; 0 or absent: no closure); potential: 1 to
+   let closures leave lines of Erdos-Selfridge potential below 1/2 unpaired (blocking.py, written
+   as a potential record, first byte 254). A position is
    (x, o): the bitboards of X and O. */
 #include "../../search/dfpn.h"
 
@@ -40,7 +42,7 @@ typedef struct {
 } Position;
 
 typedef struct {
-    int cells, nlines, marks, goal, threats, nsym, ngroup, group_plies, closure_budget, threat_budget;
+    int cells, nlines, marks, goal, threats, nsym, ngroup, group_plies, closure_budget, threat_budget, potential;
     u64 *scratch; /* the pairing search's open lines, nlines per level (MAX_CELLS / 2 + 1 levels), and a row for all of them */
     u64 full, *lines;
     int *through, through_start[MAX_CELLS + 1]; /* lines through each cell: through[through_start[c] ...] */
@@ -93,9 +95,9 @@ static int int_list(PyObject *seq, const char *what, long long *out, int most, l
 
 static void *create(PyObject *config) {
     PyObject *lines, *order, *symmetries, *group;
-    int cells, marks, goal, threats, group_plies, closure_budget = 0, threat_budget = 0;
-    if (!PyArg_ParseTuple(config, "iOiiO(OOi)(ii)|i", &cells, &lines, &marks, &goal, &order, &symmetries, &group, &group_plies,
-                          &threats, &threat_budget, &closure_budget))
+    int cells, marks, goal, threats, group_plies, closure_budget = 0, threat_budget = 0, potential = 0;
+    if (!PyArg_ParseTuple(config, "iOiiO(OOi)(ii)|ii", &cells, &lines, &marks, &goal, &order, &symmetries, &group, &group_plies,
+                          &threats, &threat_budget, &closure_budget, &potential))
         return NULL;
     if (cells < 1 || cells > MAX_CELLS || marks < OWN || marks > X_ONLY || goal < LINE_WINS || goal > MOST_LINES
         || threats < 0 || threats > THREAT_SPACE || threat_budget < 0) {
@@ -107,6 +109,7 @@ static void *create(PyObject *config) {
     k->cells = cells, k->marks = marks, k->goal = goal, k->threats = threats, k->group_plies = group_plies;
     k->threat_budget = threat_budget;
     k->closure_budget = marks == OWN && goal != LINE_LOSES && closure_budget > 0 ? closure_budget : 0;
+    k->potential = potential != 0;
     k->full = cells == 64 ? ~0ULL : (1ULL << cells) - 1;
     Py_ssize_t nlines = PySequence_Size(lines);
     long long buffer[MAX_CELLS];
@@ -489,13 +492,46 @@ static int feasible(const u64 *remaining, int n, u64 used) {
     return 1;
 }
 
+/* blocking.py weight: a line's potential with the cells `free` left to it, in units of 2^-62 (rounded up). */
+static u64 weight(u64 free) {
+    int count = __builtin_popcountll(free);
+    return count >= 62 ? 1 : 1ULL << (62 - count);
+}
+
+#define HALF (1ULL << 61) /* 1/2 in those units; a sum stops growing once it reaches HALF, so it never overflows */
+
+/* blocking.py below_half: whether the open lines no pair of pairs[0..level) blocks weigh less than
+   1/2 with the pairs' cells `used` taken away; the `n` remaining ones (all unblocked) first. */
+static int below_half(const Kernel *k, const u64 *remaining, int n, int nopen, u64 used, const u64 *pairs, int level) {
+    const u64 *open = k->scratch + (size_t)(MAX_CELLS / 2 + 1) * k->nlines;
+    u64 sum = 0;
+    for (int i = 0; i < n && sum < HALF; i++) sum += weight(remaining[i] & ~used);
+    if (sum >= HALF) return 0;
+    sum = 0;
+    for (int i = 0; i < nopen && sum < HALF; i++) {
+        int blocked = 0;
+        for (int j = 0; j < level && !blocked; j++) blocked = (open[i] & pairs[j]) == pairs[j];
+        if (!blocked) sum += weight(open[i] & ~used);
+    }
+    return sum < HALF;
+}
+
 /* Disjoint pairs of empty cells such that every open line (one without a mark in `mine`) holds
-   one: the open lines at `level` of the scratch, `n` of them, none of whose pairs may use `used`.
-   The pairs found go to pairs[level...]; returns how many pairs in all, or -1. */
-static int solve(const Kernel *k, int level, int n, u64 used, int limit, int *steps, u64 *pairs) {
+   one (with k->potential: or leaving the rest a potential below 1/2, *loose then set): the open
+   lines at `level` of the scratch, `n` of them, none of whose pairs may use `used`; `nopen`: all
+   open lines, in the scratch's last row. The pairs go to pairs[level...]; returns how many pairs
+   in all, -1, or -2 with a Python exception set (Ctrl-C, seen every 64 steps: a closure may take
+   seconds). */
+static int solve(const Kernel *k, int level, int n, int nopen, u64 used, int limit, int *steps, u64 *pairs, int *loose) {
     if (!n) return level;
     const u64 *remaining = k->scratch + (size_t)level * k->nlines;
-    if (++*steps > limit || !feasible(remaining, n, used)) return -1;
+    if (k->potential && below_half(k, remaining, n, nopen, used, pairs, level)) {
+        *loose = 1;
+        return level;
+    }
+    if (++*steps > limit) return -1;
+    if (!(*steps & 63) && PyGILState_Check() && PyErr_CheckSignals() < 0) return -2;
+    if (!feasible(remaining, n, used)) return -1;
     u64 *rest = k->scratch + (size_t)(level + 1) * k->nlines;
     int fewest = 0, least = 1 << 30;
     for (int i = 0; i < n; i++) { /* the line with the fewest usable cells, the first of them */
@@ -518,19 +554,18 @@ static int solve(const Kernel *k, int level, int n, u64 used, int limit, int *st
         int m = 0;
         for (int i = 0; i < n; i++)
             if ((remaining[i] & pair) != pair) rest[m++] = remaining[i];
-        int found = solve(k, level + 1, m, used | pair, limit, steps, pairs);
-        if (found >= 0) {
-            pairs[level] = pair;
-            return found;
-        }
+        pairs[level] = pair; /* below_half reads the pairs chosen so far */
+        int found = solve(k, level + 1, m, nopen, used | pair, limit, steps, pairs, loose);
+        if (found >= 0 || found == -2) return found;
     }
     return -1;
 }
 
-/* blocking_pairs: how many pairs block every line without a mark in `mine`, or -1, within `limit`
-   steps (counted in `steps`). The open lines are reduced as blocking.py reduced does: one
-   containing another open line (or equal to an earlier one) is dropped. */
-static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, int limit, int *steps, u64 *pairs) {
+/* blocking_pairs: how many pairs block every line without a mark in `mine` (or leave the rest a
+   potential below 1/2: *loose set), -1, or -2 (Ctrl-C), within `limit` steps (counted in `steps`).
+   The open lines are reduced as blocking.py reduced does: one containing another open line (or
+   equal to an earlier one) is dropped. */
+static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, int limit, int *steps, u64 *pairs, int *loose) {
     int n = 0, kept = 0;
     u64 *open = k->scratch + (size_t)(MAX_CELLS / 2 + 1) * k->nlines; /* the scratch's last row */
     for (int l = 0; l < k->nlines; l++) {
@@ -545,13 +580,15 @@ static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, int limit, int *
             covered = j != i && (open[j] & open[i]) == open[j] && (open[j] != open[i] || j < i);
         if (!covered) k->scratch[kept++] = open[i];
     }
-    return solve(k, 0, kept, 0, limit, steps, pairs);
+    return solve(k, 0, kept, n, 0, limit, steps, pairs, loose);
 }
 
 /* dfpn.h close: closing_pairing -- the first empty cell (by most open lines through it, then in
    order) where a move of the prover leaves pairs blocking every line open to the opponent, each
    move's search within a tenth of the budget, all of them within it; written as checker/proof.py
-   reads a closure: the first move, the number of pairs, their cells (pairs in order). */
+   reads a closure: the first move, the number of pairs, their cells (pairs in order), after a byte
+   254 where the pairs leave lines unblocked (a potential record). -1 with KeyboardInterrupt set
+   on Ctrl-C inside the search (dfpn.c then stops as interrupted). */
 static int closure(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
     const Kernel *k = kernel;
     const Position *p = state;
@@ -566,12 +603,13 @@ static int closure(const void *kernel, const void *state, int prover, int no_los
         for (; j > 0 && through[order[j - 1]] < through[cell]; j--) order[j] = order[j - 1];
         order[j] = cell;
     }
-    int first = 255, count = -1, spent = 0, attempt = k->closure_budget / 10 > 1 ? k->closure_budget / 10 : 1;
+    int first = 255, count = -1, spent = 0, loose = 0, attempt = k->closure_budget / 10 > 1 ? k->closure_budget / 10 : 1;
     for (int i = 0; i < cells && count < 0 && spent < k->closure_budget; i++) {
         int steps = 0, limit = k->closure_budget - spent < attempt ? k->closure_budget - spent : attempt;
         u64 cell = 1ULL << order[i];
         first = order[i];
-        count = blocking_pairs(k, mine | cell, empty & ~cell, limit, &steps, pairs);
+        count = blocking_pairs(k, mine | cell, empty & ~cell, limit, &steps, pairs, &loose);
+        if (count == -2) return -1;
         spent += steps;
     }
     if (count < 0) return 0;
@@ -580,13 +618,14 @@ static int closure(const void *kernel, const void *state, int prover, int no_los
             u64 t = pairs[j];
             pairs[j] = pairs[j - 1], pairs[j - 1] = t;
         }
+    if (loose) *out++ = 254; /* blocking.py POTENTIAL */
     out[0] = (unsigned char)first;
     out[1] = (unsigned char)count;
     for (int i = 0; i < count; i++) {
         out[2 + 2 * i] = (unsigned char)__builtin_ctzll(pairs[i]);
         out[3 + 2 * i] = (unsigned char)(63 - __builtin_clzll(pairs[i]));
     }
-    return 2 + 2 * count;
+    return loose + 2 + 2 * count;
 }
 
 const DfpnFamily dfpn_positional = {

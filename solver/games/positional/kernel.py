@@ -6,7 +6,7 @@ to the hooks' group_plies marks, the geometric subgroup past it), whether threat
 threat space (forced replies, continuous threats, threat ordering, THREAT_BUDGET) — so
 the compiled search orders and prunes as the Python one does, and closes by pairings (the hooks'
 `closure`, solver/games/positional/blocking.py, with its default budget: the one the Python search
-passes, solver/search/pns.py CLOSURE_BUDGET) where it does.
+passes, solver/search/pns.py CLOSURE_BUDGET, and the hooks' `potential`) where it does.
 Boards of up to 64 cells, every mark rule and goal. Plain search (NoHooks) is the canonical order
 and the exact board as key, and closes nothing.
 """
@@ -58,12 +58,15 @@ def kernel_for(game: Game, hooks: object) -> PositionalKernel | None:  # registe
     if isinstance(hooks, PositionalHooks) and hooks.rules == rules:
         order = sorted(cells, key=lambda c: -hooks.weight[c])  # stable: as the hooks sort the moves
         symmetries, budget = (tuple(hooks.fast), tuple(hooks.group), hooks.group_plies), DEFAULT_BUDGET
+        potential = int(hooks.potential)
+        if hooks.closure_budget is not None:
+            budget = min(budget, hooks.closure_budget)
         threats = 2 if hooks.threat_space else int(hooks.threats)  # kernel.c's levels: none, forced, threat space
     elif type(hooks) is NoHooks:
-        order, symmetries, threats, budget = list(cells), ((tuple(cells),), (tuple(cells),), -1), 0, 0
+        order, symmetries, threats, budget, potential = list(cells), ((tuple(cells),), (tuple(cells),), -1), 0, 0, 0
     else:
         return None
     lines = tuple(sum(1 << c for c in line) for line in rules.lines)
     config = (rules.cells, lines, MARK_RULES.index(rules.marks), GOALS.index(rules.goal), tuple(order),
-              symmetries, (threats, THREAT_BUDGET), budget)
+              symmetries, (threats, THREAT_BUDGET), budget, potential)
     return PositionalKernel(game, config)
