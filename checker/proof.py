@@ -22,7 +22,7 @@ whose Erdos-Selfridge potential is below 1/2 (checker/pairing.py `potential`). A
 proof of Ultimate tic-tac-toe may close one by a count: the next two bytes of `proof.counts`, a
 move of the prover (255: none) and the fewest marks the opponent then needs for a meta line,
 recounted there, must exceed the opponent's moves left before the bound; or (254, a move, k) and
-k such records (nested two deep at most), one closing each reply to that move (checker/uttt_count.py
+k such records (nested three deep at most), one closing each reply to that move (checker/uttt_count.py
 `check_count`).
 """
 
@@ -149,7 +149,7 @@ def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limi
     if family is uttt:
         if result != "no-loss":
             raise Invalid("a count closes a branch only in a no-loss proof")
-        size = count_field(proof, "closure_bytes", "proof", 2 * count, 192 * count)  # 3 + 9 (3 + 9 * 2): NEST 2
+        size = count_field(proof, "closure_bytes", "proof", 2 * count, 1731 * count)  # uttt_count.NEST 3
         work = size // 2 * family.position_work(game)  # a record of two bytes checks about one position
         if work > limits.max_work:
             raise NotACertificate(f"proof.counts holds {size:,} bytes, work {work:,}: over the work budget "

@@ -8,6 +8,8 @@ a board may come to hold lines of both marks and the first one counts. A move is
 int 0..80.
 """
 
+import functools
+
 from checker.load import NotACertificate
 
 EMPTY, X, O = 0, 1, 2
@@ -60,7 +62,8 @@ def to_move(game: dict, state: State) -> int:
     return X if cells.count(X) == cells.count(O) else O
 
 
-def line_owner(marks: list[int]) -> int:
+@functools.lru_cache(maxsize=None)  # 3^9 boards at most: remembered, not trusted more
+def line_owner(marks: tuple[int, ...]) -> int:
     """The mark filling a line of the 3x3 `marks`, or EMPTY."""
     for a, b, c in LINES:
         if marks[a] != EMPTY and marks[a] == marks[b] == marks[c]:
@@ -70,7 +73,7 @@ def line_owner(marks: list[int]) -> int:
 
 def board_status(cells: tuple[int, ...], board: int) -> int:
     """X or O if that mark won the local board, 3 if it is full without a line, else EMPTY (open)."""
-    marks = list(cells[9 * board:9 * board + 9])
+    marks = cells[9 * board:9 * board + 9]
     owner = line_owner(marks)
     return owner if owner else 3 if EMPTY not in marks else EMPTY
 
@@ -79,10 +82,10 @@ def result(game: dict, state: State) -> int | None:
     """None while play goes on, else the winner 1 or 2, or 0 for a draw (every board closed;
     under the open rules every cell full)."""
     if is_open(game):
-        winner = line_owner(list(state[2]))
+        winner = line_owner(state[2])
         return winner if winner else 0 if EMPTY not in state[0] else None
     status = [board_status(state[0], board) for board in range(9)]
-    winner = line_owner([s if s in (X, O) else EMPTY for s in status])
+    winner = line_owner(tuple(s if s in (X, O) else EMPTY for s in status))
     if winner:
         return winner
     return 0 if EMPTY not in status else None
@@ -90,39 +93,35 @@ def result(game: dict, state: State) -> int | None:
 
 def moves(game: dict, state: State) -> list[tuple[int, State]]:
     """Every legal move and the state it gives, by index ascending; empty iff terminal."""
+    mover = to_move(game, state)
+    return [(move, play(game, state, move, mover)) for move in legal(game, state)]
+
+
+def legal(game: dict, state: State) -> list[int]:
+    """Every legal move, ascending; empty iff terminal: the empty cells of the board sent to, else
+    of every board (closed rules: every board still open). Under the open rules a won board with
+    an empty cell is still played in."""
     if result(game, state) is not None:
         return []
-    if is_open(game):
-        return open_moves(state)
-    cells, sent = state
-    boards = [sent] if sent >= 0 else [b for b in range(9) if board_status(cells, b) == EMPTY]
-    mover = to_move(game, state)
-    out = []
-    for board in boards:
-        for cell in range(9):
-            if cells[9 * board + cell] == EMPTY:
-                child = cells[:9 * board + cell] + (mover,) + cells[9 * board + cell + 1:]
-                out.append((9 * board + cell, (child, cell if board_status(child, cell) == EMPTY else -1)))
-    return out
+    cells, sent = state[:2]
+    if sent >= 0:
+        boards = [sent]
+    else:
+        boards = list(range(9)) if is_open(game) else [b for b in range(9) if board_status(cells, b) == EMPTY]
+    return [9 * board + cell for board in boards for cell in range(9) if cells[9 * board + cell] == EMPTY]
 
 
-def open_moves(state: State) -> list[tuple[int, State]]:
-    """`moves` under the open rules: sent to a board with an empty cell, play there, won or not;
-    else anywhere empty. The first line in a board wins it for good."""
-    cells, sent, winners = state
-    mover = X if cells.count(X) == cells.count(O) else O
-    boards = [sent] if sent >= 0 else list(range(9))
-    out = []
-    for board in boards:
-        for cell in range(9):
-            if cells[9 * board + cell] == EMPTY:
-                child = cells[:9 * board + cell] + (mover,) + cells[9 * board + cell + 1:]
-                won = winners
-                if winners[board] == EMPTY and line_owner(list(child[9 * board:9 * board + 9])) == mover:
-                    won = winners[:board] + (mover,) + winners[board + 1:]
-                next_sent = cell if EMPTY in child[9 * cell:9 * cell + 9] else -1
-                out.append((9 * board + cell, (child, next_sent, won)))
-    return out
+def play(game: dict, state: State, move: int, mover: int) -> State:
+    """The state after `mover` (the player to move) marks `move`, a legal move. Under the open rules
+    the first line in a board wins it for good, and a full board sends anywhere."""
+    cells, board, cell = state[0], move // 9, move % 9
+    child = cells[:move] + (mover,) + cells[move + 1:]
+    if not is_open(game):
+        return child, cell if board_status(child, cell) == EMPTY else -1
+    won = state[2]
+    if won[board] == EMPTY and line_owner(child[9 * board:9 * board + 9]) == mover:
+        won = won[:board] + (mover,) + won[board + 1:]
+    return child, cell if EMPTY in child[9 * cell:9 * cell + 9] else -1, won
 
 
 def parse_position(game: dict, text: object) -> State:
@@ -187,7 +186,7 @@ def open_position(text: object) -> State:
     sent = -1 if parts[1] == "*" else int(parts[1])
     if sent >= 0 and EMPTY not in cells[9 * sent:9 * sent + 9]:
         raise NotACertificate(f"position {ascii(text)[:120]}: board {sent} is full, write '*'")
-    if all(line_owner([w if w == mark else EMPTY for w in winners]) for mark in (X, O)):
+    if all(line_owner(tuple(w if w == mark else EMPTY for w in winners)) for mark in (X, O)):
         raise NotACertificate(f"position {ascii(text)[:120]}: both players hold a meta line")
     if sent >= 0 and X not in cells:
         raise NotACertificate(f"position {ascii(text)[:120]}: the first move may go anywhere, write '*'")

@@ -5,7 +5,7 @@ the opponent cannot complete one before the bound (two-byte, and deep ones namin
 import functools
 
 from checker.load import Invalid
-from checker.uttt import EMPTY, LINES, State, board_status, draw_board, is_open, moves, result, to_move
+from checker.uttt import EMPTY, LINES, State, board_status, draw_board, is_open, legal, moves, play, result, to_move
 
 
 def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> int:
@@ -18,23 +18,21 @@ def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> in
     of `player` there."""
     cells = state[0]
     status = state[2] if is_open(game) else [board_status(cells, board) for board in range(9)]
-    costs = []
-    for board in range(9):
-        marks = cells[9 * board:9 * board + 9]
-        if status[board] == player:
-            costs.append(0)
-        elif status[board] != EMPTY or EMPTY not in marks:
-            costs.append(255)
-        else:
-            cost = board_cost(marks, player)
-            costs.append(cost - (board == lowered and cost < 255))
+    costs = [board_cost(cells[9 * board:9 * board + 9], status[board], player) for board in range(9)]
+    if lowered >= 0 and 0 < costs[lowered] < 255:
+        costs[lowered] -= 1
     return min(255, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES))
 
 
-@functools.lru_cache(maxsize=None)  # 3^9 boards x 2 players at most: remembered, not trusted more
-def board_cost(marks: tuple[int, ...], player: int) -> int:
-    """3 minus `player`'s marks on the fullest local line of `marks` holding no mark of the other
-    player (255: none)."""
+@functools.lru_cache(maxsize=None)  # 3^9 boards x 4 states x 2 players at most: remembered, not trusted more
+def board_cost(marks: tuple[int, ...], status: int, player: int) -> int:
+    """A board's count for `player`: 0 if its `status` (winner, 3: full, EMPTY) is `player`; 255
+    if it is another or the board is full; else 3 minus `player`'s marks on the fullest local line
+    of `marks` holding no mark of the other player (255: none)."""
+    if status == player:
+        return 0
+    if status != EMPTY or EMPTY not in marks:
+        return 255
     cost = 255
     for a, b, c in LINES:
         line = (marks[a], marks[b], marks[c])
@@ -45,7 +43,7 @@ def board_cost(marks: tuple[int, ...], player: int) -> int:
 
 NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
 DEEP = 254  # a count closure's first byte when it names the prover's move and a closure of each reply
-NEST = 2  # deep records nest this deep at most
+NEST = 3  # deep records nest this deep at most: 3 + 9 (3 + 9 (3 + 9 * 2)) = 1,731 bytes
 
 
 def record_length(raw: bytes, at: int, nest: int = NEST) -> int:
@@ -119,10 +117,10 @@ def check_count(game: dict, state: State, player: int, plies_left: int, record: 
 
 def played(game: dict, state: State, move: int, opponent: int) -> State:
     """The state after the move-th legal move, which must send `opponent` to a board and not end play."""
-    children = moves(game, state)
-    if move >= len(children):
-        raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(children)}")
-    after = children[move][1]
+    cells = legal(game, state)  # one child played, not all of them
+    if move >= len(cells):
+        raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(cells)}")
+    after = play(game, state, cells[move], 3 - opponent)
     if result(game, after) is not None or after[1] < 0:
         raise Invalid(f"a count closure's move {move} at {draw_board(game, state)} sends player {opponent} to no board")
     return after

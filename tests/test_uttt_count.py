@@ -195,7 +195,7 @@ def test_a_win_claims_bound_prunes_by_the_count_without_changing_verdicts() -> N
         for within in (7, 9, 11):
             claim = Claim(X if s.x.bit_count() == s.o.bit_count() else O, "win", within)
             hooks = game.search_hooks()
-            free = NativeProofSearch(game, claim, hooks).search(s, max_nodes=100_000)
+            free = NativeProofSearch(game, claim, hooks.for_claim("win", 200, s)).search(s, max_nodes=100_000)  # no bound to prune by, the same refutations
             pruned = NativeProofSearch(game, claim, hooks.for_claim("win", within, s)).search(s, max_nodes=100_000)
             if {free.status, pruned.status} <= {"proved", "disproved"}:
                 assert free.status == pruned.status, (game.format_position(s), within)
@@ -218,18 +218,21 @@ def test_the_counts_work_is_budgeted_and_the_budget_fits_it(counted: dict) -> No
     assert checker.check_document(counted, proof_limits(counted, Limits(max_states=1, max_work=1))).exit_code == 0
 
 
-def test_record_lengths_are_read_from_the_bytes_and_nest_two_deep_at_most() -> None:
+def test_record_lengths_are_read_from_the_bytes_and_nest_three_deep_at_most() -> None:
     assert plain_count.record_length(bytes([NO_MOVE, 9]), 0) == 2
     assert plain_count.record_length(bytes([DEEP, 0, 2, 3, 9, NO_MOVE, 9]), 0) == 7
     assert plain_count.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 8
-    assert plain_count.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 0  # three deep
+    assert plain_count.record_length(bytes([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9]), 0) == 11
+    assert plain_count.record_length(bytes([DEEP, 0, 1] * 4 + [NO_MOVE, 9]), 0) == 0  # four deep
+    assert plain_count.record_length(largest(3), 0) == len(largest(3)) == 1731
+    assert plain_count.record_length(largest(4), 0) == 0
     assert plain_count.record_length(bytes([DEEP, 0, 2, NO_MOVE, 9]), 0) == 0  # cut short
     assert plain_count.record_length(bytes([NO_MOVE]), 0) == 0
 
 
 def test_a_closure_nested_too_deep_or_cut_short_is_refused(counted: dict) -> None:
     records = records_of(counted)
-    for wrong in ([DEEP, 0, 1, DEEP, 0, 1, DEEP, 0, 1, NO_MOVE, 9], [DEEP, 0, 2, NO_MOVE, 9]):
+    for wrong in ([DEEP, 0, 1] * 4 + [NO_MOVE, 9], [DEEP, 0, 2, NO_MOVE, 9], list(largest(4))):
         verdict = checker.check_document(with_counts(counted, [wrong] + records[1:]))
         assert verdict.exit_code != 0 and "nests deeper" in verdict.message, verdict.message
 
@@ -285,3 +288,71 @@ def test_an_unbounded_no_loss_proof_closes_by_the_count_alike_in_both_cores(name
             proved += 1
             closed += len(records)
     assert closed > 0
+
+
+def largest(nest: int) -> bytes:
+    """The largest record nested `nest` deep: every deep record answers 9 replies."""
+    return bytes([DEEP, 0, 9]) + 9 * largest(nest - 1) if nest else bytes([NO_MOVE, 9])
+
+
+def test_the_proof_uses_deep_records_three_deep(counted: dict) -> None:
+    """Within 19 plies the search closes O's positions with records nested three deep, and the
+    checker reads them all (`test_a_proof_closed_by_counts_is_checked`)."""
+    def nest(record: bytes, at: int) -> int:
+        if record[at] != DEEP:
+            return 0
+        deepest, sub = 0, at + 3
+        for _ in range(record[at + 2]):
+            deepest = max(deepest, nest(record, sub))
+            sub += plain_count.record_length(record, sub)
+        return 1 + deepest
+    assert max(nest(bytes(record), 0) for record in records_of(counted)) == plain_count.NEST == 3
+
+
+def test_a_hostile_file_of_the_largest_records_is_budgeted_before_any_is_read(counted: dict) -> None:
+    """Records of 1,731 bytes each, as many as the proof has closures: their work (bytes / 2
+    positions) is over the default budget, so the file is refused before one is read; within the
+    budget, the first wrong count inside the first record refuses it."""
+    records = records_of(counted)
+    hostile = with_counts(counted, [list(largest(3))] * len(records))
+    verdict = checker.check_document(hostile)
+    assert verdict.exit_code != 0 and "over the work budget" in verdict.message, verdict.message
+    few = with_counts(counted, [list(largest(3))] + records[1:])
+    verdict = checker.check_document(few)
+    assert verdict.exit_code == 1, verdict.message
+
+
+def test_a_checkpoint_of_another_closure_is_refused_in_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The checkpoint's header names the closure (`closure_version`): a table searched with
+    another one (or one saved before the header named it) is refused, not resumed as this search."""
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    checkpoint = tmp_path / "c"
+    claim = ["prove", "uttt:open", "--claim", "no-loss", "--player", "2", "--within", "27", "--max-nodes", "40"]
+    runner = CliRunner()
+    runner.invoke(app, [*claim, "--checkpoint", str(checkpoint)])
+    data = checkpoint.read_bytes()
+    assert b'"closure": "meta-line count, deep records nested 3"' in data
+    for other in (data.replace(b"nested 3", b"nested 2"), data.replace(b'"closure": "meta-line count, deep records nested 3", ', b"")):
+        assert other != data
+        checkpoint.write_bytes(other)
+        result = runner.invoke(app, [*claim, "--resume", str(checkpoint)])
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith(f"error: {checkpoint}: a checkpoint of this search under closure"), result.stderr
+
+
+def test_the_index_counts_the_provers_moves_without_the_closures(counted: dict, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """certificates/index.json's `prover_moves`, for a proof written now and for one carried over
+    from an index that counted the closures among them."""
+    from pathlib import Path
+
+    from certify.publish.record import large_entry, proof_entry
+
+    text = json.dumps(counted)
+    entry = proof_entry("uttt:open", 2, "no-loss", Path("p.json"), text, None)
+    assert entry["prover_moves"] == counted["proof"]["turns"] - counted["proof"]["closures"] < counted["proof"]["turns"]
+    (tmp_path / "p.json").write_text(text, encoding="utf-8")
+    carried = {"p.json": {**entry, "prover_moves": counted["proof"]["turns"]}}
+    assert large_entry(tmp_path, "uttt:open", 2, "no-loss", Path("p.json"), carried, False, None) == entry

@@ -125,7 +125,11 @@ def checked_header(path: Path, head: bytes, about: dict[str, Any], driver: bool)
         raise CheckpointError(f"{path}: not a {'parallel-search' if driver else 'certify'} checkpoint (written by `{written}`)") from None
     if header.get("version") != VERSION:
         raise CheckpointError(f"{path}: checkpoint version {ascii(header.get('version'))[:20]}; this certify reads version {VERSION}")
-    if header.get("about") != about:
+    saved = header.get("about")
+    if isinstance(saved, dict) and saved != about and {**saved, "closure": None} == {**about, "closure": None}:
+        raise CheckpointError(f"{path}: a checkpoint of this search under closure {ascii(saved.get('closure'))[:40]}, "
+                              f"not this certify's {ascii(about.get('closure'))[:40]}: start it afresh")
+    if saved != about:
         raise CheckpointError(f"{path}: a checkpoint of another search ({describe(header.get('about'))}), not of this one ({describe(about)})")
     return header
 

@@ -150,6 +150,8 @@ def prove(
         about.update(within=claim.within, policy=getattr(policy, "__qualname__", None))
     if used == "native":  # its checkpoints are its own
         about["core"] = used
+    if closing(hooks, pairings) and hasattr(hooks, "closure_version"):  # another closure: another search's numbers
+        about["closure"] = hooks.closure_version
     if resume is not None:
         load_checkpoint(resume, about, search, None if used == "native" else search.table_key(state))
     if used == "native" and max_seconds is not None:  # the table sized for what the time allows (native.py reserve)

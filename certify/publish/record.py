@@ -258,7 +258,13 @@ def large_entry(root: Path, game: str, player: int, result: str, path: Path, car
         if progress:
             progress(f"proof (kept, large): {path.as_posix()}")
         entry = proof_entry(game, player, result, path, text, None, large_limits(root / path))
-    return entry
+    return {**entry, "prover_moves": prover_moves(json.loads(text))}  # an entry carried from before counted closures too
+
+
+def prover_moves(document: dict) -> int:
+    """The prover's moves of a strategy proof: its turns, less the closures (a closure's CLOSE
+    byte sits among proof.moves but is no move)."""
+    return document["proof"]["turns"] - document["proof"].get("closures", 0)
 
 
 def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None,
@@ -271,7 +277,7 @@ def proof_entry(game: str, player: int, result: str, path: Path, text: str, node
         "rules_sha256": document["rules_sha256"],
         "player": player,
         "claim": result,
-        "prover_moves": document["proof"]["turns"],
+        "prover_moves": prover_moves(document),
         "positions": document["proof"]["positions"],
         "nodes": nodes,
         "sha256": hashlib.sha256(text.encode()).hexdigest(),

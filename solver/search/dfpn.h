@@ -19,7 +19,7 @@
 
 #define DFPN_STATE_BYTES 96 /* room for the largest family's position */
 #define DFPN_OPEN (-1)      /* a position's result while play goes on; else the winner, 0 a draw */
-#define DFPN_CLOSURE_BYTES 256 /* the most bytes one closure's record may take */
+#define DFPN_CLOSURE_BYTES 2048 /* the most bytes one closure's record may take (uttt's deep counts: 1,731) */
 
 /* The exact identity of a table entry: the whole key is stored, so a hash collision can cost
    work but never confuse two positions. */

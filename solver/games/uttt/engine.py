@@ -402,7 +402,10 @@ def threat_boards(s: Position, player: int) -> int:
 NEVER = 255  # marks_needed when no meta line is left to the player
 NO_MOVE = 255  # a count closure's first byte when it counts at the position itself
 DEEP = 254  # a count closure's first byte when it names a move and a closure of each reply
-NEST = 2  # deep records nest this deep at most (checker/uttt_count.py NEST; kernel.c NEST)
+NEST = 3  # deep records nest this deep at most (checker/uttt_count.py NEST; kernel.c NEST)
+# a win claim's search (`for_claim`) asks the closure only to refute, at every position of the
+# opponent's: three levels there cost some 3x per node far from the bound, so it keeps two
+REFUTE_NEST = 2
 
 
 def marks_needed(s: Position, player: int, lowered: int = -1) -> int:
@@ -543,6 +546,16 @@ class CriticalSquares:
 
     always_close = True  # the search asks `closure` without --pairings: it closes no-loss claims only
 
+    @property
+    def closure_version(self) -> str:
+        """What the closure closes and writes (checker/uttt_count.py): a checkpoint of another is another search's."""
+        return f"meta-line count, deep records nested {self.nest}"
+
+    @property
+    def nest(self) -> int:
+        """How deep the closure's records nest: REFUTE_NEST for a win claim's bound, else NEST."""
+        return REFUTE_NEST if self.win_by >= 0 else NEST
+
     def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> bytes | None:
         """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
         ahead: the first record of `deep_record` nested NEST deep, or None. Unbounded (`plies_left`
@@ -556,7 +569,7 @@ class CriticalSquares:
         if plies_left is None:
             needed = marks_needed(s, opponent)
             return bytes([NO_MOVE, needed]) if needed > (81 - (s.x | s.o).bit_count()) // 2 else None
-        return self.deep_record(s, opponent, plies_left, NEST)
+        return self.deep_record(s, opponent, plies_left, self.nest)
 
     def deep_record(self, s: Position, opponent: int, plies_left: int, nest: int) -> bytes | None:
         """A two-byte record (`count_record`) when one closes `s`; else, with `nest` > 0, (DEEP, i,

@@ -40,11 +40,9 @@ typedef struct {
     int win_by; /* CriticalSquares.win_by: a win claim's bound as marks on the grid (-1: none) */
 } Kernel;
 
-/* WON[m]: the 9-bit set m holds a line. COMPLETERS[m]: cells that would complete a line of m.
-   POP[m]: the cells of m (a lookup: without -mpopcnt gcc calls a library routine for the count). */
+/* WON[m]: the 9-bit set m holds a line. COMPLETERS[m]: cells that would complete a line of m. */
 static uint8_t WON[512];
 static uint16_t COMPLETERS[512];
-static uint8_t POP[512];
 
 static void init_tables(void) {
     static const int lines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
@@ -54,12 +52,13 @@ static void init_tables(void) {
             if ((m & line) == line) WON[m] = 1;
         }
     for (int m = 0; m < 512; m++) {
-        POP[m] = (uint8_t)(m & 1) + (m ? POP[m >> 1] : 0);
         COMPLETERS[m] = 0;
         for (int c = 0; c < 9; c++)
             if (!(m >> c & 1) && WON[m | 1 << c]) COMPLETERS[m] |= (uint16_t)(1 << c);
     }
 }
+
+static void init_costs(void); /* the meta-line count's table of board costs */
 
 static void *create(PyObject *config) {
     int critical, open, win_by;
@@ -69,7 +68,7 @@ static void *create(PyObject *config) {
     k->critical = critical;
     k->open = open;
     k->win_by = win_by;
-    if (!WON[7]) init_tables(); /* cells 0, 1, 2 are a line: the tables are built once */
+    if (!WON[7]) init_tables(), init_costs(); /* cells 0, 1, 2 are a line: the tables are built once */
     return k;
 }
 
@@ -350,34 +349,52 @@ static int legal(const void *kernel, const void *state, DfpnChild *out) {
 
 #define NEVER 255   /* no meta line is left to the player */
 #define NO_MOVE 255 /* a count closure's first byte when it counts at the position itself */
-#define NEST 2 /* deep records nest this deep at most: 3 + 9 (3 + 9 * 2) = 192 bytes */
+#define NEST 3 /* deep records nest this deep at most: 3 + 9 (3 + 9 (3 + 9 * 2)) = 1,731 bytes */
+#define REFUTE_NEST 2 /* a win claim's search refutes with records nested this deep (engine.py REFUTE_NEST) */
 #define DEEP 254    /* a count closure's first byte when it names a move and a closure of each reply */
+
+/* COST3[code]: 3 minus the marks of "mine" on the fullest line of a board holding no mark of
+   "theirs", NEVER when every line holds one; code = TERN[mine] + 2 TERN[theirs], the board in base 3. */
+static uint8_t COST3[19683];
+static uint16_t TERN[512];
+
+static void init_costs(void) {
+    static const int lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
+    for (int m = 0; m < 512; m++) {
+        TERN[m] = 0;
+        for (int c = 8; c >= 0; c--) TERN[m] = (uint16_t)(3 * TERN[m] + (m >> c & 1));
+    }
+    for (int mine = 0; mine < 512; mine++)
+        for (int theirs = 0; theirs < 512; theirs++) {
+            if (mine & theirs) continue;
+            int cost = NEVER;
+            for (int l = 0; l < 8; l++)
+                if (!(theirs & lines[l])) {
+                    int missing = 3 - __builtin_popcount(mine & lines[l]);
+                    if (missing < cost) cost = missing;
+                }
+            COST3[TERN[mine] + 2 * TERN[theirs]] = (uint8_t)cost;
+        }
+}
 
 /* The fewest marks player `me + 1` must still place to win board `b`: 0 if it won it, NEVER if
    the other won it or it is full, else 3 minus its marks on the fullest local line without the
    other's mark. Each move places one mark: a floor on moves to win the board. */
 static int board_cost(const Position *p, int me, int b) {
-    static const int lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
     if (p->won[me] >> b & 1) return 0;
     if (p->won[1 - me] >> b & 1 || !empty(p, b)) return NEVER;
-    int cost = NEVER;
-    for (int l = 0; l < 8; l++)
-        if (!(p->mark[1 - me][b] & lines[l])) {
-            int missing = 3 - POP[p->mark[me][b] & lines[l]];
-            if (missing < cost) cost = missing;
-        }
-    return cost;
+    return COST3[TERN[p->mark[me][b]] + 2 * TERN[p->mark[1 - me][b]]];
 }
+
+static const int META[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
 
 /* The cheapest meta line for these board costs (NEVER at most); `lowered`: a board counted one
    lower (unless 0 or NEVER), the count after a move there. */
 static int meta_min(const int cost[9], int lowered) {
-    static const int meta[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
-    int c[9], best = NEVER;
-    memcpy(c, cost, sizeof c);
-    if (lowered >= 0 && c[lowered] > 0 && c[lowered] < NEVER) c[lowered]--;
+    int best = NEVER, low = lowered >= 0 && cost[lowered] > 0 && cost[lowered] < NEVER ? lowered : 9;
     for (int l = 0; l < 8; l++) {
-        int sum = c[meta[l][0]] + c[meta[l][1]] + c[meta[l][2]];
+        int sum = cost[META[l][0]] + cost[META[l][1]] + cost[META[l][2]];
+        sum -= META[l][0] == low || META[l][1] == low || META[l][2] == low;
         if (sum < best) best = sum;
     }
     return best;
@@ -391,29 +408,44 @@ static int marks_needed(const Position *p, int player, int lowered) {
     return meta_min(cost, lowered);
 }
 
+/* The boards b where the cheapest meta line avoiding b costs at most `left`: a move of the other
+   player there changes only b's cost and a move of `cost`'s player lowers one board by one at
+   most, so after them the count is still at most `left` (count_record's moves there all fail). */
+static int hopeless_boards(const int cost[9], int left) {
+    int out = 0;
+    for (int l = 0; l < 8; l++)
+        if (cost[META[l][0]] + cost[META[l][1]] + cost[META[l][2]] <= left)
+            out |= FULL9 & ~(1 << META[l][0] | 1 << META[l][1] | 1 << META[l][2]);
+    return out;
+}
+
 /* CriticalSquares.count_record: a two-byte record closing `p` for a no-loss claim `plies_left`
    plies ahead -- (NO_MOVE, count) where the opponent needs more marks than its moves left, or
    (the index of the first legal move that sends the opponent to a board where its first move
-   lowers the count to no less than `count`, more than its moves left after it, count) -- or 0. */
-static int count_record(const Kernel *k, const Position *p, int opponent, int plies_left, int moves_too, unsigned char *out) {
-    int cost[9], me = opponent - 1;
-    for (int b = 0; b < 9; b++) cost[b] = board_cost(p, me, b);
-    int needed = meta_min(cost, -1), left = 81 - p->filled;
+   lowers the count to no less than `count`, more than its moves left after it, count) -- or 0.
+   The moves in `hopeless_boards` are skipped: the same record, fewer moves tried. `cost`: the
+   opponent's board costs in `p` (board_cost; left as given). */
+static int count_record(const Kernel *k, const Position *p, int cost[9], int opponent, int plies_left,
+                        unsigned char *out) {
+    int me = opponent - 1, needed = meta_min(cost, -1), left = 81 - p->filled;
     if (needed > (plies_left < left ? plies_left : left) / 2) {
         out[0] = NO_MOVE, out[1] = (unsigned char)needed;
         return 2;
     }
-    if (!moves_too) return 0;
+    left = ((plies_left - 1 < left - 1 ? plies_left - 1 : left - 1) + 1) / 2 - 1; /* the opponent's, after a move */
+    int hopeless = hopeless_boards(cost, left), boards = p->sent >= 0 ? 1 << p->sent : FULL9 & ~p->closed;
+    if (!(boards & ~hopeless)) return 0;
     int moves[81], count = legal_moves(p, moves);
     for (int i = 0; i < count; i++) {
+        if (hopeless >> (moves[i] / 9) & 1) continue;
         Position after;
         play(k, p, moves[i], &after);
         if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
         int board = moves[i] / 9, was = cost[board]; /* a move changes the opponent's cost of its own board only */
         cost[board] = board_cost(&after, me, board);
-        needed = meta_min(cost, after.sent), left = 81 - after.filled;
+        needed = meta_min(cost, after.sent);
         cost[board] = was;
-        if (needed > ((plies_left - 1 < left ? plies_left - 1 : left) + 1) / 2 - 1) {
+        if (needed > left) {
             out[0] = (unsigned char)i, out[1] = (unsigned char)needed;
             return 2;
         }
@@ -421,30 +453,57 @@ static int count_record(const Kernel *k, const Position *p, int opponent, int pl
     return 0;
 }
 
+#define SUB_BYTES 192 /* the longest record nested NEST - 1 deep: 3 + 9 (3 + 9 * 2) */
+#if NEST > 3
+#error "SUB_BYTES holds records nested 2 deep at most"
+#endif
+
 /* dfpn.h `close`, CriticalSquares.closure: with the family's hooks, a bounded no-loss claim holds
-   where a two-byte record closes the position, or -- record (DEEP, i, k, k two-byte records) --
-   after the first legal move i of the prover that sends the opponent to a board where each of its
-   k moves, in order, leaves a position play goes on from that a two-byte record closes two plies
-   further on (checker/uttt.py check_count: the proof's subtree written out, sound as the two-byte
-   form is). */
-static int deep_record(const Kernel *k, const Position *p, int opponent, int plies_left, int nest, unsigned char *out) {
-    int length = count_record(k, p, opponent, plies_left, 1, out);
+   where a two-byte record closes the position, or -- record (DEEP, i, k, k records nested `nest`
+   - 1 deep) -- after the first legal move i of the prover that sends the opponent to a board where
+   each of its k moves, in order, leaves a position play goes on from that such a record closes
+   two plies further on (checker/uttt_count.py check_count: the proof's subtree written out, sound
+   as the two-byte form is). The replies are tried most dangerous first (the opponent's count
+   after them lowest; one that ends play fails at once), so a move that fails fails early; the
+   records are written in move order, as the Python hook writes them. `cost`: as count_record's;
+   a move changes the cost of the board it is played in only, so each position's is its parent's
+   with that board's cost taken anew. */
+static int deep_record(const Kernel *k, const Position *p, int cost[9], int opponent, int plies_left, int nest,
+                       unsigned char *out) {
+    int length = count_record(k, p, cost, opponent, plies_left, out);
     if (length || !nest) return length;
-    int moves[81], count = legal_moves(p, moves);
+    int moves[81], count = legal_moves(p, moves), me = opponent - 1;
     for (int i = 0; i < count; i++) {
-        Position after;
+        Position after, reply[9];
         play(k, p, moves[i], &after);
         if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
-        int replies[81], n = legal_moves(&after, replies), m = 0, at = 3;
-        for (; m < n; m++) {
-            Position reply;
-            play(k, &after, replies[m], &reply);
-            int sub = result(k, &reply) != DFPN_OPEN ? 0 : deep_record(k, &reply, opponent, plies_left - 2, nest - 1, out + at);
-            if (!sub) break;
-            at += sub;
+        int replies[81], n = legal_moves(&after, replies), danger[9], order[9], sizes[9], m = 0, c[9], s = after.sent;
+        memcpy(c, cost, sizeof c);
+        c[moves[i] / 9] = board_cost(&after, me, moves[i] / 9);
+        int was = c[s], costs[9]; /* the replies are all in board s */
+        for (int r = 0; r < n; r++) { /* sent to a board: 9 replies at most */
+            play(k, &after, replies[r], &reply[r]);
+            c[s] = costs[r] = board_cost(&reply[r], me, s);
+            danger[r] = result(k, &reply[r]) != DFPN_OPEN ? -1 : meta_min(c, -1);
+            int at = r;
+            for (; at > 0 && danger[order[at - 1]] > danger[r]; at--) order[at] = order[at - 1];
+            order[at] = r;
         }
+        unsigned char sub[9][SUB_BYTES];
+        for (; m < n; m++) {
+            int r = order[m];
+            c[s] = costs[r];
+            sizes[r] = danger[r] < 0 ? 0 : deep_record(k, &reply[r], c, opponent, plies_left - 2, nest - 1, sub[r]);
+            if (!sizes[r]) break;
+        }
+        c[s] = was;
         if (m == n) {
+            int at = 3;
             out[0] = DEEP, out[1] = (unsigned char)i, out[2] = (unsigned char)n;
+            for (int r = 0; r < n; r++) {
+                memcpy(out + at, sub[r], (size_t)sizes[r]);
+                at += sizes[r];
+            }
             return at;
         }
     }
@@ -454,9 +513,16 @@ static int deep_record(const Kernel *k, const Position *p, int opponent, int pli
 static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
     const Kernel *k = kernel;
     if (!k->critical || !no_loss) return 0;
-    if (plies_left < 0) /* unbounded: the opponent cannot complete a meta line in the cells left (engine.py closure) */
-        return count_record(k, state, 3 - prover, 81, 0, out);
-    return deep_record(k, state, 3 - prover, plies_left, NEST, out);
+    int cost[9];
+    for (int b = 0; b < 9; b++) cost[b] = board_cost(state, 2 - prover, b); /* the opponent's */
+    if (plies_left < 0) { /* unbounded: (NO_MOVE, count) alone, the opponent short of the cells left (engine.py closure) */
+        const Position *p = state;
+        int needed = meta_min(cost, -1);
+        if (needed <= (81 - p->filled) / 2) return 0;
+        out[0] = NO_MOVE, out[1] = (unsigned char)needed;
+        return 2;
+    }
+    return deep_record(k, state, cost, 3 - prover, plies_left, k->win_by >= 0 ? REFUTE_NEST : NEST, out);
 }
 
 const DfpnFamily dfpn_uttt = {
