@@ -15,7 +15,7 @@ import struct
 import pytest
 
 from solver.games.families import resolve_game
-from solver.search.native import SLOT_BYTES, NativeProofSearch, table_mb_for
+from solver.search.native import NODES_PER_SECOND, SLOT_BYTES, NativeProofSearch, table_mb_for
 from solver.search.pns import Claim, ProofSearch
 
 MASK = (1 << 64) - 1
@@ -42,6 +42,25 @@ def test_a_memory_budget_sizes_the_table_up_to_its_cap() -> None:
     assert small.table_bytes < 2**20
     assert small.search(game.initial()).status == "proved"  # and it grows past that when the search needs it
     assert small.table_bytes > 2**20
+
+
+def test_a_time_budget_sizes_the_table_for_the_nodes_it_allows() -> None:
+    """A time budget alone sizes the table for NODES_PER_SECOND nodes a second (within the cap):
+    the suite `certify bench --suite uttt` gives only a time limit, and the table then no longer
+    grows inside the search's clock."""
+    game = resolve_game("mnk:4,4,4")
+    search = NativeProofSearch(game, Claim(1, "no-loss"), game.search_hooks(), table_mb=512)
+    search.reserve(None, None, 0.2)
+    sized = search.table_bytes
+    assert sized >= int(0.2 * NODES_PER_SECOND) * 4 // 3 * SLOT_BYTES
+    outcome = search.search(game.initial(), max_seconds=0.2)  # within it the table does not grow
+    assert search.table_bytes == sized and outcome.entries < 0.2 * NODES_PER_SECOND  # 4x4: proved in fewer
+    capped = NativeProofSearch(game, Claim(1, "no-loss"), game.search_hooks(), table_mb=8)
+    capped.reserve(None, None, 60.0)  # a minute: the cap, taken whole
+    assert 8 * 2**20 - 16 * SLOT_BYTES < capped.table_bytes <= 8 * 2**20
+    both = NativeProofSearch(game, Claim(1, "no-loss"), game.search_hooks(), table_mb=512)
+    both.reserve(1_000, None, 60.0)  # the least of the budgets
+    assert both.table_bytes < 2**20
 
 
 def test_table_mb_for_a_memory_budget_leaves_the_process_room() -> None:

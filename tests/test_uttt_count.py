@@ -1,5 +1,6 @@
 """The meta-line count closure of Ultimate tic-tac-toe: a bounded no-loss proof closes a prover's
-position where the opponent needs more marks for a meta line than it has moves left
+position where the opponent needs more marks for a meta line than it has moves left (an unbounded
+one where it needs more than the cells left allow it)
 (solver/games/uttt/engine.py `marks_needed`, checker/uttt_count.py `check_count`).
 
 The engine's count and the checker's plain one are compared on seeded random positions under both
@@ -249,6 +250,44 @@ def test_prove_reports_closures_apart_from_the_provers_moves(tmp_path) -> None: 
     data, proof = json.loads(result.output), json.loads(out.read_text())["proof"]
     assert data["closures"] == proof["closures"] > 0
     assert data["prover_moves"] == proof["turns"] - proof["closures"]
+
+
+@pytest.mark.parametrize("name", ["uttt", "uttt:open"])
+def test_an_unbounded_no_loss_proof_closes_by_the_count_alike_in_both_cores(name: str) -> None:
+    """Without a bound the count closes where the opponent cannot complete a meta line in the cells
+    left (a (NO_MOVE, count) record, counted against 81 plies): the Python and compiled searches
+    write the same file, the checker accepts it, and the verdicts are plain search's."""
+    game = resolve_game(name)
+    rng, proved, closed = random.Random(3602), 0, 0
+    while proved < 4:
+        s = game.initial()
+        while not game.is_terminal(s) and (s.x | s.o).bit_count() < 52:
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+        if game.is_terminal(s):
+            continue
+        root = game.format_position(s)
+        for player in (X, O):
+            claim = Claim(player, "no-loss")
+            native = prove(game, claim, root, max_nodes=5_000, core="native")
+            python = prove(game, claim, root, max_nodes=5_000, core="python")
+            plain_search = prove(game, claim, root, max_nodes=50_000, plain=True, core="native")
+            assert native.outcome.status == python.outcome.status and native.outcome.nodes == python.outcome.nodes
+            if {native.outcome.status, plain_search.outcome.status} <= {"proved", "disproved"}:
+                assert native.outcome.status == plain_search.outcome.status, (root, player)
+            if native.outcome.status != "proved":
+                continue
+            assert native.text == python.text
+            document = json.loads(native.text or "")
+            verdict = checker.check_document(document)
+            assert verdict.exit_code == 0, verdict.message
+            records = records_of(document) if "counts" in document["proof"] else []
+            assert all(record[0] == NO_MOVE and len(record) == 2 for record in records)
+            if records:  # a count one off is refused
+                wrong = [[NO_MOVE, records[0][1] - 1]] + records[1:]
+                assert checker.check_document(with_counts(document, wrong)).exit_code != 0
+            proved += 1
+            closed += len(records)
+    assert closed > 0
 
 
 def largest(nest: int) -> bytes:

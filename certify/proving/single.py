@@ -110,6 +110,7 @@ def prove(
     resume: Path | None = None,
     pairings: bool = False,
     core: Core = "auto",
+    table_mb: float | None = None,
     potential: bool = False,
     closure_budget: int | None = None,
     threads: int = 1,
@@ -128,7 +129,8 @@ def prove(
     game), `python` solver/search/pns.py, `auto` the compiled one where the game has a kernel (with
     `pairings`, a kernel with a compiled closure, dfpn.h `close`). `threads` > 1: that many threads
     of the compiled search share its table (CoreUnavailable where the compiled search cannot run,
-    or with a policy, which calls Python at every prover's position).
+    or with a policy, which calls Python at every prover's position). `table_mb`: the compiled
+    table's cap, below what the memory budget leaves (a benchmark gives it its peer's table size).
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
@@ -145,7 +147,7 @@ def prove(
     if closure_budget is not None:
         hooks.closure_budget = closure_budget
     search, used = proof_search(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
-                                "native" if threads > 1 and core == "auto" else core, max_memory_mb, pairings, threads)
+                                "native" if threads > 1 and core == "auto" else core, max_memory_mb, pairings, threads, table_mb)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {}),
              **({"potential": True} if potential else {}),
@@ -158,6 +160,8 @@ def prove(
         about["closure"] = hooks.closure_version
     if resume is not None:
         load_checkpoint(resume, about, search, None if used == "native" else search.table_key(state))
+    if used == "native" and max_seconds is not None:  # the table sized for what the time allows (native.py reserve)
+        search.reserve(max_nodes, max_memory_mb, max_seconds)
     outcome = searched(search, state, max_nodes, max_memory_mb, max_seconds, checkpoint, checkpoint_seconds, about)
     if outcome.status != "proved":
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
@@ -179,7 +183,8 @@ def closing(hooks: Any, pairings: bool) -> bool:
 
 
 def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Callable[[Progress], None] | None,
-                 core: Core, max_memory_mb: float | None, pairings: bool = False, threads: int = 1) -> tuple[Any, str]:
+                 core: Core, max_memory_mb: float | None, pairings: bool = False, threads: int = 1,
+                 table_mb: float | None = None) -> tuple[Any, str]:
     """The search `core` asks for, and its name; the compiled one is imported only here."""
     asked = "--threads" if threads > 1 else "--core native"
     if core != "python":
@@ -191,7 +196,8 @@ def proof_search(game: Game[Any, Any], claim: Claim, hooks: Any, progress: Calla
         else:
             kernel = kernel_for(game, hooks)
             if kernel is not None and (not pairings or has_closure(kernel)):
-                return NativeProofSearch(game, claim, hooks, progress, table_mb=table_mb_for(max_memory_mb),
+                cap = table_mb_for(max_memory_mb) if table_mb is None else min(table_mb, table_mb_for(max_memory_mb))
+                return NativeProofSearch(game, claim, hooks, progress, table_mb=cap,
                                          closures=closing(hooks, pairings) and has_closure(kernel), threads=threads), "native"
             if core == "native" and kernel is not None:
                 raise CoreUnavailable(f"{asked}: --pairings: the compiled kernel of {game.rules.name} has no closure; leave out {asked.split()[0]}")
@@ -266,12 +272,13 @@ def settle_value(
     plain: bool = False,
     progress: Callable[[Progress], None] | None = None,
     command: Callable[[Claim], str] = lambda claim: "",
+    table_mb: float | None = None,
 ) -> Settled:
     """The game value of `root` (None: the start) for the player to move, by the searches it needs.
 
     Win: "the mover wins" proved. Loss: "the opponent wins" proved. Draw: both refuted, then a
     no-loss proof for each side (the certificate of a draw is the pair). `nodes` bounds each
-    search; `seconds` all of them together.
+    search; `seconds` all of them together; `table_mb` caps each compiled search's table (`prove`).
     """
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
@@ -281,7 +288,8 @@ def settle_value(
 
     def run(claim: Claim) -> Attempt:
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        attempt = prove(game, claim, root, nodes, max_memory_mb, progress, command(claim), max_seconds=left, plain=plain)
+        attempt = prove(game, claim, root, nodes, max_memory_mb, progress, command(claim), max_seconds=left, plain=plain,
+                        table_mb=table_mb)
         attempts.append(attempt)
         return attempt
 

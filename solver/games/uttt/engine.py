@@ -544,7 +544,7 @@ class CriticalSquares:
             return [m for m in first + rest if marks_needed(play(s, m, self.open_rules), player) <= left]
         return first + rest if prover_moves else first + rest + losing
 
-    always_close = True  # the search asks `closure` without --pairings: it closes bounded claims only
+    always_close = True  # the search asks `closure` without --pairings: it closes no-loss claims only
 
     @property
     def closure_version(self) -> str:
@@ -558,11 +558,18 @@ class CriticalSquares:
 
     def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> bytes | None:
         """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
-        ahead: the first record of `deep_record` nested NEST deep, or None. The checker's
-        `check_count` redoes it."""
-        if result != "no-loss" or plies_left is None:
+        ahead: the first record of `deep_record` nested NEST deep, or None. Unbounded (`plies_left`
+        None, which the checker counts as 81: the empty cells bound the plies): the record
+        (NO_MOVE, count) alone, where the opponent cannot complete a meta line in the cells left
+        (no meta line left to it, late in a game); the forms that look ahead would be paid at every
+        new position and nearly never close without a bound. The checker's `check_count` redoes it."""
+        if result != "no-loss":
             return None
-        return self.deep_record(s, O if prover == X else X, plies_left, self.nest)
+        opponent = O if prover == X else X
+        if plies_left is None:
+            needed = marks_needed(s, opponent)
+            return bytes([NO_MOVE, needed]) if needed > (81 - (s.x | s.o).bit_count()) // 2 else None
+        return self.deep_record(s, opponent, plies_left, self.nest)
 
     def deep_record(self, s: Position, opponent: int, plies_left: int, nest: int) -> bytes | None:
         """A two-byte record (`count_record`) when one closes `s`; else, with `nest` > 0, (DEEP, i,

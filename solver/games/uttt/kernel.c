@@ -512,9 +512,16 @@ static int deep_record(const Kernel *k, const Position *p, int cost[9], int oppo
 
 static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
     const Kernel *k = kernel;
-    if (!k->critical || !no_loss || plies_left < 0) return 0;
+    if (!k->critical || !no_loss) return 0;
     int cost[9];
     for (int b = 0; b < 9; b++) cost[b] = board_cost(state, 2 - prover, b); /* the opponent's */
+    if (plies_left < 0) { /* unbounded: (NO_MOVE, count) alone, the opponent short of the cells left (engine.py closure) */
+        const Position *p = state;
+        int needed = meta_min(cost, -1);
+        if (needed <= (81 - p->filled) / 2) return 0;
+        out[0] = NO_MOVE, out[1] = (unsigned char)needed;
+        return 2;
+    }
     return deep_record(k, state, cost, 3 - prover, plies_left, k->win_by >= 0 ? REFUTE_NEST : NEST, out);
 }
 
