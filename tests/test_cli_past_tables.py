@@ -588,7 +588,7 @@ def test_a_proof_page_has_no_best_move_legend_and_equal_columns(uttt_proof, tmp_
 # ---- benchmark figures ------------------------------------------------------------------------------------
 
 
-def fake_uttt_run(plies, positions, seconds, progress=None, extend=True, plain=True, peer_source=None):
+def fake_uttt_run(plies, positions, seconds, progress=None, extend=True, plain=True, peer_source=None, peer_share=1.0):
     from certify.bench.uttt import Attempt
 
     out = []
@@ -696,7 +696,7 @@ def large_proof_flow() -> list[str]:
 
 
 def test_the_readme_large_proof_flow_checks_the_file_its_prove_command_writes():
-    from certify.cli.prove import default_output
+    from certify.cli.options import default_output
     from solver.search.pns import Claim
 
     prove_line, check_line = large_proof_flow()

@@ -6,9 +6,12 @@ Light on purpose: command modules import this when they load; nothing heavy here
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Literal, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from solver.search.pns import Claim
 
 GAME_HELP = "A built-in name (see `certify games`), mnk:R,C,K[,wild][,misere], or a .json/.toml spec file."
 DEFAULT_TIMEOUT = 120.0
@@ -23,3 +26,11 @@ Player = Literal["1", "2"]
 PlayerOrBoth = Literal["1", "2", "both"]
 PlayerOpt = Annotated[Optional[Player], typer.Option("--player", help="The side: 1 moves first, 2 second.", show_default=False)]
 
+
+
+def default_output(game_name: str, claim: Claim) -> Path:
+    """`mnk-4-4-3.p1-win.json`: the game's name made file-safe, the player and the claim."""
+    from certify.files import file_stem
+
+    bound = "" if claim.within is None else f"-within-{claim.within}"
+    return Path(f"{file_stem(game_name)}.p{claim.player}-{claim.result}{bound}.json")

@@ -16,10 +16,10 @@ from rich.progress import Progress as Bar
 from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_any_game, option_fail, user_errors
-from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt
+from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt, default_output
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSecondsOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
-from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, file_stem, is_stdout, readable_file
+from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, is_stdout, readable_file
 from certify.proving.single import Attempt, CoreUnavailable, peak_rss_mb, prove as run_proof, prove_command, write_proof
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
@@ -67,12 +67,6 @@ def worker_table_mb(spec: Any, max_memory: int | None) -> float | None:
     except ImportError:  # not built: the workers run the Python search, whose table has its own cap
         return None
     return max(1.0, max_memory / ((spec.workers or default_workers()) + 1) / GROWTH_HEADROOM)
-
-
-def default_output(game_name: str, claim: Claim) -> Path:
-    """`mnk-4-4-3.p1-win.json`: the game's name made file-safe, the player and the claim."""
-    bound = "" if claim.within is None else f"-within-{claim.within}"
-    return Path(f"{file_stem(game_name)}.p{claim.player}-{claim.result}{bound}.json")
 
 
 def summary(attempt: Attempt, path: Path | None) -> dict:

@@ -19,6 +19,7 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from certify.cli.app import EXIT_FAILED, console, errors, fail, user_errors
+from certify.cli.options import default_output
 from certify.files import check_proof_output, is_stdout
 from certify.proving.repair import Repair, RepairError, RepairProgress, repair
 from certify.proving.single import ProofFileError, peak_rss_mb, write_proof
@@ -59,7 +60,6 @@ def prove_from_proof(game: Any, target: Claim, position: str | None, plan_path: 
     if position is not None and position != plan.claim.root:
         raise fail(f"--from-proof {plan_path}: its root is {plan.claim.root or 'the start'}, not --position {position}")
     assert target.within is not None  # the command asks for --within with --from-proof
-    from certify.cli.prove import default_output
 
     path = output or default_output(game.rules.name, target)
     with user_errors():
