@@ -53,10 +53,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef uint64_t u64;
 #define INF (1ULL << 60) /* as solver/search/pns.py: sums are capped here */
-#define WAYS 16 /* entries per bucket: their tags fill one cache line */
+#define WAYS 15 /* entries per bucket: their tags and the bucket's sequence counter fill one cache line */
 #define WINDOW 8 /* the buckets from its home where a key may live */
 #define MIN_BUCKETS 1024ULL
 #define HUGE_PAGE (2ULL << 20)
@@ -73,6 +76,7 @@ _Static_assert(sizeof(Entry) == 48, "a table entry is 48 bytes");
 
 typedef struct {
     _Alignas(64) uint32_t tag[WAYS]; /* 0: a free slot */
+    uint32_t seq; /* threads: the bucket's sequence lock (odd while a thread writes the bucket); else unused */
 } Tags;
 
 _Static_assert(sizeof(Tags) == 64, "a bucket's tags are one cache line");
@@ -154,11 +158,20 @@ static u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
 static uint32_t tag_of(u64 hash) { return (uint32_t)hash ? (uint32_t)hash : 1; }
 static u64 home_of(u64 hash, u64 buckets) { return (u64)(((unsigned __int128)hash * buckets) >> 64); }
 
-/* The slots of a bucket whose tag is `tag`, as a bit mask. */
+/* The slots of a bucket whose tag is `tag`, as a bit mask: the line compared 4 tags at a time
+   (the sequence word, the 16th, masked off). */
 static unsigned tag_matches(const Tags *t, uint32_t tag) {
+#if defined(__SSE2__)
+    const __m128i want = _mm_set1_epi32((int)tag), *line = (const __m128i *)t->tag;
+    unsigned mask = 0;
+    for (int i = 0; i < 4; i++)
+        mask |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_load_si128(line + i), want))) << (4 * i);
+    return mask & ((1u << WAYS) - 1);
+#else
     unsigned mask = 0;
     for (int i = 0; i < WAYS; i++) mask |= (unsigned)(t->tag[i] == tag) << i;
     return mask;
+#endif
 }
 
 static Entry *find(const Search *s, u64 hash, const DfpnKey *key) {
@@ -188,29 +201,28 @@ static void prefetch(const Search *s, u64 hash) {
 
 /* ---------------------------------------------------------------- the table shared by threads
 
-   Threads searching one table (`search(..., threads=N)`) read and write it through a seqlock per
-   stripe of STRIPE consecutive buckets: a key's window (its home and the WINDOW - 1 buckets after
-   it) lies in one stripe or two. A writer takes its stripes' counters from even to odd (in stripe
-   order, so two writers never wait on each other in a cycle), writes, and makes them even again;
-   a reader never writes: it reads the counters, probes as `find` does with atomic loads, and
-   tries again if a counter was odd or moved. So a reader never sees one position's numbers under
-   another's key, and a proof or disproof read from the table is one some thread found.
+   Threads searching one table (`search(..., threads=N)`) read and write it through a sequence
+   lock per bucket, kept in the bucket's line of tags (`Tags.seq`), so a probe touches the one line
+   it reads anyway. A writer takes the counters of the buckets it walks (from the key's home on,
+   up to the one holding the key or a free slot: at most WINDOW, always in that order) from even
+   to odd, writes, and makes them even again; a reader never writes: per bucket it reads the
+   counter, matches the tags and reads a matching entry with plain loads, and tries that bucket
+   again if the counter was odd or moved. So a reader never sees one position's numbers under
+   another's key, and a proof or disproof read from the table is one some thread found. Two
+   writers never wait on each other in a cycle: each holds at most WINDOW consecutive buckets and
+   waits only on one after them, and a cycle would need the held runs to go round the table
+   (more than MIN_BUCKETS / WINDOW threads; MAX_THREADS is fewer).
    The table grows only while every thread is parked (the supervisor's `grow_parked`). */
-#define STRIPE_SHIFT 6 /* 64 buckets a stripe */
-
-static u64 free_slot(const Tags *tags, const Entry *table, u64 buckets, u64 hash, int *full);
+#define MAX_THREADS 64
 
 typedef struct Shared {
-    uint32_t *seq;          /* one counter per stripe */
-    u64 stripes;
     int threads;
     int stop;               /* 0 while running, else the first Stop a thread or the supervisor set */
     int pause, parked, exited;
     u64 granted, limit;     /* nodes handed out to threads, and the most they may be */
     u64 used, evictions;    /* the threads' new entries and evictions, added in at each grant */
     int path_stride;
-    u64 **path;             /* per thread: the hash of the position it searches at each depth */
-    int **depth;            /* per thread: how deep that path is now */
+    u64 **path;             /* per thread: the hash of the position it searches at each depth, 0 below it */
     int spread;             /* a child another thread searches looks (1 + spread/4) times harder, plus 1 */
     pthread_mutex_t mutex;
     pthread_cond_t wake;    /* the supervisor: a thread parked or ended */
@@ -218,7 +230,6 @@ typedef struct Shared {
 } Shared;
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-typedef uint64_t __attribute__((may_alias)) shared_word; /* a line of tags read 8 bytes at a time */
 #define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 static inline void cpu_relax(void) {
@@ -227,84 +238,94 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-static u64 stripe_of(u64 bucket) { return bucket >> STRIPE_SHIFT; }
-
-/* The stripes a key's window covers: *first <= *last (equal when one). */
-static void window_stripes(const Search *s, u64 hash, u64 *first, u64 *last) {
-    u64 home = home_of(hash, s->buckets), end = home + WINDOW - 1;
-    u64 a = stripe_of(home), b = stripe_of(end < s->buckets ? end : end - s->buckets);
-    *first = a < b ? a : b, *last = a < b ? b : a;
-}
-
+/* As `lookup` on a table other threads write: bucket by bucket, each read validated by its counter.
+   The tags are read with plain (vector) loads that may race with a writer: the counter then moved,
+   and the bucket is read again. */
 static int shared_lookup(const Search *s, u64 hash, const DfpnKey *key, u64 *pn, u64 *dn) {
-    const Shared *sh = s->shared;
-    u64 a, b;
-    window_stripes(s, hash, &a, &b);
     uint32_t tag = tag_of(hash);
-    for (;;) {
-        uint32_t sa = __atomic_load_n(&sh->seq[a], __ATOMIC_ACQUIRE), sb = __atomic_load_n(&sh->seq[b], __ATOMIC_ACQUIRE);
-        if ((sa | sb) & 1) {
-            cpu_relax();
-            continue;
-        }
-        int found = 0;
-        u64 p = 0, d = 0, bucket = home_of(hash, s->buckets);
-        for (int j = 0; j < WINDOW && !found; j++) {
-            /* the line of tags copied in 8 atomic loads, then matched as `find` does (vectorised) */
-            const shared_word *line = (const shared_word *)&s->tags[bucket];
-            Tags t;
-            shared_word words[WAYS / 2];
-            for (int i = 0; i < WAYS / 2; i++) words[i] = LOAD(line[i]);
-            memcpy(t.tag, words, sizeof t.tag);
-            for (unsigned mask = tag_matches(&t, tag); mask && !found; mask &= mask - 1) {
-                Entry *e = &s->table[bucket * WAYS + __builtin_ctz(mask)];
-                if (LOAD(e->key.w[0]) == key->w[0] && LOAD(e->key.w[1]) == key->w[1] && LOAD(e->key.w[2]) == key->w[2])
-                    found = 1, p = LOAD(e->pn), d = LOAD(e->dn);
+    u64 b = home_of(hash, s->buckets);
+    for (int j = 0; j < WINDOW; j++) {
+        Tags *t = &s->tags[b];
+        for (;;) {
+            uint32_t seq = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
+            if (seq & 1) {
+                cpu_relax();
+                continue;
             }
-            if (!t.tag[WAYS - 1]) break;
-            if (++bucket == s->buckets) bucket = 0;
+            int found = 0, more = LOAD(t->tag[WAYS - 1]) != 0;
+            u64 p = 0, d = 0;
+            for (unsigned mask = tag_matches(t, tag); mask; mask &= mask - 1) {
+                Entry *e = &s->table[b * WAYS + __builtin_ctz(mask)];
+                if (LOAD(e->key.w[0]) == key->w[0] && LOAD(e->key.w[1]) == key->w[1] && LOAD(e->key.w[2]) == key->w[2]) {
+                    found = 1, p = LOAD(e->pn), d = LOAD(e->dn);
+                    break;
+                }
+            }
+            __atomic_thread_fence(__ATOMIC_ACQUIRE);
+            if (LOAD(t->seq) != seq) continue;
+            if (found) {
+                *pn = p, *dn = d;
+                return 1;
+            }
+            if (!more) return 0; /* a free slot: the key would be here */
+            break;
         }
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if (LOAD(sh->seq[a]) == sa && LOAD(sh->seq[b]) == sb) {
-            if (found) *pn = p, *dn = d;
-            return found;
-        }
+        if (++b == s->buckets) b = 0;
     }
+    return 0;
 }
 
-static void stripe_lock(Shared *sh, u64 stripe) {
+static void bucket_lock(Tags *t) {
     for (;;) {
-        uint32_t v = LOAD(sh->seq[stripe]);
-        if (!(v & 1) && __atomic_compare_exchange_n(&sh->seq[stripe], &v, v + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-            break;
+        uint32_t v = LOAD(t->seq);
+        if (!(v & 1) && __atomic_compare_exchange_n(&t->seq, &v, v + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) break;
         cpu_relax();
     }
     __atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
-static void stripe_unlock(Shared *sh, u64 stripe) {
-    __atomic_store_n(&sh->seq[stripe], LOAD(sh->seq[stripe]) + 1, __ATOMIC_RELEASE);
-}
+static void bucket_unlock(Tags *t) { __atomic_store_n(&t->seq, LOAD(t->seq) + 1, __ATOMIC_RELEASE); }
 
-/* As `store`, under the key's stripes, never growing the table (the supervisor grows it) and never
-   putting an open position's numbers over a proof or disproof another thread stored. */
+/* As `store`, holding the buckets it walks, never growing the table (the supervisor grows it)
+   and never putting an open position's numbers over a proof or disproof another thread stored. */
 static void shared_store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 work) {
-    Shared *sh = s->shared;
-    u64 a, b;
-    window_stripes(s, hash, &a, &b);
-    stripe_lock(sh, a);
-    if (b != a) stripe_lock(sh, b);
-    Entry *slot = find(s, hash, key);
+    uint32_t tag = tag_of(hash);
+    u64 home = home_of(hash, s->buckets), b = home;
+    Entry *slot = NULL;
+    int held = 0, full = 1;
+    while (held < WINDOW) {
+        Tags *t = &s->tags[b];
+        bucket_lock(t);
+        held++;
+        for (unsigned mask = tag_matches(t, tag); mask && !slot; mask &= mask - 1) {
+            Entry *e = &s->table[b * WAYS + __builtin_ctz(mask)];
+            if (same_key(&e->key, key)) slot = e;
+        }
+        if (slot) break;
+        if (!t->tag[WAYS - 1]) { /* slots fill in order: the first free one */
+            full = 0;
+            break;
+        }
+        if (++b == s->buckets) b = 0;
+    }
     if (slot) {
         if (slot->work < work) STORE(slot->work, work);
         if ((!slot->pn || !slot->dn) && pn && dn) goto done;
     } else {
-        int full;
-        u64 at = free_slot(s->tags, s->table, s->buckets, hash, &full);
-        if (full) s->evictions++;
-        else s->used++;
+        u64 at;
+        if (full) { /* the least worked entry of its home bucket (held: the first) */
+            s->evictions++;
+            at = home * WAYS;
+            for (u64 i = at + 1; i < (home + 1) * WAYS; i++)
+                if (s->table[i].work < s->table[at].work) at = i;
+        } else {
+            s->used++;
+            int i = 0;
+            while (s->tags[b].tag[i]) i++;
+            at = b * WAYS + i;
+        }
         slot = &s->table[at];
-        STORE(s->tags[at / WAYS].tag[at % WAYS], tag_of(hash));
+        STORE(s->tags[at / WAYS].tag[at % WAYS], tag);
         STORE(slot->key.w[0], key->w[0]);
         STORE(slot->key.w[1], key->w[1]);
         STORE(slot->key.w[2], key->w[2]);
@@ -313,8 +334,7 @@ static void shared_store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn
     STORE(slot->pn, pn);
     STORE(slot->dn, dn);
 done:
-    if (b != a) stripe_unlock(sh, b);
-    stripe_unlock(sh, a);
+    for (b = home; held--; b = b + 1 == s->buckets ? 0 : b + 1) bucket_unlock(&s->tags[b]);
 }
 
 static int lookup(const Search *s, u64 hash, const DfpnKey *key, u64 *pn, u64 *dn) {
@@ -500,7 +520,7 @@ static void park(Search *s) {
 
 /* A thread's tick: every CHECK_EVERY nodes it flushes its counts, parks if asked, stops if another
    thread or the supervisor stopped the search, and takes its next nodes from the shared budget
-   (so the threads' nodes together never pass it). It holds no stripe, so it may park here. */
+   (so the threads' nodes together never pass it). It holds no bucket, so it may park here. */
 static void shared_tick(Search *s) {
     if (s->nodes == s->allowed) {
         Shared *sh = s->shared;
@@ -607,28 +627,21 @@ static void prefetch_children(const Search *s, const DfpnChild *children, int co
         if (children[i].result == DFPN_OPEN) prefetch(s, children[i].hash);
 }
 
-static int present(const Search *s, u64 hash, const DfpnKey *key) {
-    u64 pn, dn;
-    return lookup(s, hash, key, &pn, &dn);
-}
-
-/* Threads: where this thread's search is now (its path's hash at `depth`), for the others' choice. */
-static void publish(Search *s, int depth, u64 hash) {
-    Shared *sh = s->shared;
-    if (hash) STORE(sh->path[s->thread][depth], hash);
-    STORE(*sh->depth[s->thread], depth);
-}
-
-#define MAX_SEEN_THREADS 64 /* the other threads whose paths a choice looks at (the first ones) */
+/* Threads: where this thread's search is now (its path's hash at `depth`, 0 when it left it), for
+   the others' choice. A thread's path is 0 below the position it searches. */
+static void publish(Search *s, int depth, u64 hash) { STORE(s->shared->path[s->thread][depth], hash); }
 
 /* The hashes of the positions the other threads search at `depth` now, into `out`; how many. Read
    once per turn, not per child: another thread writes its path all the time, so each read of it
-   is likely a cache miss. */
+   is likely a cache miss (one line a thread). */
 static int others_at(const Search *s, int depth, u64 *out) {
     const Shared *sh = s->shared;
     int n = 0;
-    for (int t = 0; t < sh->threads && n < MAX_SEEN_THREADS; t++)
-        if (t != s->thread && LOAD(*sh->depth[t]) >= depth) out[n++] = LOAD(sh->path[t][depth]);
+    for (int t = 0; t < sh->threads; t++)
+        if (t != s->thread) {
+            u64 hash = LOAD(sh->path[t][depth]);
+            if (hash) out[n++] = hash;
+        }
     return n;
 }
 
@@ -636,7 +649,9 @@ static int others_at(const Search *s, int depth, u64 *out) {
    its numbers then are *pn, *dn.
 
    With threads (s->shared), two things differ, as in Kaneko's parallel df-pn and SPDFPN: a
-   position another thread solved is returned at once (checked on entry and at every turn), and a
+   position another thread solved is returned at once (checked at every turn after the first, and
+   on entry where a closure would be asked for, which looks the entry up anyway; elsewhere the
+   first turn sees it in the children's numbers, but for the position's closure), and a
    child another thread is searching now (on its published path) looks harder than it is when
    choosing -- its minimised number times (1 + spread/4), plus 1, per such thread: a virtual proof
    number -- so the threads spread over the children rather than all follow one path. The numbers
@@ -648,18 +663,20 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
     tick(s);
     u64 first = s->nodes;
     Shared *sh = s->shared;
-    if (sh) {
-        if (lookup(s, hash, key, node_pn, node_dn) && (!*node_pn || !*node_dn)) return; /* another thread solved it */
-        publish(s, depth, hash);
-    }
     int or_node = s->family->mover(s->kernel, state) == s->prover;
-    if (or_node && s->closures && !present(s, hash, key) && closure(s, state, depth, s->record)) {
+    int asks = s->closures && (or_node || !s->no_loss), seen = 0; /* asks: a closure or refutation, if the position is new */
+    if (asks) {
+        seen = lookup(s, hash, key, node_pn, node_dn);
+        if (sh && seen && (!*node_pn || !*node_dn)) return; /* another thread solved it */
+    }
+    if (sh) publish(s, depth, hash);
+    if (or_node && asks && !seen && closure(s, state, depth, s->record)) {
         *node_pn = 0;
         *node_dn = INF;
         store(s, hash, key, 0, INF, 1);
         return;
     }
-    if (!or_node && s->closures && !s->no_loss && !present(s, hash, key) && refuted(s, state, depth)) {
+    if (!or_node && asks && !seen && refuted(s, state, depth)) {
         *node_pn = INF;
         *node_dn = 0;
         store(s, hash, key, INF, 0, 1);
@@ -683,7 +700,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
     for (int turn = 0;; turn++) {
         if (sh && turn) /* another thread solved it meanwhile */
             if (lookup(s, hash, key, node_pn, node_dn) && (!*node_pn || !*node_dn)) return;
-        u64 best = INF + 1, second = INF + 1, least = INF + 1, total = 0, pn, dn, theirs[MAX_SEEN_THREADS];
+        u64 best = INF + 1, second = INF + 1, least = INF + 1, total = 0, pn, dn, theirs[MAX_THREADS];
         int chosen = 0, others = sh ? others_at(s, depth + 1, theirs) : 0;
         for (int i = 0; i < count; i++) {
             pn = known[2 * i], dn = known[2 * i + 1];
@@ -724,7 +741,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
             mid(s, c->state, c->hash, &c->key, min_u64(pn_limit, widened), min_u64(INF, dn_limit - total + dn), depth + 1, &pn, &dn);
         else
             mid(s, c->state, c->hash, &c->key, min_u64(INF, pn_limit - total + pn), min_u64(dn_limit, widened), depth + 1, &pn, &dn);
-        if (sh) publish(s, depth, 0);
+        if (sh) publish(s, depth + 1, 0);
         for (int i = 0; i < count; i++)
             if (children[i].result == DFPN_OPEN && children[i].hash == c->hash && same_key(&children[i].key, &c->key))
                 known[2 * i] = pn, known[2 * i + 1] = dn;
@@ -1016,7 +1033,7 @@ static void run(Search *self, const void *state, u64 *pn, u64 *dn, int again, u6
 /* ---------------------------------------------------------------- threads: one table, N searches
 
    search(..., threads=N): N POSIX threads each run mid from the root over this Search's one table
-   (the table section above: seqlocked stripes), each with its own kernel (a kernel may keep
+   (the table section above: a sequence lock per bucket), each with its own kernel (a kernel may keep
    scratch, so none is shared), path buffers and node count, none of them touching Python; the
    calling thread releases the GIL and supervises: every SUPERVISE_MS it looks at the clock, the
    memory, Ctrl-C and progress, and grows the table (every thread parked at its tick) when it is
@@ -1066,14 +1083,6 @@ static void grow_parked(Search *self, Search **views, int n) {
     collect(self);
     self->shared = NULL; /* resize's own stores are the only ones now */
     if (grow(self)) {
-        u64 stripes = stripe_of(self->buckets - 1) + 1;
-        uint32_t *seq = calloc(stripes, sizeof *seq);
-        if (seq) {
-            free(sh->seq);
-            sh->seq = seq, sh->stripes = stripes;
-        } else {
-            set_stop(sh, MEMORY_BUDGET); /* the old counters cannot cover the new table */
-        }
         for (int t = 0; t < n; t++)
             views[t]->tags = self->tags, views[t]->table = self->table, views[t]->buckets = self->buckets,
             views[t]->slots = self->slots;
@@ -1122,16 +1131,13 @@ static int run_threads(Search *self, const void *state, int n, u64 pn_limit, u64
     pthread_t *ids = calloc(n, sizeof *ids);
     int started = 0, failed = 0;
     sh.threads = n, sh.spread = self->spread;
-    sh.stripes = stripe_of(self->buckets - 1) + 1;
-    sh.seq = calloc(sh.stripes, sizeof *sh.seq);
     sh.limit = self->limit_nodes - self->nodes;
     sh.path_stride = self->max_plies + 2;
     sh.path = calloc(n, sizeof *sh.path);
-    sh.depth = calloc(n, sizeof *sh.depth);
     pthread_mutex_init(&sh.mutex, NULL);
     pthread_cond_init(&sh.wake, NULL);
     pthread_cond_init(&sh.resume, NULL);
-    if (!views || !jobs || !ids || !sh.seq || !sh.path || !sh.depth) goto no_memory;
+    if (!views || !jobs || !ids || !sh.path) goto no_memory;
     self->family->key(self->kernel, state, &self->root_key);
     self->root_hash = key_hash(&self->root_key);
     for (int t = 0; t < n; t++) {
@@ -1147,10 +1153,8 @@ static int run_threads(Search *self, const void *state, int n, u64 pn_limit, u64
         v->known = malloc((size_t)(v->max_plies + 1) * v->max_moves * 2 * sizeof(u64));
         /* each thread's path on cache lines of its own: the others read it, it writes it */
         sh.path[t] = aligned_alloc(64, ((size_t)sh.path_stride * sizeof(u64) + 63) / 64 * 64);
-        sh.depth[t] = aligned_alloc(64, 64);
-        if (!v->children || !v->known || !sh.path[t] || !sh.depth[t]) goto no_memory;
+        if (!v->children || !v->known || !sh.path[t]) goto no_memory;
         memset(sh.path[t], 0, (size_t)sh.path_stride * sizeof(u64));
-        *sh.depth[t] = -1;
         jobs[t].s = v, jobs[t].pn_limit = pn_limit, jobs[t].dn_limit = dn_limit;
         memcpy(jobs[t].state, state, self->family->state_bytes);
     }
@@ -1214,10 +1218,7 @@ fail:
 done:
     if (views) free_views(views, n);
     for (int t = 0; sh.path && t < n; t++) free(sh.path[t]);
-    for (int t = 0; sh.depth && t < n; t++) free(sh.depth[t]);
     free(sh.path);
-    free(sh.depth);
-    free(sh.seq);
     free(jobs);
     free(ids);
     pthread_mutex_destroy(&sh.mutex);
@@ -1239,8 +1240,8 @@ static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
                                      &progress, &progress_seconds, &again, &pn_limit, &dn_limit, &threads, &spread))
         return NULL;
     if (!ready(self)) return NULL;
-    if (threads < 1 || threads > 1024 || spread < 0) {
-        PyErr_SetString(PyExc_ValueError, "threads must be 1..1024 and spread at least 0");
+    if (threads < 1 || threads > MAX_THREADS || spread < 0) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1..%d and spread at least 0", MAX_THREADS);
         return NULL;
     }
     if (threads > 1 && self->policy) {
@@ -1491,7 +1492,7 @@ PyMODINIT_FUNC PyInit__dfpn(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(module, "Search", (PyObject *)&SearchType) < 0
         || PyModule_AddIntConstant(module, "ENTRY_BYTES", sizeof(Entry)) < 0
-        || PyModule_AddIntConstant(module, "SLOT_BYTES", BUCKET_BYTES / WAYS) < 0
+        || PyModule_AddIntConstant(module, "SLOT_BYTES", (BUCKET_BYTES + WAYS - 1) / WAYS) < 0
         || PyModule_AddIntConstant(module, "CLOSE", DFPN_CLOSE) < 0
         || PyModule_AddObject(module, "INF", PyLong_FromUnsignedLongLong(INF)) < 0) {
         Py_DECREF(&SearchType);
