@@ -111,3 +111,20 @@ def test_check_folder_of_one_file_says_file(tmp_path: Path) -> None:
     assert run("solve", "tictactoe", "-o", str(folder / "t.json")).exit_code == 0
     result = run("check", str(folder))
     assert result.exit_code == 0 and result.stdout.strip().splitlines()[-1] == "1 of 1 file VALID"
+
+
+def test_a_driver_checkpoint_of_another_closure_is_refused_in_one_line(tmp_path: Path) -> None:
+    """The parallel driver's checkpoint names the closure (`closure_version`), as the serial one's
+    does: one saved under another closure, or before the header named it, is refused (exit 2)."""
+    checkpoint = tmp_path / "c"
+    claim = ["prove", "uttt:open", "--claim", "no-loss", "--player", "2", "--within", "27", "--workers", "1",
+             "--job-nodes", "20", "--max-nodes", "60"]
+    run(*claim, "--checkpoint", str(checkpoint))
+    data = checkpoint.read_bytes()
+    assert b'"closure": "meta-line count, deep records nested 3"' in data
+    for other in (data.replace(b"nested 3", b"nested 2"), data.replace(b'"closure": "meta-line count, deep records nested 3", ', b"")):
+        assert other != data
+        checkpoint.write_bytes(other)
+        result = runner.invoke(app, [*claim, "--resume", str(checkpoint)])
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith(f"error: {checkpoint}: a checkpoint of this search under closure"), result.stderr

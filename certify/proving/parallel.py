@@ -34,7 +34,8 @@ def prove_on_engine(game: Any, claim: Claim, root: str | None, spec: EngineSpec,
     table entries the driver's tree nodes, peak memory the driver's. `options` (plain, pairings,
     policy) set up the driver's and the workers' search as the serial one's; a bounded claim
     (`claim.within`) is searched within its bound; the certificate carries the closures the search
-    used, as the serial one's does.
+    used, as the serial one's does. The checkpoint records the closure's version (the hooks'
+    `closure_version`) as the serial one's does: a checkpoint of another closure is refused.
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
@@ -43,6 +44,9 @@ def prove_on_engine(game: Any, claim: Claim, root: str | None, spec: EngineSpec,
              **({"pairings": True} if options.pairings else {})}
     if claim.within is not None or options.policy is not None:  # a bounded or guided search is another search
         about.update(within=claim.within, policy=getattr(options.policy, "__qualname__", None))
+    hooks = options.hooks(game)
+    if options.closes(hooks) and hasattr(hooks, "closure_version"):  # another closure: another search's results
+        about["closure"] = hooks.closure_version
     saved = None if resume is None else load_driver_checkpoint(resume, about)
     keep = None if checkpoint is None else (lambda driver_state: save_driver_checkpoint(checkpoint, about, driver_state))
     result = prove_parallel(game, state, claim, spec, budget=job_nodes, max_nodes=max_nodes, progress=progress,
