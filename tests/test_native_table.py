@@ -1,5 +1,5 @@
-"""The compiled df-pn's transposition table (solver/search/dfpn.c): buckets of 16 entries whose tags
-share one cache line, sized up front from a search's budget, evicting only at its cap.
+"""The compiled df-pn's transposition table (solver/search/dfpn.c): buckets of 15 entries whose tags
+share one cache line (with the bucket's lock for threads), sized up front from a search's budget, evicting only at its cap.
 
 What could go wrong and is checked here: a table sized up front must hold the budget's entries
 without growing or evicting, and a memory budget must bound it; sizing must not change what the

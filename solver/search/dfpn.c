@@ -7,8 +7,9 @@
    (epsilon = 1/4). So while the table evicts nothing, the node counts (calls of mid) equal those
    of solver/search/pns.py with its cache of expanded children off.
 
-   Transposition table: buckets of WAYS (16) entries. A bucket's 16 tags (32 bits of the hash,
-   never 0; 0 marks a free slot) fill one 64-byte cache line, its entries (48 bytes each: the
+   Transposition table: buckets of WAYS (15) entries. A bucket's 15 tags (32 bits of the hash,
+   never 0; 0 marks a free slot) and its sequence counter (threads: the bucket's lock) fill one
+   64-byte cache line, its entries (48 bytes each: the
    whole key, pn, dn and the most nodes one visit spent below it) lie apart, so a probe reads one
    line of tags and then only the entries whose tag matches: a miss (most probes: a new child)
    touches one cache line. A key lives in its home bucket (the hash times the bucket count, high
@@ -17,7 +18,7 @@
    front when the budget is known (`reserve`: the memory cap, or the node budget, since one node
    stores at most one entry), on huge pages where the kernel gives them and touched before the
    search; otherwise it starts small and doubles when it would be more than 75% full, or more than
-   half full and a new key finds its window (128 slots) full, as long as the doubled size fits its
+   half full and a new key finds its window (120 slots) full, as long as the doubled size fits its
    byte cap (else it takes the cap). Otherwise a new key whose window is full evicts the least
    worked entry of its home bucket: below the cap that takes a run of 8 full buckets at half load,
    which hashing makes vanishingly rare; at the cap it is routine. Eviction only costs work (and node counts then drift from

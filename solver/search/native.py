@@ -4,7 +4,7 @@ A family with a compiled kernel registers it in KERNELS: a function that, given 
 search hooks, gives the kernel's name in the extension, its configuration, and how its positions
 and moves translate (or None when the kernel cannot search with those hooks). `NativeProofSearch` then searches exactly as `ProofSearch` does (the same numbers,
 child choice and thresholds; the same node counts while the table evicts nothing), with a
-table of 48-byte entries in buckets of 16 (a 4-byte tag each) capped from a memory budget and
+table of 48-byte entries in buckets of 15 (a 4-byte tag each, and the bucket's lock for threads) capped from a memory budget and
 sized up front when a search's budget is known (`reserve`), and answers `numbers` and
 `proved_move`, and walks a proved strategy in C (`strategy`): the same traversal, so the same
 certificate, as solver/search/prooftree.py's with `proved_move`. With `threads` > 1, that many
