@@ -117,7 +117,7 @@ def prove(
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     from_proof: Annotated[Optional[Path], typer.Option("--from-proof", metavar="FILE", show_default=False, help="With --claim win --within N: take FILE, a proof of the same win (e.g. a longer one), as the plan and search only where its plays end after ply N, from its deepest such positions of the player upwards (each sub-search --job-nodes nodes, --max-nodes all together); writes the proof of the win within N.")] = None,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
-    threads: Annotated[int, typer.Option("--threads", min=1, metavar="N", help="Search with N threads of this process sharing the compiled search's one table (SPDFPN-style; docs/scaling.md): the serial search's options, checkpoints and certificate, on N cores. Not with --policy, --workers/--ray, --batch, --value or --core python.")] = 1,
+    threads: Annotated[int, typer.Option("--threads", min=1, max=64, metavar="N", help="Search with N threads of this process sharing the compiled search's one table (SPDFPN-style; docs/scaling.md): the serial search's options, checkpoints and certificate, on N cores. Not with --policy, --workers/--ray, --batch, --value or --core python.")] = 1,
     workers: WorkersOpt = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
