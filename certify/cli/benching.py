@@ -59,7 +59,7 @@ def bench(
     peer_share: Annotated[float, typer.Option("--peer-share", min=0.01, max=1.0, help="uttt: the peer's time limit as a share of --seconds (1: the same limit; issue 21's target compared 30 s with 60 s: 0.5).")] = 1.0,
     target: Annotated[bool, typer.Option("--target", help="parallel: the issue's target claims instead (mnk:5,5,4 player 2 no-loss; a ply-30 Ultimate tic-tac-toe position), the serial compiled search, 2 threads sharing its table, and 2 workers, each a whole process of its own, with wall, CPU, nodes, peak memory (summed over the processes), speedup, efficiency, node overhead and the driver's state per job (docs/scaling.md). Minutes: run it on a quiet machine.")] = False,
     driver: Annotated[bool, typer.Option("--driver/--no-driver", help="parallel --target: also the driver on a process pool of 2 workers (minutes on mnk:5,5,4), after the 2 threads sharing one table.")] = True,
-    uttt_first: Annotated[int, typer.Option("--uttt-first", min=0, metavar="I", help="parallel --target: start the scan for a ply-30 Ultimate tic-tac-toe position at sample position I.")] = 0,
+    uttt_first: Annotated[int | None, typer.Option("--uttt-first", min=0, metavar="I", help="parallel --target: start the scan for a ply-30 Ultimate tic-tac-toe position at sample position I (default: the first not yet measured outside 1-5 minutes, certify/bench/parallel.py UTTT_FIRST).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Time the solver, certificate writer and checker (OpenSpiel the peer: pip install -e '.[bench]'), Z3, and players.

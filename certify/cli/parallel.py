@@ -250,7 +250,7 @@ def check_folder(folder: Path, limits: Any, game: str | None, json_out: bool) ->
 # ---- bench --------------------------------------------------------------------------------------
 
 
-def bench_parallel(json_out: bool, target: bool = False, driver: bool = True, uttt_first: int = 0) -> None:
+def bench_parallel(json_out: bool, target: bool = False, driver: bool = True, uttt_first: int | None = None) -> None:
     """`certify bench --suite parallel`: print the table (or JSON) of certify.bench.parallel."""
     from certify.bench.timing import machine
     from certify.bench.parallel import parallel_benchmark
@@ -292,7 +292,7 @@ def bench_parallel(json_out: bool, target: bool = False, driver: bool = True, ut
     console.print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}; load average {load[0]} before, {load[1]} after")
 
 
-def bench_target(json_out: bool, driver: bool = True, uttt_first: int = 0) -> None:
+def bench_target(json_out: bool, driver: bool = True, uttt_first: int | None = None) -> None:
     """`certify bench --suite parallel --target`: the table (or JSON) of certify.bench.parallel `target_benchmark`."""
     from certify.bench.parallel import target_benchmark
     from certify.bench.timing import machine
