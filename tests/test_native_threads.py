@@ -50,6 +50,18 @@ def test_pairings_closures_in_the_threads() -> None:
     checked(threaded.text)
 
 
+def test_threads_on_a_table_that_evicts() -> None:
+    """3 threads on the smallest table (1 MB, about 20,000 slots, for a claim of about 60,000 nodes):
+    writers walk and lock runs of full buckets and evict under each other's readers (dfpn.c's
+    per-bucket sequence locks); the verdict and a certificate the checker accepts stand."""
+    game = resolve_game("mnk:4,4,4")
+    search = native.NativeProofSearch(game, Claim(1, "no-loss"), game.search_hooks(), table_mb=1, threads=3)
+    assert search.search(game.initial()).status == "proved" and search.evictions > 0
+    threaded = prove(game, Claim(1, "no-loss"), threads=3, table_mb=1)
+    assert threaded.outcome.status == "proved"
+    checked(threaded.text)
+
+
 @pytest.mark.parametrize("within", [12, 16])
 def test_open_rules_uttt_within_with_count_closures(within: int) -> None:
     """uttt:open, 40 seeded plies in, the opponent of the side to move does not lose within N plies:
