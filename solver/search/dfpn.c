@@ -828,8 +828,25 @@ static int proved_code(Search *s, const void *state, int ply, DfpnChild *buffer)
     return -1;
 }
 
+/* The move code of the first candidate of `state` that a search of its own proves, or -1: where
+   the table keeps no proved child even after the position's own search (its last store may evict
+   the entry of the child it has just proved, in a table evicting at every store), the child's
+   search answers, not its entry. */
+static int searched_code(Search *s, const void *state, int ply, DfpnChild *buffer) {
+    int count = expand(s, state, buffer);
+    for (int i = 0; i < count; i++) {
+        DfpnChild *c = &buffer[i];
+        u64 pn, dn;
+        child_numbers(s, c, ply + 1, &pn, &dn);
+        if (pn && dn) mid(s, c->state, c->hash, &c->key, INF, INF, ply + 1, &pn, &dn); /* open, so not an end */
+        if (pn == 0) return c->move;
+    }
+    return -1;
+}
+
 /* The prover's move at `state`, as an index into its legal moves `legal[0..count)`: the move
-   proved_move gives, the position searched again when eviction lost its proved child. */
+   proved_move gives, the position searched again when eviction lost its proved child, and its
+   children one by one if that search's own stores evicted it again. */
 static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *legal, int count, DfpnChild *buffer) {
     int code = proved_code(s, state, ply, buffer);
     if (code < 0) {
@@ -838,6 +855,7 @@ static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *
         s->family->key(s->kernel, state, &key);
         mid(s, state, key_hash(&key), &key, INF, INF, ply, &pn, &dn);
         code = proved_code(s, state, ply, buffer);
+        if (code < 0 && pn == 0) code = searched_code(s, state, ply, buffer);
     }
     for (int i = 0; i < count && code >= 0; i++)
         if (legal[i].move == code) return i;
