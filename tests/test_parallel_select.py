@@ -104,7 +104,8 @@ def test_the_target_benchmark_picks_a_position_by_its_serial_time(monkeypatch: p
     from certify.bench.parallel import Target, target_benchmark
 
     quick, slower = Target("tictactoe p1 no-loss", "tictactoe", None, 1, "no-loss"), Target("mnk:4,4,3 p1 win", "mnk:4,4,3", None, 1, "win")
-    monkeypatch.setattr(bench, "uttt_candidates", lambda: [quick, slower])
+    monkeypatch.setattr(bench, "uttt_candidates", lambda: [slower, quick, slower])
+    monkeypatch.setattr(bench, "UTTT_FIRST", 1)  # the scan starts at the recorded index: position 0 is never tried
     monkeypatch.setattr(bench, "UTTT_SERIAL_SECONDS", (0.0, 60.0))
     result = target_benchmark([Target("mnk:3,4,3 p1 win", "mnk:3,4,3", None, 1, "win")], table_mb=16)
     assert [row["claim"] for row in result["rows"]] == ["mnk:3,4,3 p1 win", quick.label] and not result["uttt_passed_over"]
