@@ -6,6 +6,9 @@
 From Coq Require Import Extraction ExtrOcamlBasic.
 From Verified Require Import Rules Claims Checker Packed Positional Table Uttt Pairing Count Bounded.
 
+Print Assumptions Checker.closed_sound.
+Print Assumptions Checker.closed_within_sound.
+Print Assumptions Positional.closed_sound.
 Print Assumptions Pairing.closed_wins.
 Print Assumptions Pairing.closed_no_loss.
 Print Assumptions Positional.play_goes_on.
