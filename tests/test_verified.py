@@ -1102,7 +1102,21 @@ def hostile_corpus() -> dict[str, bytes]:
                                            "moves": base64.b64encode(packed + b"\0").decode()}}).encode(),
         "uttt-open-empty-grid-board-named": json.dumps(empty_named).encode(),
         "closure-byte-without-closures": json.dumps(with_moves(doc, moves_of(doc)[:1] + b"\xff" + moves_of(doc)[2:])).encode(),
+        # over the default budget, its work past OCaml's max_int (66 x 10**18): the same ERROR line
+        "positions-10-to-the-18": json.dumps({**doc, "proof": {**doc["proof"], "positions": 10**18}}).encode(),
     }
+
+
+def potential_corpus() -> dict[str, bytes]:
+    """Files the verified checker does not read (NOT READ) where the stdlib checker gives a verdict:
+    a potential closure (record 254) of the greatest length, cells + 3 bytes (16 cells: 254, a
+    first move, 8, and 8 pairs), which both checkers' `closure_bytes` bound allows."""
+    closed = json.loads((ROOT / "certificates" / "proofs" / "closed" / "mnk-4-4-4.p1-no-loss.json").read_text())
+    longest = bytes([254, 0, 8, *range(16)])
+    assert len(longest) == 16 + 3
+    return {"potential-record-of-cells-plus-3-bytes": json.dumps(
+        {**closed, "proof": {**closed["proof"], "closure_bytes": len(longest),
+                             "pairings": base64.b64encode(zlib.compress(longest)).decode()}}).encode()}
 
 
 # The options both command lines must read alike (argparse's rules: `=`, prefixes, int()'s blanks
@@ -1122,21 +1136,34 @@ def both(build: Path, path: Path, *options: str) -> tuple[tuple[int, str], tuple
 
 
 def test_both_checkers_behave_as_one_on_a_hostile_corpus(build: Path, tmp_path: Path) -> None:
-    """Same exit code on every file and every option, the same line for VALID and INVALID."""
+    """Same exit code on every file and every option, the same line for VALID and INVALID, and for
+    an ERROR over the work budget (numbers grouped alike)."""
     for name, data in hostile_corpus().items():
         path = tmp_path / f"{name}.json"
         path.write_bytes(data)
         verified, stdlib = both(build, path)
         assert verified[0] == stdlib[0], (name, verified, stdlib)
-        if verified[0] in (0, 1):
+        if verified[0] in (0, 1) or "over the work budget" in stdlib[1]:
             assert verified[1] == stdlib[1], name
+    for name, data in potential_corpus().items():
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(data)
+        verified, stdlib = both(build, path)
+        assert verified[0] == 3 and verified[1].startswith("NOT READ: potential closures"), (name, verified)
+        assert stdlib[0] in (0, 1), (name, stdlib)
     big = tmp_path / "over-16-mib.json"
     big.write_bytes(hostile_corpus()["huge-float"].replace(b"1e400", b"1" + b" " * (16 * 1024 * 1024)))
     verified, stdlib = both(build, big)
-    assert verified[0] == stdlib[0] == 2, (verified, stdlib)
+    assert verified[0] == stdlib[0] == 2 and verified[1] == stdlib[1], (verified, stdlib)  # over --max-bytes
     for options in HOSTILE_OPTIONS:
         verified, stdlib = both(build, ROOT / "certificates" / "w3t.json", *options)
         assert verified[0] == stdlib[0], (options, verified, stdlib)
+    # over the budget: the same ERROR line from both (a proof, a table, a large proof at the default budget)
+    for path, options in [("proofs/mnk-3-3-3-misere.p1-no-loss.json", ("--max-states", "3")),
+                          ("w3t.json", ("--max-work", "10")), ("proofs/mnk-4-9-4.p1-win.json", ())]:
+        verified, stdlib = both(build, ROOT / "certificates" / path, *options)
+        assert verified[0] == stdlib[0] == 2 and "over the work budget" in verified[1], (path, verified, stdlib)
+        assert verified[1] == stdlib[1], (path, verified, stdlib)
 
 
 def test_certify_check_runs_both_checkers(build: Path, monkeypatch: pytest.MonkeyPatch) -> None:
