@@ -1059,6 +1059,7 @@ def hostile_corpus() -> dict[str, bytes]:
     base = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_text()
     doc = json.loads(base)
     uttt_open = json.loads((ROOT / "certificates" / "proofs" / "uttt-open.p1-win.json").read_text())
+    closed = json.loads((ROOT / "certificates" / "proofs" / "closed" / "mnk-4-4-4.p1-no-loss.json").read_text())
 
     def with_provenance(text: str) -> bytes:
         return base.replace('"provenance": {', f'"provenance": {{"hostile": {text}, ', 1).encode()
@@ -1102,6 +1103,12 @@ def hostile_corpus() -> dict[str, bytes]:
                                            "moves": base64.b64encode(packed + b"\0").decode()}}).encode(),
         "uttt-open-empty-grid-board-named": json.dumps(empty_named).encode(),
         "closure-byte-without-closures": json.dumps(with_moves(doc, moves_of(doc)[:1] + b"\xff" + moves_of(doc)[2:])).encode(),
+        # issue 33: a small file of very many closures (800,000: the most the default budget takes on
+        # 4x4), each read only when the traversal reaches it
+        "800000-closures": json.dumps({**closed, "proof": {
+            **closed["proof"], "positions": 800_000, "turns": 800_000, "closures": 800_000, "closure_bytes": 1_600_000,
+            "moves": base64.b64encode(zlib.compress(b"\xff" * 800_000)).decode(),
+            "pairings": base64.b64encode(zlib.compress(b"\xff\x00" * 800_000)).decode()}}).encode(),
         # over the default budget, its work past OCaml's max_int (66 x 10**18): the same ERROR line
         "positions-10-to-the-18": json.dumps({**doc, "proof": {**doc["proof"], "positions": 10**18}}).encode(),
     }
