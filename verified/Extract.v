@@ -37,6 +37,10 @@ Definition uttt_children := Uttt.children.
 Definition uttt_to_move := Uttt.to_move.
 Definition uttt_key := Uttt.key_of.
 
+(* The generic closure checks (Checker.v) inlined into their instances, so that the extracted
+   check calls the set's membership and walk directly, as it did before the set interface. *)
+Extraction Inline Checker.closed Checker.node_ok Checker.closed_within Checker.node_within Positional.all_boards Checker.trie_entries.
+
 Extraction Language OCaml.
 Extraction "core.ml" positional_closed pack5 labels_closed value_of Rules.result Rules.children
   Rules.to_move positional_closed_within uttt_closed uttt_closed_within uttt_needed uttt_empties uttt_count_ok uttt_record_ok

@@ -47,7 +47,7 @@ Definition all_boards (n : nat) (f : board -> nat -> bool) (S : bst) : bool :=
     root's size: the root is in [S] and every entry is [node_ok]. *)
 Definition closed (g : game) (leaf : player -> bool -> board -> bool) (P : player) (no_loss : bool)
   (S : bst) (root : board) : bool :=
-  Checker.closed board (result g) to_move (children g) bst in_set (all_boards (length root)) leaf P no_loss S root.
+  let n := length root in Checker.closed board (result g) to_move (children g) bst in_set (all_boards n) leaf P no_loss S root.
 
 (* ---- proofs ---------------------------------------------------------------------------------- *)
 
