@@ -230,7 +230,7 @@ def test_the_cli_logs_resumes_and_refuses_another_repairs_log(tmp_path: Path) ->
     assert result.exit_code == 2 and "the log of another repair (its within differ)" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     result = runner.invoke(app, [*base, "--within", "5", "--resume", str(MNK)])
-    assert result.exit_code == 2 and "not a repair log" in result.stderr
+    assert result.exit_code == 2 and "not a certify repair log" in result.stderr
     result = runner.invoke(app, [*base, "--within", "5", "--resume", str(log), "--checkpoint", str(log), "--jump", "2"])
     data = json.loads(result.stdout)
     assert result.exit_code == 0 and data["status"] == "proved" and data["resumed_sub_searches"] > 0

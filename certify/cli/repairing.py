@@ -73,8 +73,8 @@ def prove_from_proof(game: Any, target: Claim, position: str | None, plan_path: 
             done = repair(game, plan, target.within, job_nodes, max_nodes, max_memory,
                           (lambda p: bar.update(task, description=progress_line(p))) if show else None, command,
                           jump, checkpoint, resume)
-    except RepairError as err:
-        raise fail(str(err) if str(err).startswith("--resume") else f"--from-proof {plan_path}: {err}") from None
+    except RepairError as err:  # a --resume log's problem names its file first, as every reader does
+        raise fail(str(err) if resume is not None and str(err).startswith(f"{resume}:") else f"--from-proof {plan_path}: {err}") from None
     except ProofFileError as err:
         raise fail(f"--from-proof {plan_path}: {err}") from None
     if done.status in ("proved", "disproved"):  # settled: the log has done its work

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from certify.files import write_atomic
+from certify.files import FileProblem, parse_json, read_text, write_atomic
 from certify.proving.single import Attempt, prove, strategy_certificate, strategy_moves
 from certify.record.schema import StrategyCertificate
 from solver.games.game import Game
@@ -198,29 +198,29 @@ class RepairLog:
 def read_log(path: Path, header: dict[str, Any]) -> list[dict[str, Any]]:
     """The lines of a repair log of the same repair (`header`); RepairError, one line, if it is not one."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise RepairError(f"--resume {path}: cannot read it ({err.__class__.__name__})") from None
-    rows = text.split("\n")
-    try:
-        first = json.loads(rows[0])
-    except json.JSONDecodeError:
-        first = None
+        text = read_text(path, "repair log")
+        rows = text.split("\n")
+        try:
+            first = json.loads(rows[0])
+        except ValueError:  # JSON of another kind (a certificate) is not a log; a bad header in the words every reader uses
+            first = parse_json(path, text)
+    except FileProblem as err:
+        raise RepairError(str(err)) from None
     if not isinstance(first, dict) or first.get("format") != LOG_FORMAT:
-        raise RepairError(f"--resume {path}: not a repair log (written by --from-proof ... --checkpoint)")
+        raise RepairError(f"{path}: not a certify repair log (--from-proof ... --checkpoint FILE writes one)")
     differs = [name for name in header if first.get(name) != header[name]]
     if differs:
-        raise RepairError(f"--resume {path}: the log of another repair (its {', '.join(differs)} differ)")
+        raise RepairError(f"{path}: the log of another repair (its {', '.join(differs)} differ)")
     lines = []
     for number, row in enumerate(rows[1:], 2):
         try:
             line = json.loads(row)
-        except json.JSONDecodeError:
+        except ValueError:
             if number >= len(rows) - 1:  # the line a stopped run was writing
                 break
-            raise RepairError(f"--resume {path}: line {number} is not JSON") from None
-        if not isinstance(line, dict) or not isinstance(line.get("position", line.get("skip_above", "")), (str, int, type(None))):
-            raise RepairError(f"--resume {path}: line {number} is not a sub-result")
+            raise RepairError(f"{path}: line {number} is not JSON") from None
+        if not isinstance(line, dict) or not ("skip_above" in line or isinstance(line.get("position"), str)):
+            raise RepairError(f"{path}: line {number} is not a sub-result")
         lines.append(line)
     return lines
 
@@ -268,7 +268,7 @@ def repair(
             if done.status == "proved":
                 good.update((game.key(game.parse_position(p)), game.parse_move(m)) for p, m in line["moves"])
         except (KeyError, TypeError, ValueError) as err:
-            raise RepairError(f"--resume {resume}: a sub-result that does not fit the game ({err})") from None
+            raise RepairError(f"{resume}: a sub-result that does not fit the game ({err})") from None
         if done.status != "proved" and done.status in SETTLED:
             failed[key] = done.status
         if done.status in SETTLED:
