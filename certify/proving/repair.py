@@ -22,7 +22,7 @@ strategy, so by induction on the plies left every play of the combination ends b
 
 Jumping levels. Where the plan is wrong at the root of a subproblem, nearly every sub-search low
 in it is disproved, and going up one level at a time spends the run on thousands of small failed
-searches. With `jump` J > 1, a level (the shallowest ply a round searched) more than JUMP_RATE
+searches. With `jump` J > 1, a level (a round searches one: the deepest ply of positions ready) more than JUMP_RATE
 disproved makes the next J - 1 levels of the player's positions above it *skipped*: failed without a
 search, so their parents J levels up are searched directly (their searches are free there, so they
 find what the skipped ones would have); a level below the rate searches every level again. Skipping
@@ -316,6 +316,7 @@ def repair(
             if not frontier:  # the root failed too: disproved there means the claim is false
                 out.status = "disproved" if failed.get(game.key(root)) == "disproved" else "failed"
                 return out
+            frontier = [key for key in frontier if steps.ply[key] == steps.ply[frontier[0]]]  # a round is one level
             level: Counter[tuple[int, bool]] = Counter()  # (ply, disproved) of this round's sub-searches
             for key in frontier:
                 if key in good:  # a sub-proof found in this round reaches it already
