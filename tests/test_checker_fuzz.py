@@ -21,6 +21,7 @@ from certify.record.certificate import build_certificate, certificate_json
 from solver.games.positional.rules import RulesError, make_rules
 from test_checker_helpers import GOALS, MARK_RULES, REPO, builtin_document, check, close_arrays, open_arrays
 from test_checker_helpers import pack, pool_documents, rules_sha256
+from samples import edit_point
 
 SIDES = [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (1, 4), (2, 3), (3, 3)]
 CERT_KEYS = ("format", "version", "kind", "rules", "rules_sha256", "claim", "table", "strategies", "provenance")
@@ -151,15 +152,7 @@ def test_shaped_random_documents_are_rejected(document):
 def test_random_leaf_replacement_never_crashes(data):
     """Replace one value anywhere in a real certificate by random JSON."""
     document = json.loads(json.dumps(data.draw(pool_documents())))
-    node, key = document, None
-    while True:
-        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-        if not keys:
-            break
-        key = data.draw(st.sampled_from(keys))
-        if not isinstance(node[key], (dict, list)) or data.draw(st.booleans()):
-            break
-        node = node[key]
+    node, key = edit_point(data, document)
     original = node[key] if key is not None else None
     if key is not None:
         node[key] = data.draw(json_values)

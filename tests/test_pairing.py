@@ -18,6 +18,7 @@ from certify.smt.cover import Position, counting_bound, open_lines, search
 from certify.smt.pairing import maximal_pairings
 from solver.games.positional.rules import Rules, make_rules, resolve
 from test_checker_helpers import rules_sha256
+from samples import edit_point
 
 
 @cache
@@ -407,15 +408,7 @@ def test_random_edits_of_a_pairing_certificate_never_crash_nor_prove_a_falsehood
     """Replace one value anywhere in tictactoe's pairing certificate by random JSON: a one-line
     verdict always, and VALID only if the pairing strategy still never loses when played out."""
     doc = document("tictactoe", 1)
-    node, key = doc, None
-    while True:
-        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-        if not keys:
-            break
-        key = data.draw(st.sampled_from(keys))
-        if not isinstance(node[key], (dict, list)) or data.draw(st.booleans()):
-            break
-        node = node[key]
+    node, key = edit_point(data, doc)
     if key is not None:
         node[key] = data.draw(JSON_VALUES)
     result = verdict(doc)

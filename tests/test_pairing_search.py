@@ -12,9 +12,8 @@ import pytest
 
 from certify.proving.single import closure_record
 from solver.games.families import resolve_game
-from solver.games.positional.blocking import blocking_pairs, closing_pairing, feasible, reduced
-from solver.search.native import NativeProofSearch
-from solver.search.pns import Claim
+from solver.games.positional.blocking import blocking_pairs, feasible, reduced
+from samples import closure_samples
 
 BIG = 10**9
 
@@ -57,26 +56,13 @@ def test_the_reduction_drops_lines_containing_others() -> None:
 @pytest.mark.parametrize("text", ["mnk:6,6,5", "mnk:7,7,5"])
 def test_closures_are_pairings_the_checker_accepts_and_the_compiled_one_agrees(text: str) -> None:
     game = resolve_game(text)
-    rng = random.Random(5)
-    hooks = game.search_hooks()
     closed = 0
-    for _ in range(6):
-        state = game.initial()
-        for _ in range(rng.choice([9, 11, 13])):
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if game.is_terminal(state):
-            continue
-        board = game.board(state)
-        prover = 1 + sum(1 for mark in board if mark) % 2
-        python = closing_pairing(game.rules.lines, board, prover)
-        search = NativeProofSearch(game, Claim(prover, "no-loss"), hooks, closures=True)
-        search.search(state, max_nodes=1)
-        tree = search.strategy(state) if search.numbers(state)[0] == 0 else None
+    for board, prover, python, compiled in closure_samples(game, game.search_hooks(), 6, 5):
         if python is None:
             continue
         closed += 1
         first, pairs = python
-        assert tree is not None and tree.moves == [255] and tree.closures == (closure_record(python),)
+        assert compiled == closure_record(python)
         cells = {cell for pair in pairs for cell in pair}
         assert len(cells) == 2 * len(pairs) and first not in cells and all(board[c] == 0 for c in cells | {first})
         for line in game.rules.lines:

@@ -28,8 +28,9 @@ import checker
 from checker import pairing, positional
 from checker.load import Invalid
 from certify.proving.single import closure_record
+from samples import closure_samples
 from solver.games.families import resolve_game
-from solver.games.positional.blocking import POTENTIAL, closing_pairing
+from solver.games.positional.blocking import POTENTIAL
 from solver.search.native import NativeProofSearch
 from solver.search.pns import Claim
 
@@ -153,21 +154,9 @@ def records(text: str, positions: int, seed: int) -> list[tuple[tuple[int, ...],
     game = resolve_game(text)
     hooks = game.search_hooks()
     hooks.potential = True
-    rng = random.Random(seed)
     out = []
-    for _ in range(positions):
-        state = game.initial()
-        for _ in range(rng.choice([9, 11, 13])):
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if game.is_terminal(state):
-            continue
-        board = game.board(state)
-        prover = 1 + sum(1 for mark in board if mark) % 2
-        python = closure_record(closing_pairing(game.rules.lines, board, prover, potential=True))
-        search = NativeProofSearch(game, Claim(prover, "no-loss"), hooks, closures=True)
-        search.search(state, max_nodes=1)
-        tree = search.strategy(state) if search.numbers(state)[0] == 0 else None
-        compiled = tree.closures[0] if tree is not None and tree.moves == [255] else None
+    for board, prover, pairing_found, compiled in closure_samples(game, hooks, positions, seed, potential=True):
+        python = closure_record(pairing_found)
         assert compiled == python, (board, prover)
         if python is not None:
             out.append((board, prover, python))
