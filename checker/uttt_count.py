@@ -78,29 +78,33 @@ def check_count(game: dict, state: State, player: int, plies_left: int, record: 
     most). This is the proof's subtree written out (one move of `player`, every reply, a closure
     at each), so it is sound whenever the two-byte form is, under either rules. Raises Invalid
     otherwise."""
-    move = record[0]
-    opponent = 3 - player
     if to_move(game, state) != player or result(game, state) is not None:
         raise Invalid(f"a count closes only a position where player {player} is to move and play goes on, "
                       f"not {draw_board(game, state)}")
+    if check_at(game, state, player, plies_left, record, 0, nest) != len(record):
+        raise Invalid(f"a count closure at {draw_board(game, state)} is too long")
+
+
+def check_at(game: dict, state: State, player: int, plies_left: int, raw: bytes, at: int, nest: int) -> int:
+    """`check_count` of the record starting at `at` of `raw`, at a position where `player` is to
+    move and play goes on; returns where the record ends (so nested records are read once)."""
+    if at + 1 >= len(raw) or raw[at] == DEEP and (nest == 0 or at + 2 >= len(raw)):
+        raise Invalid(f"a count closure at {draw_board(game, state)} is cut short or nests deeper than {NEST}")
+    move = raw[at]
+    opponent = 3 - player
     if move == DEEP:
-        if nest == NEST and record_length(record, 0, nest) != len(record):  # the nested ones with it
-            raise Invalid(f"a deep count closure at {draw_board(game, state)} is cut short, too long or nested "
-                          f"deeper than {NEST}")
-        after = played(game, state, record[1], opponent)
+        after = played(game, state, raw[at + 1], opponent)
         replies = moves(game, after)
-        if record[2] != len(replies):
-            raise Invalid(f"a count closure answers {record[2]} replies at {draw_board(game, after)}, "
+        if raw[at + 2] != len(replies):
+            raise Invalid(f"a count closure answers {raw[at + 2]} replies at {draw_board(game, after)}, "
                           f"which has {len(replies)}")
-        at = 3
-        for _, reply in replies:
-            length = record_length(record, at, nest - 1)
-            check_count(game, reply, player, plies_left - 2, record[at:at + length], nest - 1)
-            at += length
-        return
-    if len(record) != 2:
-        raise Invalid(f"a count closure of {len(record)} bytes at {draw_board(game, state)}: a two-byte one has 2")
-    count = record[1]
+        at += 3
+        for _, reply in replies:  # two plies on: `player` is to move again (one mark each)
+            if result(game, reply) is not None:
+                raise Invalid(f"a count closes only a position where play goes on, not {draw_board(game, reply)}")
+            at = check_at(game, reply, player, plies_left - 2, raw, at, nest - 1)
+        return at
+    count = raw[at + 1]
     if move == NO_MOVE:
         needed, left = marks_needed(game, state, opponent), min(plies_left, state[0].count(EMPTY)) // 2
     else:
@@ -113,6 +117,7 @@ def check_count(game: dict, state: State, player: int, plies_left: int, record: 
     if needed <= left:
         raise Invalid(f"player {opponent} needs {needed} marks for a meta line at {draw_board(game, state)} "
                       f"and has {left} moves left: the count does not close it")
+    return at + 2
 
 
 def played(game: dict, state: State, move: int, opponent: int) -> State:

@@ -86,6 +86,7 @@ FOREIGN = {
     "game-or-certificate": "{}: neither a game spec nor a certify certificate: unknown field 'a'",
     "policy": "{}: not a policy table",
     "checkpoint": "{}: not a certify checkpoint",
+    "repair log": "{}: not a certify repair log",
 }
 
 COMMON = {
@@ -109,6 +110,8 @@ FILE_INPUTS = [
     ("prove {} --claim win --player 1", "spec"),
     ("prove tictactoe --claim win --player 1 --resume {}", "checkpoint"),
     ("prove tictactoe --claim win --player 1 --within 5 --from-proof {}", "certificate"),
+    (f"prove mnk:4,4,3 --claim win --player 1 --within 5 --from-proof {ROOT}/certificates/proofs/mnk-4-4-3.p1-win.json "
+     "-o - --resume {}", "repair log"),
     ("tree {}", "game-or-certificate"),
     ("tree tictactoe --cert {}", "certificate"),
     ("explore {}", "game-or-certificate"),

@@ -156,3 +156,85 @@ def test_a_plan_whose_play_ends_without_the_win_is_refused(tmp_path: Path) -> No
     forged.write_text(json.dumps(document))
     result = runner.invoke(app, ["prove", "mnk:4,4,3", "--claim", "win", "--player", "2", "--within", "5", "--from-proof", str(forged)])
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.output
+
+
+def test_a_level_disproved_almost_everywhere_is_jumped_over(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # mnk:4,4,3 within 5: both plan positions at ply 4 are disproved; with --jump 2 the ply-2 positions are skipped
+    # unsearched and the root is searched directly, and the proof still checks
+    import certify.proving.repair as repairing
+
+    monkeypatch.setattr(repairing, "JUMP_MIN", 1)  # a level this small counts
+    plan, game = read_proof(MNK)
+    step = repair(game, plan, 5, job_nodes=100_000)
+    leap = repair(game, plan, 5, job_nodes=100_000, jump=2)
+    assert step.status == leap.status == "proved"
+    assert {s.ply for s in step.searches if s.status == "proved"} == {2}  # one level at a time: ply 2 proved
+    assert {(s.ply, s.status) for s in leap.searches if s.nodes} == {(4, "disproved"), (0, "proved")}
+    assert sum(s.status == "skipped" for s in leap.searches) == 3
+    assert leap.tree is not None and leap.tree.depth <= 5
+    assert leap.certificate is not None
+    write_proof(leap.certificate, tmp_path / "leap.json")
+    checked = checker(tmp_path / "leap.json")
+    assert checked.returncode == 0 and "wins within 5 plies" in checked.stdout, checked.stdout
+
+
+def test_a_jump_never_skips_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    # within 4 X cannot win (five plies for three marks); a jump past the root must still search it, or
+    # the repair would end "failed" instead of disproving the claim
+    import certify.proving.repair as repairing
+
+    monkeypatch.setattr(repairing, "JUMP_MIN", 1)
+    plan, game = read_proof(MNK)
+    for jump in (2, 5):
+        done = repair(game, plan, 4, job_nodes=100_000, jump=jump)
+        assert done.status == "disproved" and done.searches[-1].ply == 0 and done.searches[-1].status == "disproved"
+
+
+def test_a_stopped_repair_resumes_from_its_log(tmp_path: Path) -> None:
+    plan, game = read_proof(MNK)
+    log = tmp_path / "repair.log"
+    whole = repair(game, plan, 5, job_nodes=100_000)
+    stopped = repair(game, plan, 5, job_nodes=100_000, max_nodes=1, log=log)
+    assert stopped.status == "node budget" and stopped.certificate is None
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == "certify-repair-log" and len(lines) - 1 == len(stopped.searches)
+    with log.open("a") as torn:  # a run killed while writing leaves half a line
+        torn.write('{"position": "X')
+    resumed = repair(game, plan, 5, job_nodes=100_000, log=log, resume=log)
+    assert resumed.status == "proved" and resumed.resumed == len(stopped.searches)
+    again = {s.position for s in resumed.searches[resumed.resumed:] if s.status not in ("no room",)}
+    assert not again & {s.position for s in stopped.searches if s.status != "node budget"}  # nothing settled is searched twice
+    assert resumed.certificate is not None and whole.certificate is not None
+    assert resumed.tree is not None and resumed.tree.depth <= 5
+
+
+def test_a_proved_sub_search_is_read_back_from_the_log(tmp_path: Path) -> None:
+    # a log whose sub-proofs settle the repair: resuming from it searches nothing and writes a proof the checker accepts
+    plan, game = read_proof(MNK)
+    log = tmp_path / "repair.log"
+    first = repair(game, plan, 5, job_nodes=100_000, log=log)
+    assert first.status == "proved" and any(json.loads(line).get("moves") for line in log.read_text().splitlines()[1:])
+    done = repair(game, plan, 5, job_nodes=100_000, resume=log)
+    assert done.status == "proved" and len(done.searches) == done.resumed
+    assert done.certificate is not None
+    write_proof(done.certificate, tmp_path / "again.json")
+    assert checker(tmp_path / "again.json").returncode == 0
+
+
+def test_the_cli_logs_resumes_and_refuses_another_repairs_log(tmp_path: Path) -> None:
+    log, out = tmp_path / "repair.log", tmp_path / "short.json"
+    base = ["prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--from-proof", str(MNK), "-o", str(out), "--json"]
+    result = runner.invoke(app, [*base, "--within", "5", "--max-nodes", "1", "--checkpoint", str(log)])
+    assert result.exit_code == 1 and json.loads(result.stdout)["status"] == "node budget" and log.exists()
+    result = runner.invoke(app, [*base, "--within", "6", "--resume", str(log)])
+    assert result.exit_code == 2 and "the log of another repair (its within differ)" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    result = runner.invoke(app, [*base, "--within", "5", "--resume", str(MNK)])
+    assert result.exit_code == 2 and "not a certify repair log" in result.stderr
+    result = runner.invoke(app, [*base, "--within", "5", "--resume", str(log), "--checkpoint", str(log), "--jump", "2"])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["status"] == "proved" and data["resumed_sub_searches"] > 0
+    assert not log.exists()  # settled: the log is removed, as a search's checkpoint is
+    assert checker(out).returncode == 0
+    result = runner.invoke(app, ["prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--jump", "2"])
+    assert result.exit_code == 2 and "--jump skips levels of a repair: give it with --from-proof FILE" in result.stderr

@@ -356,3 +356,36 @@ def test_the_index_counts_the_provers_moves_without_the_closures(counted: dict, 
     (tmp_path / "p.json").write_text(text, encoding="utf-8")
     carried = {"p.json": {**entry, "prover_moves": counted["proof"]["turns"]}}
     assert large_entry(tmp_path, "uttt:open", 2, "no-loss", Path("p.json"), carried, False, None) == entry
+
+
+def test_the_prove_bench_counts_the_provers_moves_without_the_closures() -> None:
+    """`certify bench --suite prove`'s prover_moves: proof.moves less the CLOSE bytes (as the index's)."""
+    from certify.bench.prove import prove_benchmarks
+
+    row = prove_benchmarks([("uttt:open", 2, "no-loss", 19)])[0]
+    attempt = prove(resolve_game("uttt:open"), Claim(2, "no-loss", 19))
+    assert attempt.tree is not None and attempt.tree.closures and row["verdict"] == "VALID"
+    assert row["prover_moves"] == len(attempt.tree.moves) - len(attempt.tree.closures) < len(attempt.tree.moves)
+
+
+def test_prove_json_prints_plain_json_not_through_rich(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`certify prove --json` writes json.dumps itself: rich's print_json re-parses and highlights the
+    report (a 9.5 MB one raised the peak from 470 MB to 1.2 GB)."""
+    from rich.console import Console
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("print_json")
+
+    monkeypatch.setattr(Console, "print_json", refuse)
+    out = tmp_path / "p.json"
+    result = CliRunner().invoke(app, ["prove", "uttt:open", "--claim", "no-loss", "--player", "2", "--within", "19",
+                                      "--json", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["status"] == "proved"
+    (tmp_path / "v").mkdir()
+    value = CliRunner().invoke(app, ["prove", "tictactoe", "--value", "--json", "-o", str(tmp_path / "v")])
+    assert value.exit_code == 0, value.output
+    assert json.loads(value.output)["value"] == "draw"

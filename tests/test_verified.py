@@ -1059,6 +1059,7 @@ def hostile_corpus() -> dict[str, bytes]:
     base = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_text()
     doc = json.loads(base)
     uttt_open = json.loads((ROOT / "certificates" / "proofs" / "uttt-open.p1-win.json").read_text())
+    closed = json.loads((ROOT / "certificates" / "proofs" / "closed" / "mnk-4-4-4.p1-no-loss.json").read_text())
 
     def with_provenance(text: str) -> bytes:
         return base.replace('"provenance": {', f'"provenance": {{"hostile": {text}, ', 1).encode()
@@ -1102,7 +1103,27 @@ def hostile_corpus() -> dict[str, bytes]:
                                            "moves": base64.b64encode(packed + b"\0").decode()}}).encode(),
         "uttt-open-empty-grid-board-named": json.dumps(empty_named).encode(),
         "closure-byte-without-closures": json.dumps(with_moves(doc, moves_of(doc)[:1] + b"\xff" + moves_of(doc)[2:])).encode(),
+        # issue 33: a small file of very many closures (800,000: the most the default budget takes on
+        # 4x4), each read only when the traversal reaches it
+        "800000-closures": json.dumps({**closed, "proof": {
+            **closed["proof"], "positions": 800_000, "turns": 800_000, "closures": 800_000, "closure_bytes": 1_600_000,
+            "moves": base64.b64encode(zlib.compress(b"\xff" * 800_000)).decode(),
+            "pairings": base64.b64encode(zlib.compress(b"\xff\x00" * 800_000)).decode()}}).encode(),
+        # over the default budget, its work past OCaml's max_int (66 x 10**18): the same ERROR line
+        "positions-10-to-the-18": json.dumps({**doc, "proof": {**doc["proof"], "positions": 10**18}}).encode(),
     }
+
+
+def potential_corpus() -> dict[str, bytes]:
+    """Files the verified checker does not read (NOT READ) where the stdlib checker gives a verdict:
+    a potential closure (record 254) of the greatest length, cells + 3 bytes (16 cells: 254, a
+    first move, 8, and 8 pairs), which both checkers' `closure_bytes` bound allows."""
+    closed = json.loads((ROOT / "certificates" / "proofs" / "closed" / "mnk-4-4-4.p1-no-loss.json").read_text())
+    longest = bytes([254, 0, 8, *range(16)])
+    assert len(longest) == 16 + 3
+    return {"potential-record-of-cells-plus-3-bytes": json.dumps(
+        {**closed, "proof": {**closed["proof"], "closure_bytes": len(longest),
+                             "pairings": base64.b64encode(zlib.compress(longest)).decode()}}).encode()}
 
 
 # The options both command lines must read alike (argparse's rules: `=`, prefixes, int()'s blanks
@@ -1112,31 +1133,70 @@ HOSTILE_OPTIONS = [("--max-states", str(10**16)), ("--max-states", " 1000 "), ("
                    ("--max-bytes", "-1"), ("--rules-sha256", "zz" * 8)]
 
 
+HOSTILE_MEMORY_KB = 1024 * 1024  # issue 33: every hostile file answered within 1 GB (and 30 s) at the default budget
+
+
+def measured(command: list[str], cwd: Path | None = None, timeout: int = 30) -> tuple[int, str]:
+    """Run `command`; its exit code and output (stdout, then stderr). Fails the test past `timeout`
+    seconds or past HOSTILE_MEMORY_KB of peak resident memory (the child's own, from wait4)."""
+    import os
+    import tempfile
+    import threading
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(command, stdout=out, stderr=err, cwd=cwd)
+        timer = threading.Timer(timeout, child.kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(child.pid, 0)
+        finally:
+            timer.cancel()
+        child.returncode = code = os.waitstatus_to_exitcode(status)
+        assert code != -9, f"{command}: over {timeout} s"
+        assert usage.ru_maxrss <= HOSTILE_MEMORY_KB, f"{command}: {usage.ru_maxrss} KB peak"
+        out.seek(0)
+        err.seek(0)
+        return code, (out.read() + err.read()).decode("utf-8", "replace").strip()
+
+
 def both(build: Path, path: Path, *options: str) -> tuple[tuple[int, str], tuple[int, str]]:
-    """Both checkers' exit codes and lines, each from its own command line, each within 30 s."""
-    code, line = run(build, path, *options, timeout=30)
-    done = subprocess.run([sys.executable, "-m", "checker", str(path), *options], capture_output=True, text=True,
-                          timeout=30, cwd=ROOT)
-    return (code, line.removesuffix(SUFFIX.get(line.split()[1] if code in (0, 1) else "", ""))), \
-        (done.returncode, (done.stdout + done.stderr).strip())
+    """Both checkers' exit codes and lines, each from its own command line, each within 30 s and
+    1 GB of peak resident memory."""
+    code, line = measured([str(build / "check"), str(path), *options])
+    assert len(line.splitlines()) == 1, line
+    stdlib = measured([sys.executable, "-m", "checker", str(path), *options], cwd=ROOT)
+    return (code, line.removesuffix(SUFFIX.get(line.split()[1] if code in (0, 1) else "", ""))), stdlib
 
 
 def test_both_checkers_behave_as_one_on_a_hostile_corpus(build: Path, tmp_path: Path) -> None:
-    """Same exit code on every file and every option, the same line for VALID and INVALID."""
+    """Same exit code on every file and every option, the same line for VALID and INVALID, and for
+    an ERROR over the work budget (numbers grouped alike)."""
     for name, data in hostile_corpus().items():
         path = tmp_path / f"{name}.json"
         path.write_bytes(data)
         verified, stdlib = both(build, path)
         assert verified[0] == stdlib[0], (name, verified, stdlib)
-        if verified[0] in (0, 1):
+        if verified[0] in (0, 1) or "over the work budget" in stdlib[1]:
             assert verified[1] == stdlib[1], name
+    for name, data in potential_corpus().items():
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(data)
+        verified, stdlib = both(build, path)
+        assert verified[0] == 3 and verified[1].startswith("NOT READ: potential closures"), (name, verified)
+        assert stdlib[0] in (0, 1), (name, stdlib)
     big = tmp_path / "over-16-mib.json"
     big.write_bytes(hostile_corpus()["huge-float"].replace(b"1e400", b"1" + b" " * (16 * 1024 * 1024)))
     verified, stdlib = both(build, big)
-    assert verified[0] == stdlib[0] == 2, (verified, stdlib)
+    assert verified[0] == stdlib[0] == 2 and verified[1] == stdlib[1], (verified, stdlib)  # over --max-bytes
     for options in HOSTILE_OPTIONS:
         verified, stdlib = both(build, ROOT / "certificates" / "w3t.json", *options)
         assert verified[0] == stdlib[0], (options, verified, stdlib)
+    # over the budget: the same ERROR line from both (a proof, a table, a large proof at the default budget)
+    for path, options in [("proofs/mnk-3-3-3-misere.p1-no-loss.json", ("--max-states", "3")),
+                          ("w3t.json", ("--max-work", "10")), ("proofs/mnk-4-9-4.p1-win.json", ())]:
+        verified, stdlib = both(build, ROOT / "certificates" / path, *options)
+        assert verified[0] == stdlib[0] == 2 and "over the work budget" in verified[1], (path, verified, stdlib)
+        assert verified[1] == stdlib[1], (path, verified, stdlib)
 
 
 def test_certify_check_runs_both_checkers(build: Path, monkeypatch: pytest.MonkeyPatch) -> None:

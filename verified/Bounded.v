@@ -45,7 +45,7 @@ Proof.
 Qed.
 
 Definition closed_within (g : game) (key : board -> positive) closure :=
-  Checker.closed_within board (result g) to_move (children g) key Uttt.marks_eqb empties (pairing_leaf_within g closure).
+  Checker.trie_closed_within board (result g) to_move (children g) key Uttt.marks_eqb empties (pairing_leaf_within g closure).
 
 Definition wins_within (g : game) := Claims.wins_within board (result g) to_move (children g).
 Definition does_not_lose_within (g : game) := Claims.does_not_lose_within board (result g) to_move (children g).
@@ -57,6 +57,6 @@ Corollary closed_within_claims : forall g key closure P N M S root, M = N \/ (em
   (closed_within g key closure P true N S root = true -> does_not_lose_within g P M root).
 Proof.
   intros g key closure.
-  exact (Checker.closed_within_claims _ _ _ _ _ _ Uttt.marks_eqb_eq _ (children_empties g) _ (children_exact g)
+  exact (Checker.trie_closed_within_claims _ _ _ _ _ _ Uttt.marks_eqb_eq _ (children_empties g) _ (children_exact g)
            (pairing_leaf_within_sound g closure)).
 Qed.

@@ -638,10 +638,10 @@ Definition count_leaf_unbounded (closure : state -> option count_record) (R : ru
   end.
 
 Definition closed (R : ruleset) (key : state -> positive) closure :=
-  Checker.closed state (result R) to_move (children R) key state_eqb (count_leaf_unbounded closure R).
+  Checker.trie_closed state (result R) to_move (children R) key state_eqb (count_leaf_unbounded closure R).
 
 Definition closed_within (R : ruleset) (key : state -> positive) closure :=
-  Checker.closed_within state (result R) to_move (children R) key state_eqb empties (count_leaf closure R).
+  Checker.trie_closed_within state (result R) to_move (children R) key state_eqb empties (count_leaf closure R).
 
 Lemma unbounded_leaf_sound : forall closure R P no_loss s,
   count_leaf_unbounded closure R P no_loss s = true ->
@@ -664,7 +664,7 @@ Corollary closed_claims : forall R key closure P S root,
   (closed R key closure P true S root = true -> does_not_lose R P root).
 Proof.
   intros R key closure.
-  exact (Checker.closed_claims _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R) (unbounded_leaf_sound closure R)).
+  exact (Checker.trie_closed_claims _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R) (unbounded_leaf_sound closure R)).
 Qed.
 
 Corollary closed_within_claims : forall R key closure P N M S root, M = N \/ (empties root < N /\ N <= M) ->
@@ -672,5 +672,5 @@ Corollary closed_within_claims : forall R key closure P N M S root, M = N \/ (em
   (closed_within R key closure P true N S root = true -> does_not_lose_within R P M root).
 Proof.
   intros R key closure.
-  exact (Checker.closed_within_claims _ _ _ _ _ _ state_eqb_eq _ (children_empties R) _ (children_exact R) (count_leaf_sound closure R)).
+  exact (Checker.trie_closed_within_claims _ _ _ _ _ _ state_eqb_eq _ (children_empties R) _ (children_exact R) (count_leaf_sound closure R)).
 Qed.

@@ -6,6 +6,9 @@
 From Coq Require Import Extraction ExtrOcamlBasic.
 From Verified Require Import Rules Claims Checker Packed Positional Table Uttt Pairing Count Bounded.
 
+Print Assumptions Checker.closed_sound.
+Print Assumptions Checker.closed_within_sound.
+Print Assumptions Positional.closed_sound.
 Print Assumptions Pairing.closed_wins.
 Print Assumptions Pairing.closed_no_loss.
 Print Assumptions Positional.play_goes_on.
@@ -33,6 +36,10 @@ Definition uttt_result := Uttt.result.
 Definition uttt_children := Uttt.children.
 Definition uttt_to_move := Uttt.to_move.
 Definition uttt_key := Uttt.key_of.
+
+(* The generic closure checks (Checker.v) inlined into their instances, so that the extracted
+   check calls the set's membership and walk directly, as it did before the set interface. *)
+Extraction Inline Checker.closed Checker.node_ok Checker.closed_within Checker.node_within Positional.all_boards Checker.trie_entries.
 
 Extraction Language OCaml.
 Extraction "core.ml" positional_closed pack5 labels_closed value_of Rules.result Rules.children

@@ -4,7 +4,7 @@
     takes any test of closures with a proof of it ([leaf], [leaf_sound]): Pairing.v gives the
     pairings of proof.closures. *)
 
-From Coq Require Import List Bool Arith Lia Wellfounded.
+From Coq Require Import List Bool Arith Lia.
 Import ListNotations.
 From Verified Require Import Rules Claims Checker Packed.
 
@@ -34,29 +34,20 @@ Fixpoint all_nodes (f : packed -> nat -> bool) (t : bst) : bool :=
   | Bin l k c r => all_nodes f l && f k c && all_nodes f r
   end.
 
-Section Closure.
-Variable g : game.
-Variable leaf : player -> bool -> board -> bool.
-
+(** The packed tree as a set of the interface of Checker.v: a board is in [S] when its packed key
+    is; [all_boards n f S] decodes every key as a board of [n] cells (the root's size) and asks
+    [f] of it with its stored choice. *)
 Definition in_set (S : bst) (b : board) : bool :=
   match find (encode b) S with Some _ => true | None => false end.
 
-(** One position of [S], as Checker.node_ok: an end satisfies the claim; at the prover's turn the
-    position is a closure or the chosen child is in [S]; at the opponent's every child is. *)
-Definition node_ok (P : player) (no_loss : bool) (S : bst) (b : board) (c : nat) : bool :=
-  match result g b with
-  | Some o => accepts no_loss P o
-  | None =>
-      if player_eqb (to_move b) P then
-        leaf P no_loss b || match nth_error (children g b) c with Some ch => in_set S ch | None => false end
-      else forallb (in_set S) (children g b)
-  end.
+Definition all_boards (n : nat) (f : board -> nat -> bool) (S : bst) : bool :=
+  all_nodes (fun k c => f (decode n k) c) S.
 
-(** The closure check: the root is in [S] and every entry of [S], decoded as a board of the root's
-    size, is [node_ok]. *)
-Definition closed (P : player) (no_loss : bool) (S : bst) (root : board) : bool :=
-  let n := length root in in_set S root && all_nodes (fun k c => node_ok P no_loss S (decode n k) c) S.
-End Closure.
+(** The closure check (Checker.closed) over the packed tree, its entries decoded as boards of the
+    root's size: the root is in [S] and every entry is [node_ok]. *)
+Definition closed (g : game) (leaf : player -> bool -> board -> bool) (P : player) (no_loss : bool)
+  (S : bst) (root : board) : bool :=
+  let n := length root in Checker.closed board (result g) to_move (children g) bst in_set (all_boards n) leaf P no_loss S root.
 
 (* ---- proofs ---------------------------------------------------------------------------------- *)
 
@@ -117,9 +108,8 @@ Proof.
 Qed.
 
 
-(** The closure check's theorem: if it accepts, the prover can force an accepted outcome from every
-    board of [S] of the root's size, the root included. By well-founded induction on the empty
-    cells, as Checker.closed_sound. *)
+(** The one fact the set interface asks of the packed tree: a board of [n] cells in [S] has an
+    entry, which [all_boards n] decodes as the board itself. *)
 Lemma all_nodes_find : forall f t k c, all_nodes f t = true -> find k t = Some c -> f k c = true.
 Proof.
   intros f t. induction t as [|l IHl k' c' r IHr]; simpl; intros k c H F; [discriminate|].
@@ -130,33 +120,27 @@ Proof.
   - exact (IHr _ _ Hr F).
 Qed.
 
+Lemma all_boards_mem : forall n f S b, all_boards n f S = true -> in_set S b = true -> length b = n ->
+  exists c, f b c = true.
+Proof.
+  unfold all_boards, in_set. intros n f S b Hall Hb Hn.
+  destruct (find (encode b) S) as [c|] eqn:F; [|discriminate].
+  exists c. pose proof (all_nodes_find _ _ _ _ Hall F) as Hok. simpl in Hok.
+  rewrite <- Hn, decode_encode in Hok. exact Hok.
+Qed.
+
+(** The closure check's theorem: Checker.closed_sound for the packed tree, with [inv] the boards of
+    the root's size (a move keeps the size). *)
 Theorem closed_sound : forall g leaf,
   (forall P no_loss b, leaf P no_loss b = true ->
      forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) b) ->
   forall P no_loss S root, closed g leaf P no_loss S root = true ->
   forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) root.
 Proof.
-  intros g leaf leaf_sound P no_loss St root Hc. unfold closed in Hc.
-  apply andb_prop in Hc as [Hr Hall].
-  assert (H : forall b : board, length b = length root -> in_set St b = true ->
-              forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) b).
-  { intro b. induction b as [b IH] using (well_founded_induction (wf_inverse_image _ nat _ empties lt_wf)).
-    intros Hn Hb. unfold in_set in Hb. destruct (find (encode b) St) as [c|] eqn:F; [|discriminate].
-    pose proof (all_nodes_find _ _ _ _ Hall F) as Hok. simpl in Hok.
-    rewrite <- Hn, decode_encode in Hok. unfold node_ok in Hok.
-    assert (Child : forall ch, In ch (children g b) -> in_set St ch = true ->
-              forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) ch).
-    { intros ch Hin. destruct (children_counts _ _ _ Hin) as [E [_ L]].
-      apply IH; [unfold empties in *; lia|congruence]. }
-    destruct (result g b) as [o|] eqn:R.
-    - exact (forces_end _ _ _ _ _ _ _ _ R Hok).
-    - destruct (player_eqb (to_move b) P) eqn:T.
-      + apply player_eqb_eq in T.
-        destruct (leaf P no_loss b) eqn:Lf; [exact (leaf_sound _ _ _ Lf)|]. simpl in Hok.
-        destruct (nth_error (children g b) c) as [ch|] eqn:N; [|discriminate].
-        apply nth_error_In in N. exact (forces_choose _ _ _ _ _ _ _ _ R T N (Child _ N Hok)).
-      + apply forces_every; [exact R| |].
-        * intro E. apply player_eqb_eq in E. congruence.
-        * intros ch Hch. exact (Child _ Hch (proj1 (forallb_forall _ _) Hok _ Hch)). }
-  exact (H root eq_refl Hr).
+  intros g leaf leaf_sound P no_loss S root.
+  assert (Size : forall b c, length b = length root -> In c (children g b) -> length c = length root).
+  { intros b c Hb Hc. destruct (children_counts _ _ _ Hc) as [_ [_ L]]. congruence. }
+  exact (Checker.closed_sound board (result g) to_move (children g) bst in_set (all_boards (length root)) leaf
+           (fun b => length b = length root) (fun f S b => all_boards_mem (length root) f S b) Size
+           empties (children_empties g) leaf_sound P no_loss S root eq_refl).
 Qed.

@@ -158,7 +158,7 @@ Definition state_eqb (a b : state) : bool :=
 
 (** The closure check for the rule set [R], with any key. *)
 Definition closed (R : ruleset) (key : state -> positive) :=
-  Checker.closed state (result R) to_move (children R) key state_eqb (fun _ _ _ => false).
+  Checker.trie_closed state (result R) to_move (children R) key state_eqb (fun _ _ _ => false).
 
 (* ---- proofs ---------------------------------------------------------------------------------- *)
 
@@ -232,14 +232,14 @@ Qed.
 (** The two claims of an Ultimate tic-tac-toe certificate. *)
 Corollary closed_wins : forall R key P S root, closed R key P false S root = true -> wins R P root.
 Proof.
-  intros R key. apply (Checker.closed_wins _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R)).
+  intros R key. apply (Checker.trie_closed_wins _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R)).
   discriminate.
 Qed.
 
 Corollary closed_no_loss : forall R key P S root,
   closed R key P true S root = true -> does_not_lose R P root.
 Proof.
-  intros R key. apply (Checker.closed_no_loss _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R)).
+  intros R key. apply (Checker.trie_closed_no_loss _ _ _ _ _ _ _ state_eqb_eq _ (children_empties R)).
   discriminate.
 Qed.
 

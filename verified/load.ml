@@ -22,13 +22,25 @@ let progress =
 let progress_done () = if Unix.isatty Unix.stderr then prerr_string "\r\027[K"
 
 (* The work budget and the game asked for (the command line's options). *)
+(* A whole number as the stdlib checker prints it in its ERROR lines ({n:,}): digits grouped by
+   commas; [grouped_text] for a number's decimal text (a sign, then digits). *)
+let grouped_text (t : string) : string =
+  let sign, digits = if t <> "" && t.[0] = '-' then ("-", String.sub t 1 (String.length t - 1)) else ("", t) in
+  let len = String.length digits in
+  let b = Buffer.create (len + len / 3 + 1) in
+  Buffer.add_string b sign;
+  String.iteri (fun i c -> if i > 0 && (len - i) mod 3 = 0 then Buffer.add_char b ','; Buffer.add_char b c) digits;
+  Buffer.contents b
+
+let grouped n = grouped_text (string_of_int n)
+
 type limits = { max_bytes : int; max_states : int; max_work : int; sha : string option }
 
 let read_file path max_bytes =
   let ic = try open_in_bin path with Sys_error e -> error "cannot read %s: %s" path e in
   Fun.protect ~finally:(fun () -> close_in_noerr ic) (fun () ->
       let size = in_channel_length ic in
-      if size > max_bytes then error "%s has %d bytes, more than the limit %d (--max-bytes)" path size max_bytes;
+      if size > max_bytes then error "%s has %s bytes, more than the limit %s; to check it, raise it: --max-bytes %d" path (grouped size) (grouped max_bytes) size;
       really_input_string ic size)
 
 type json = Null | Bool of bool | Int of int | Big of string | Num | Str of string | Arr of json list
@@ -172,7 +184,7 @@ let parse_json (s : string) : json =
   if String.trim s = "" then error "empty: the file holds no JSON document";
   let brackets = ref 0 in
   String.iter (fun c -> if c = '{' || c = '[' then incr brackets) s;
-  if !brackets > max_containers then error "more than %d JSON objects and arrays" max_containers;
+  if !brackets > max_containers then error "more than %s JSON objects and arrays" (grouped max_containers);
   let v = value 0 in
   blank ();
   if !pos <> n then fail "extra data";
@@ -192,8 +204,8 @@ let str where key o = match member where key o with
   | Str s -> s | v -> error "%s.%s must be string, found %s" where key (type_name v)
 let int_in where key lo hi o = match member where key o with
   | Int i when lo <= i && i <= hi -> i
-  | Int i -> error "%s.%s = %d is outside %d..%d" where key i lo hi
-  | Big text -> error "%s.%s = %s is outside %d..%d" where key text lo hi
+  | Int i -> error "%s.%s = %s is outside %s..%s" where key (grouped i) (grouped lo) (grouped hi)
+  | Big text -> error "%s.%s = %s is outside %s..%s" where key (grouped_text text) (grouped lo) (grouped hi)
   | v -> error "%s.%s must be integer, found %s" where key (type_name v)
 (* Any integer, as Python prints it (a field compared with a computed one, then shown). *)
 let any_int where key o = match member where key o with

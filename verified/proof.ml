@@ -20,9 +20,13 @@ type 'state family = {
   positions : bool -> 'state positions; (* an empty set, for one traversal (true: of a bounded proof) *)
   empties : 'state -> int;
   counts : bool; (* Ultimate tic-tac-toe: closures are counts (proof.counts), not pairings *)
-  (* a closure met at a prover's position: its bytes [start, stop) of the raw closures, checked
-     with the stdlib checker's failures (untrusted), then handed to the proved check; the plies left *)
+  (* a closure met at a prover's position: its bytes [start, stop) of the raw closures, read
+     (untrusted) and handed to the proved check; the plies left *)
   read_closure : string -> int * int -> 'state -> int -> int -> closure;
+  (* the same closure checked with the stdlib checker's failures, word for word (untrusted, raises
+     Invalid): run only to say why, when the traversal or the proved check refuses (a count record
+     is then not evaluated twice on a valid file) *)
+  explain_closure : string -> int * int -> 'state -> int -> int -> unit;
   rules : Positional.rules option; (* the positional family's, whose proofs may close by pairings *)
   as_board : 'state -> Core.board option;
   draw : 'state -> string;
@@ -77,7 +81,9 @@ let closures_of f proof no_loss turns limits : (int * int) array * string =
   end else begin
     let count = int_in "proof" "closures" 0 turns proof in
     let cells = match f.rules with Some r -> r.Positional.rows * r.Positional.cols | None -> 0 in
-    let size = int_in "proof" "closure_bytes" 0 (match f.rules with Some _ -> count * (cells + 2) | None -> 0) proof in
+    (* checker/proof.py: cells + 3 bytes a closure, the longest potential record (254, a first move, k and
+       k pairs); a pairing takes at most cells + 2 *)
+    let size = int_in "proof" "closure_bytes" 0 (match f.rules with Some _ -> count * (cells + 3) | None -> 0) proof in
     let raw = Unpack.field "proof" "pairings" size proof in
     if count > 0 && (f.rules = None || not no_loss) then
       invalid "a pairing closes a branch only in a no-loss proof of a positional game";
@@ -118,13 +124,20 @@ let closure_at raw (start, stop) =
 (* The move indices as Rocq numbers, made once (an index is a byte). *)
 let small = Packed.small
 
-let traverse ?(closures = ([||], "")) ~closing ?(stops = Hashtbl.create 1) ?within
+(* The closures read so far, checked in the traversal's order with the stdlib checker's failures:
+   the first bad one raises its message. *)
+let explain f raw (pending : ('state * (int * int) * int) Queue.t) player =
+  Queue.iter (fun (b, span, left) -> f.explain_closure raw span b player left) pending
+
+let traverse ?(closures = ([||], "")) ~closing ?(stops = Hashtbl.create 1) ?(pending = Queue.create ()) ?within
     f player no_loss root positions turns moves : 'state positions =
   let prover = if player = 1 then Core.P1 else Core.P2 in
   let spans, raw = closures and closed = ref 0 in
   let seen = f.positions (within <> None) and count = ref 0 and used = ref 0 in
   let stack = Stack.create () in
   Stack.push (root, 0) stack;
+  (* a failure of the traversal: the stdlib checker would have refused a bad closure met before it *)
+  try
   while not (Stack.is_empty stack) do
     let b, ply = Stack.pop stack in
     if seen.number b < 0 then begin
@@ -154,6 +167,7 @@ let traverse ?(closures = ([||], "")) ~closing ?(stops = Hashtbl.create 1) ?with
            let left = match within with None -> 81 | Some w -> w - ply in
            (* by the number [add] gives it below *)
            Hashtbl.replace closing (!count - 1) (f.read_closure raw spans.(!closed) b player left);
+           Queue.add (b, spans.(!closed), left) pending;
            incr closed
          end else begin
          if index >= List.length children then
@@ -172,6 +186,7 @@ let traverse ?(closures = ([||], "")) ~closing ?(stops = Hashtbl.create 1) ?with
   if !count <> positions then
     invalid "proof.positions = %d, but the strategy reaches %d positions" positions !count;
   seen
+  with e -> explain f raw pending player; raise e
 
 (* The closure of a position of the set, as the driver read it: judged again by the proved check. *)
 let closure_of closing (seen : 'state positions) s : closure option = Hashtbl.find_opt closing (seen.number s)
@@ -216,8 +231,10 @@ let check limits f doc : string =
   let positions = int_in "proof" "positions" 1 1_000_000_000_000_000_000 proof in
   let unit = f.position_work in
   if positions > limits.max_states || positions > limits.max_work / unit then
-    error "proof.positions = %d and work %d: over the work budget (%d positions, %d work); to check a large proof, raise it: --max-states %d --max-work %d"
-      positions (positions * unit) limits.max_states limits.max_work positions (positions * unit);
+    (let work = Positional.product positions unit in (* checker/proof.py's line, word for word: past max_int too *)
+     error "proof.positions = %s and work %s: over the work budget (%s positions, %s work); to check a large proof, raise it: --max-states %d --max-work %s"
+       (grouped positions) (grouped_text work) (grouped limits.max_states)
+       (grouped limits.max_work) positions work);
   let turns = int_in "proof" "turns" 0 positions proof in
   let moves = Unpack.field "proof" "moves" turns proof in
   let no_loss = result = "no-loss" in
@@ -225,8 +242,8 @@ let check limits f doc : string =
   let root = match root_text with None -> f.initial () | Some t -> f.parse_position t in
   let prover = if player = 1 then Core.P1 else Core.P2 in
   let closing = Hashtbl.create 64 in
-  let stops = Hashtbl.create 64 in
-  let seen = traverse ~closures ~closing ~stops ?within f player no_loss root positions turns moves in
+  let stops = Hashtbl.create 64 and pending = Queue.create () in
+  let seen = traverse ~closures ~closing ~stops ~pending ?within f player no_loss root positions turns moves in
   (* The one verdict that matters: the family's closed_wins / closed_no_loss (Count.closed_claims;
      for a bound, closed_within_claims) prove the claim from it. A bound past the root's empty
      cells is checked at the empty cells plus one, which proves it for every larger bound (the
@@ -234,8 +251,11 @@ let check limits f doc : string =
   let accepted = match within with
     | None -> seen.closed (closure_of closing seen) prover no_loss root
     | Some w -> seen.closed_within (closure_of closing seen) prover no_loss (Positional.nat_of_int (min w (f.empties root + 1))) root in
-  if not accepted then
-    invalid "the closure check refuses the set of positions the traversal built";
+  if not accepted then begin
+    (* only now the closures with the stdlib checker's failures, for its message *)
+    explain f (snd closures) pending player;
+    invalid "the closure check refuses the set of positions the traversal built"
+  end;
   let where = match root_text with None -> "the start"
                                  | Some _ -> "position " ^ f.draw root in
   let plies = longest ~closing ~stops f prover seen positions root in
@@ -314,6 +334,7 @@ let positional (r : Positional.rules) : Core.board family =
         let first, read, _ = Pairing.blocking r b player first pairs in
         Pair (Option.map Positional.nat_of_int first,
               List.map (fun (x, y) -> (Positional.nat_of_int x, Positional.nat_of_int y)) read));
+    explain_closure = (fun _ _ _ _ _ -> ()); (* read_closure said why already *)
     (* checker/positional.py position_work: twice the cells the line checks read and the board *)
     position_work = 2 * (List.fold_left (fun n l -> n + List.length l) 0 r.lines + r.rows * r.cols);
     initial = (fun () -> Positional.empty_board r); parse_position = Positional.parse_position r }
@@ -322,7 +343,6 @@ let uttt (r : Core.ruleset) : Core.state family =
   { children = Core.uttt_children r; result = Core.uttt_result r; to_move = Core.uttt_to_move;
     positions = uttt_positions r; draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
     empties = (fun s -> int_of_nat (Core.uttt_empties s)); counts = true;
-    read_closure = (fun raw (start, _) s player left ->
-        Uttt.check_count r s player left raw start;
-        Count (fun () -> fst (Uttt.record_at raw start)));
+    read_closure = (fun raw (start, _) _ _ _ -> Count (fun () -> fst (Uttt.record_at raw start)));
+    explain_closure = (fun raw (start, _) s player left -> Uttt.check_count r s player left raw start);
     position_work = Uttt.position_work; initial = Uttt.initial; parse_position = Uttt.parse_position r }

@@ -60,8 +60,9 @@ let check limits r doc : string =
   let states = int_in "table" "states" 1 size table in
   let work = (states + 2 * powers.(cells - cells / 2)) * List.length r.lines in
   if states > limits.max_states || work > limits.max_work then
-    error "table.states = %d and states x lines = %d: over the work budget (%d states, %d states x lines); to check a large game, raise it: --max-states %d --max-work %d"
-      states work limits.max_states limits.max_work states work;
+    error "table.states = %s and states x lines = %s: over the work budget (%s states, %s states x lines); to check a large game, raise it: --max-states %d --max-work %d"
+      (grouped states) (grouped work) (grouped limits.max_states)
+      (grouped limits.max_work) states work;
   let labels = Unpack.field "table" "labels" states table in
   let most_lines = r.goal = "most-lines" in
   let margins_given = match member "table" "margins" table with

@@ -141,5 +141,5 @@ let inflate (data : string) (cap : int) : string =
 let field where key count o =
   let packed = try base64 (str where key o) with Error _ -> error "%s.%s is not valid base64" where key in
   let raw = try inflate packed count with Error e -> error "%s.%s: %s" where key e in
-  if String.length raw <> count then error "%s.%s holds %d bytes, expected %d" where key (String.length raw) count;
+  if String.length raw <> count then error "%s.%s holds %s bytes, expected %s" where key (grouped (String.length raw)) (grouped count);
   raw

@@ -206,6 +206,9 @@ let rec check_count (r : Core.ruleset) (s : Core.state) (player : int) (plies_le
       invalid "a count closure answers %d replies at %s, which has %d" k (draw_board r after) (List.length replies);
     let next = ref (at + 3) in
     List.iter (fun reply ->
+        (* checker/uttt_count.py check_at: a reply that ends play is refused before its record is read *)
+        if Core.uttt_result r reply <> None then
+          invalid "a count closes only a position where play goes on, not %s" (draw_board r reply);
         check_count r reply player (plies_left - 2) raw !next;
         next := !next + record_length raw !next nest) replies
   end else begin

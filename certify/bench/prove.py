@@ -59,11 +59,11 @@ class ProofRun:
     core: str  # the df-pn `certify prove` chose: native where the game has a compiled kernel
 
 
-def prove_benchmarks(suite: list[tuple[str, int, str]] = PROVE_SUITE) -> list[dict]:
-    """Prove each claim, check its certificate, and record the figures."""
+def prove_benchmarks(suite: list[tuple[str, int, str]] | list[tuple[str, int, str, int]] = PROVE_SUITE) -> list[dict]:
+    """Prove each claim (a fourth item: within that many plies), check its certificate, and record the figures."""
     rows = []
-    for game_text, player, result in suite:
-        attempt = prove(resolve_game(game_text), Claim(player, result))
+    for game_text, player, result, *within in suite:
+        attempt = prove(resolve_game(game_text), Claim(player, result, *within))
         outcome = attempt.outcome
         text = attempt.text or ""
         check_seconds, verdict = 0.0, "no certificate"
@@ -76,7 +76,7 @@ def prove_benchmarks(suite: list[tuple[str, int, str]] = PROVE_SUITE) -> list[di
             seconds=round(attempt.seconds, 3),
             nodes_per_second=round(outcome.nodes / outcome.seconds) if outcome.seconds else 0.0,
             peak_rss_mb=round(outcome.peak_rss_mb, 1),
-            prover_moves=len(attempt.tree.moves) if attempt.tree else 0,
+            prover_moves=len(attempt.tree.moves) - len(attempt.tree.closures) if attempt.tree else 0,  # a closure's CLOSE is no move
             positions=attempt.tree.positions if attempt.tree else 0,
             certificate_bytes=len(text.encode()), check_seconds=round(check_seconds, 3), verdict=verdict.split()[0],
             core=attempt.core,

@@ -116,6 +116,7 @@ def prove(
     within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     from_proof: Annotated[Optional[Path], typer.Option("--from-proof", metavar="FILE", show_default=False, help="With --claim win --within N: take FILE, a proof of the same win (e.g. a longer one), as the plan and search only where its plays end after ply N, from its deepest such positions of the player upwards (each sub-search --job-nodes nodes, --max-nodes all together); writes the proof of the win within N.")] = None,
+    jump: Annotated[int, typer.Option("--jump", min=1, metavar="LEVELS", help="With --from-proof: after a level of the player's positions whose sub-searches were more than 90% disproved, skip the next LEVELS-1 levels up and search LEVELS levels up (1: every level). With --checkpoint FILE the settled sub-results are logged to FILE; --resume FILE goes on from them.")] = 1,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
     threads: Annotated[int, typer.Option("--threads", min=1, max=64, metavar="N", help="Search with N threads of this process sharing the compiled search's one table (SPDFPN-style; docs/scaling.md): the serial search's options, checkpoints and certificate, on N cores. Not with --policy, --workers/--ray, --batch, --value or --core python.")] = 1,
     workers: WorkersOpt = None,
@@ -152,9 +153,11 @@ def prove(
                        + (" (a policy is asked in Python at every prover's position; --workers runs it)" if policy is not None else ""))
     if core != "auto" and (parallel or value or batch is not None):
         raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
+    if jump != 1 and from_proof is None:
+        raise fail("--jump skips levels of a repair: give it with --from-proof FILE")
     if from_proof is not None:
-        given = [name for name, v in (("--value", value or None), ("--batch", batch), ("--policy", policy), ("--checkpoint", checkpoint),
-                                      ("--resume", resume), ("--plain", plain or None), ("--pairings", pairings or None)) if v is not None]
+        given = [name for name, v in (("--value", value or None), ("--batch", batch), ("--policy", policy),
+                                      ("--plain", plain or None), ("--pairings", pairings or None)) if v is not None]
         if given or parallel or core != "auto":
             raise fail(f"--from-proof runs its own serial sub-searches; leave out {' and '.join(given or ['--workers/--ray/--core'])}")
         if claim != "win" or within is None:
@@ -206,8 +209,10 @@ def prove(
     if from_proof is not None:
         from certify.cli.repairing import prove_from_proof
 
-        command = prove_command(game, target, [*options, f"--from-proof {from_proof}", f"--job-nodes {job_nodes}"])
-        prove_from_proof(game_obj, target, position, from_proof, output, job_nodes, max_nodes, max_memory, command, force, json_out)
+        command = prove_command(game, target, [*options, f"--from-proof {from_proof}", f"--job-nodes {job_nodes}",
+                                                         *([f"--jump {jump}"] if jump != 1 else [])])
+        prove_from_proof(game_obj, target, position, from_proof, output, job_nodes, max_nodes, max_memory, command, force, json_out,
+                         jump, checkpoint, resume)
     plan = None
     if policy is not None:
         from certify.players.load import PolicySpecError, imported_policy
@@ -285,7 +290,7 @@ def prove(
     data["checkpoint"] = checkpoint_fate(attempt.outcome.status, checkpoint, resume)
     out = errors if is_stdout(path) else console  # the certificate itself may be on stdout
     if json_out:
-        out.print_json(json.dumps(data))
+        out.file.write(json.dumps(data, indent=2) + "\n")  # plain: rich's print_json re-parses and highlights it (a 9.5 MB report: 1.2 GB)
     else:
         report(data, target, game_obj.rules.name, out)
         report_checkpoint(data["checkpoint"], attempt.outcome.status, out)
@@ -362,7 +367,7 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
                      for a in settled.searches],
     }
     if json_out:
-        console.print_json(json.dumps(data))
+        console.file.write(json.dumps(data, indent=2) + "\n")
     else:
         console.print(value_line(data, position is not None), soft_wrap=True)
     if any(a.outcome.status == "interrupted" for a in settled.searches):

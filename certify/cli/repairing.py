@@ -33,9 +33,9 @@ EXIT_INTERRUPTED = 130
 
 
 def progress_line(p: RepairProgress) -> str:
-    """`repair: 120 sub-searches (80 proved, 40 failed), 1,234 nodes, 300 bad positions; at ply 36 within 5: 12 nodes`."""
-    line = (f"repair: {plural(p.searches, 'sub-search', 'sub-searches')} ({p.proved:,} proved, {p.failed:,} failed), "
-            f"{plural(p.nodes, 'node')}, {plural(p.bad, 'bad position')}")
+    """`repair: 120 sub-searches (80 proved, 40 failed, 7 skipped), 1,234 nodes, 300 bad positions; at ply 36 within 5: 12 nodes`."""
+    line = (f"repair: {plural(p.searches, 'sub-search', 'sub-searches')} ({p.proved:,} proved, {p.failed:,} failed"
+            f"{f', {p.skipped:,} skipped' if p.skipped else ''}), {plural(p.nodes, 'node')}, {plural(p.bad, 'bad position')}")
     if p.ply is not None:
         line += f"; at ply {p.ply} within {p.within}"
         if p.search is not None:
@@ -45,8 +45,9 @@ def progress_line(p: RepairProgress) -> str:
 
 def prove_from_proof(game: Any, target: Claim, position: str | None, plan_path: Path, output: Path | None,
                      job_nodes: int, max_nodes: int | None, max_memory: int | None, command: str, force: bool,
-                     json_out: bool) -> None:
-    """Repair the plan into the bounded claim, write the certificate, report; exits."""
+                     json_out: bool, jump: int = 1, checkpoint: Path | None = None, resume: Path | None = None) -> None:
+    """Repair the plan into the bounded claim, write the certificate, report; exits. `checkpoint`: the
+    log of settled sub-results (removed once the claim is settled), `resume`: such a log to go on from."""
     with user_errors():
         plan = read_any_certificate(plan_path)  # a bad file in the words every reader uses
         if not isinstance(plan, StrategyCertificate):
@@ -70,9 +71,15 @@ def prove_from_proof(game: Any, target: Claim, position: str | None, plan_path: 
                  disable=not show) as bar:
             task = bar.add_task("repair: walking the plan", total=None)
             done = repair(game, plan, target.within, job_nodes, max_nodes, max_memory,
-                          (lambda p: bar.update(task, description=progress_line(p))) if show else None, command)
-    except (RepairError, ProofFileError) as err:
+                          (lambda p: bar.update(task, description=progress_line(p))) if show else None, command,
+                          jump, checkpoint, resume)
+    except RepairError as err:  # a --resume log's problem names its file first, as every reader does
+        raise fail(str(err) if resume is not None and str(err).startswith(f"{resume}:") else f"--from-proof {plan_path}: {err}") from None
+    except ProofFileError as err:
         raise fail(f"--from-proof {plan_path}: {err}") from None
+    if done.status in ("proved", "disproved"):  # settled: the log has done its work
+        for used in {checkpoint, resume} - {None}:
+            used.unlink(missing_ok=True)
     if done.certificate is not None:
         with user_errors():
             write_proof(done.certificate, path)
@@ -94,7 +101,7 @@ def summary(done: Repair, target: Claim, plan: str, path: Path | None) -> dict:
     data: dict[str, Any] = {
         "claim": {"player": target.player, "result": target.result, "within": target.within},
         "status": done.status, "from_proof": plan, "plan_longest_play": done.longest_before,
-        "plan_bad_positions": done.bad_before, "nodes": done.nodes, "cpu_seconds": round(done.cpu_seconds, 3),
+        "plan_bad_positions": done.bad_before, "resumed_sub_searches": done.resumed, "nodes": done.nodes, "cpu_seconds": round(done.cpu_seconds, 3),
         "seconds": round(done.seconds, 3), "peak_rss_mb": round(max([peak_rss_mb(), *(s.peak_rss_mb for s in done.searches)]), 1),
         "sub_searches": [{"position": s.position, "ply": s.ply, "within": s.within, "status": s.status, "nodes": s.nodes,
                           "cpu_seconds": round(s.cpu_seconds, 3), "peak_rss_mb": round(s.peak_rss_mb, 1),
@@ -112,12 +119,12 @@ def by_ply(data: dict) -> Table:
     nodes: Counter[int] = Counter()
     for s in data["sub_searches"]:
         counts[s["ply"], "proved" if s["status"] == "proved" else "disproved" if s["status"] == "disproved"
-               else "no room" if s["status"] == "no room" else "unsettled"] += 1
+               else s["status"] if s["status"] in ("no room", "skipped") else "unsettled"] += 1
         nodes[s["ply"]] += s["nodes"]
-    table = Table("ply", "plies left", "proved", "disproved", "unsettled", "no room", "nodes", title="sub-searches by ply")
+    table = Table("ply", "plies left", "proved", "disproved", "unsettled", "no room", "skipped", "nodes", title="sub-searches by ply")
     for ply in sorted(nodes, reverse=True):
         table.add_row(str(ply), str(data["claim"]["within"] - ply),
-                      *(f"{counts[ply, s]:,}" for s in ("proved", "disproved", "unsettled", "no room")), f"{nodes[ply]:,}")
+                      *(f"{counts[ply, s]:,}" for s in ("proved", "disproved", "unsettled", "no room", "skipped")), f"{nodes[ply]:,}")
     return table
 
 

@@ -202,12 +202,12 @@ def draw_proof(path: Path, depth: int, json_out: bool, picture_format: str = "te
         return
     if json_out:
         console.print_json(json.dumps({"game": game.rules.name, "player": claim.player, "result": claim.result,
-                                       "prover_moves": certificate.proof.turns, "tree": data}))
+                                       "prover_moves": certificate.proof.turns - (certificate.proof.closures or 0), "tree": data}))
         return
     title = Text.assemble(
         (game.rules.name, "bold"), f": player {claim.player} ",
         ("wins" if claim.result == "win" else "does not lose", "bold green"),
-        f" from {data['brief']} — proof tree of {certificate.proof.turns:,} moves, "
+        f" from {data['brief']} — proof tree of {certificate.proof.turns - (certificate.proof.closures or 0):,} moves, "
         f"{certificate.proof.positions:,} positions; {plural(depth, 'move')} shown",
     )
     root_tree = Tree(title, guide_style="dim")

@@ -20,17 +20,35 @@ spent. Why the combination ends in time: each move kept comes from a strategy un
 position's plays end by ply N, and the positions that move leads to are good under the same
 strategy, so by induction on the plies left every play of the combination ends by ply N.
 
+Jumping levels. Where the plan is wrong at the root of a subproblem, nearly every sub-search low
+in it is disproved, and going up one level at a time spends the run on thousands of small failed
+searches. With `jump` J > 1, a level (a round searches one: the deepest ply of positions ready) more than JUMP_RATE
+disproved makes the next J - 1 levels of the player's positions above it *skipped*: failed without a
+search, so their parents J levels up are searched directly (their searches are free there, so they
+find what the skipped ones would have); a level below the rate searches every level again. Skipping
+only withholds moves from the plan, never adds any, so it cannot make the result unsound.
+
+The log. With `log`, each settled sub-result (a proved one with its moves, by position and move in
+the family's notation) is appended to a file of JSON lines as it comes; `resume` takes a log of
+the same repair (same rules, player, bound, root and plan) and goes on from it. A proved sub-result
+read back is only a plan's move again: the final certificate is the checker's to accept.
+
 The checker knows nothing of this: the certificate is a plain bounded strategy certificate.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import resource
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from certify.files import FileProblem, parse_json, read_text, write_atomic
 from certify.proving.single import Attempt, prove, strategy_certificate, strategy_moves
 from certify.record.schema import StrategyCertificate
 from solver.games.game import Game
@@ -39,6 +57,11 @@ from solver.search.prooftree import ProofTree, canonical_strategy
 
 
 FIRST_TRY = 10_000  # a sub-search's first node budget: the table is sized up front for the budget, so a small one first
+JUMP_RATE = 0.9  # with jump > 1: a level disproved more often than this is taken as the plan's dead end, and skipped over
+JUMP_MIN = 8  # fewer sub-searches at a level say too little to skip the next ones
+LOG_FORMAT = "certify-repair-log"
+LOG_VERSION = 1
+SETTLED = ("proved", "disproved", "no room", "skipped")  # the sub-results a resumed repair takes as they are
 
 
 class RepairError(ValueError):
@@ -52,7 +75,7 @@ class SubSearch:
     position: str
     ply: int  # from the root
     within: int  # the plies left before the bound
-    status: str  # proved, disproved, no room (no move left before the bound), or the budget that stopped it
+    status: str  # proved, disproved, no room (no move left before the bound), skipped (jump), or the budget that stopped it
     nodes: int = 0
     cpu_seconds: float = 0.0
     peak_rss_mb: float = 0.0
@@ -72,6 +95,7 @@ class RepairProgress:
     ply: int | None = None  # the running sub-search's position's ply and bound
     within: int | None = None
     search: Progress | None = None
+    skipped: int = 0  # bad positions passed over unsearched (jump)
 
 
 @dataclass
@@ -88,6 +112,7 @@ class Repair:
     tree: ProofTree | None = None
     certificate: StrategyCertificate | None = None
     seconds: float = 0.0
+    resumed: int = 0  # the first `resumed` searches come from a --resume log
 
     @property
     def nodes(self) -> int:
@@ -146,6 +171,60 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def plan_digest(plan: StrategyCertificate) -> str:
+    """What a repair log is about: the plan's rules, claim and moves."""
+    about = json.dumps([plan.rules_sha256, plan.claim.player, plan.claim.result, plan.claim.root, plan.proof.turns, plan.proof.moves])
+    return hashlib.sha256(about.encode()).hexdigest()
+
+
+class RepairLog:
+    """The repair's settled sub-results, one line of JSON each after a header, appended as they come
+    (a run stopped anywhere loses at most the line it was writing; a torn last line is ignored)."""
+
+    def __init__(self, path: Path, header: dict[str, Any], lines: list[dict[str, Any]]) -> None:
+        """Start the log at `path` with `header` and the `lines` a resumed log held."""
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in [header, *lines])
+        write_atomic(path, text.encode())
+        self.file = path.open("a", encoding="utf-8")
+
+    def add(self, line: dict[str, Any]) -> None:
+        self.file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def read_log(path: Path, header: dict[str, Any]) -> list[dict[str, Any]]:
+    """The lines of a repair log of the same repair (`header`); RepairError, one line, if it is not one."""
+    try:
+        text = read_text(path, "repair log")
+        rows = text.split("\n")
+        try:
+            first = json.loads(rows[0])
+        except ValueError:  # JSON of another kind (a certificate) is not a log; a bad header in the words every reader uses
+            first = parse_json(path, text)
+    except FileProblem as err:
+        raise RepairError(str(err)) from None
+    if not isinstance(first, dict) or first.get("format") != LOG_FORMAT:
+        raise RepairError(f"{path}: not a certify repair log (--from-proof ... --checkpoint FILE writes one)")
+    differs = [name for name in header if first.get(name) != header[name]]
+    if differs:
+        raise RepairError(f"{path}: the log of another repair (its {', '.join(differs)} differ)")
+    lines = []
+    for number, row in enumerate(rows[1:], 2):
+        try:
+            line = json.loads(row)
+        except ValueError:
+            if number >= len(rows) - 1:  # the line a stopped run was writing
+                break
+            raise RepairError(f"{path}: line {number} is not JSON") from None
+        if not isinstance(line, dict) or not ("skip_above" in line or isinstance(line.get("position"), str)):
+            raise RepairError(f"{path}: line {number} is not a sub-result")
+        lines.append(line)
+    return lines
+
+
 def repair(
     game: Game[Any, Any],
     plan: StrategyCertificate,
@@ -155,9 +234,16 @@ def repair(
     max_memory_mb: float | None = None,
     progress: Callable[[RepairProgress], None] | None = None,
     command: str = "",
+    jump: int = 1,
+    log: Path | None = None,
+    resume: Path | None = None,
 ) -> Repair:
     """Make `plan` (a proof that its player wins) a proof of the win within `within` plies (module
-    doc). Each sub-search has `job_nodes` nodes and `max_memory_mb`; `max_nodes` bounds them all."""
+    doc). Each sub-search has `job_nodes` nodes and `max_memory_mb`; `max_nodes` bounds the nodes of
+    this run's sub-searches together. `jump` > 1: after a level of the player's positions whose
+    sub-searches were more than JUMP_RATE disproved, the next `jump` - 1 levels up are skipped and the
+    search goes on `jump` levels up. `log`: every settled sub-result is appended there; `resume`: a
+    log of the same repair, whose results are taken as they are (its budget-stopped ones are searched again)."""
     started = time.perf_counter()
     claim = plan.claim
     if claim.result != "win":
@@ -168,69 +254,128 @@ def repair(
     good: dict[Any, Any] = {}  # the moves known to end every play by the bound (module doc)
     failed: dict[Any, str] = {}
     out = Repair("failed")
+    skip_above: int | None = None  # skip the bad positions deeper than this ply, unsearched
+    header = {"format": LOG_FORMAT, "version": LOG_VERSION, "rules_sha256": game.rules.sha256(), "player": player,
+              "within": within, "root": claim.root, "plan": plan_digest(plan)}
+    before = [] if resume is None else read_log(resume, header)
+    for line in before:
+        if "skip_above" in line:
+            skip_above = line["skip_above"]
+            continue
+        try:
+            key = game.key(game.parse_position(line["position"]))
+            done = SubSearch(**{name: line[name] for name in SubSearch.__dataclass_fields__ if name in line})
+            if done.status == "proved":
+                good.update((game.key(game.parse_position(p)), game.parse_move(m)) for p, m in line["moves"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise RepairError(f"{resume}: a sub-result that does not fit the game ({err})") from None
+        if done.status != "proved" and done.status in SETTLED:
+            failed[key] = done.status
+        if done.status in SETTLED:
+            out.searches.append(done)
+    out.resumed = len(out.searches)
+    record = None if log is None else RepairLog(log, header, before)
     first = True
-    tally = {"proved": 0, "nodes": 0}  # running sums of out.searches: a repair may make tens of thousands
+    tally = {"proved": sum(s.status == "proved" for s in out.searches), "skipped": sum(s.status == "skipped" for s in out.searches),
+             "nodes": sum(s.nodes for s in out.searches), "here": 0}  # running sums: a repair may make tens of thousands
 
     def tell(ply: int | None = None, left: int | None = None, search: Progress | None = None, bad: int = 0) -> None:
         if progress is not None:
-            progress(RepairProgress(len(out.searches), tally["proved"], len(out.searches) - tally["proved"],
-                                    tally["nodes"] + (0 if search is None else search.nodes), bad, ply, left, search))
+            searched = len(out.searches) - tally["skipped"]
+            progress(RepairProgress(searched, tally["proved"], searched - tally["proved"],
+                                    tally["nodes"] + (0 if search is None else search.nodes), bad, ply, left, search, tally["skipped"]))
+
+    def note(done: SubSearch, sub: dict[Any, Any] | None = None, states: dict[Any, Any] | None = None) -> None:
+        out.searches.append(done)
+        if record is not None:
+            line: dict[str, Any] = {name: getattr(done, name) for name in SubSearch.__dataclass_fields__}
+            if sub is not None and states is not None:
+                line["moves"] = [[game.format_position(states[key]), game.format_move(move)] for key, move in sub.items()]
+            record.add(line)
 
     def policy(_game: Any, state: Any) -> tuple[Any, ...]:
         move = good.get(game.key(state))
         return () if move is None else (move,)
 
-    while True:
-        combined = {**moves, **good}
-        steps = walk(game, root, player, combined)
-        fits = {key for key, ply in steps.ply.items() if key in steps.states and ply + steps.height[key] <= within}
-        good.update((key, combined[key]) for key in fits)
-        bad = {key for key in steps.states if key not in fits}
-        if first:
-            out.bad_before, out.longest_before, first = len(bad), steps.height[game.key(root)], False
-        if game.key(root) in fits or game.is_terminal(root):
-            break
-        frontier = sorted((key for key in bad if key not in failed and all(g in failed for g in steps.below[key] if g in bad)),
-                          key=lambda key: -steps.ply[key])
-        if not frontier:  # the root failed too: disproved there means the claim is false
-            out.status = "disproved" if failed.get(game.key(root)) == "disproved" else "failed"
-            out.seconds = time.perf_counter() - started
-            return out
-        for key in frontier:
-            if key in good:  # a sub-proof found in this round reaches it already
-                continue
-            ply, left = steps.ply[key], within - steps.ply[key]
-            text = game.format_position(steps.states[key])
-            if left < 1:
-                failed[key] = "no room"
-                out.searches.append(SubSearch(text, ply, left, "no room"))
-                continue
-            spent = tally["nodes"]
-            if max_nodes is not None and spent >= max_nodes:
-                out.status, out.seconds = "node budget", time.perf_counter() - started
+    changed = True
+    try:
+        while True:
+            if changed:  # the walk changes only when a sub-search proved: a round of failures keeps it
+                combined = {**moves, **good}
+                steps = walk(game, root, player, combined)
+                fits = {key for key, ply in steps.ply.items() if key in steps.states and ply + steps.height[key] <= within}
+                good.update((key, combined[key]) for key in fits)
+                bad = {key for key in steps.states if key not in fits}
+                changed = False
+            if first:
+                out.bad_before, out.longest_before, first = len(bad), steps.height[game.key(root)], False
+            if game.key(root) in fits or game.is_terminal(root):
+                break
+            frontier = sorted((key for key in bad if key not in failed and all(g in failed for g in steps.below[key] if g in bad)),
+                              key=lambda key: -steps.ply[key])
+            if not frontier:  # the root failed too: disproved there means the claim is false
+                out.status = "disproved" if failed.get(game.key(root)) == "disproved" else "failed"
                 return out
-            budget = job_nodes if max_nodes is None else min(job_nodes, max_nodes - spent)
-            tell(ply, left, bad=len(bad))
-            cpu, nodes = cpu_seconds(), 0
-            for tried in dict.fromkeys((min(budget, FIRST_TRY), budget)):  # most are small: a small table first
-                attempt: Attempt = prove(game, Claim(player, "win", left), text, tried, max_memory_mb,
-                                         None if progress is None else lambda p: tell(ply, left, p, len(bad)), policy=policy)
-                nodes += attempt.outcome.nodes
-                if attempt.outcome.status not in ("node budget",):
-                    break
-            o = attempt.outcome
-            tally["nodes"] += nodes
-            tally["proved"] += o.status == "proved"
-            out.searches.append(SubSearch(text, ply, left, o.status, nodes, cpu_seconds() - cpu, o.peak_rss_mb, o.root_pn, o.root_dn))
-            if o.status == "interrupted":
-                out.status, out.seconds = "interrupted", time.perf_counter() - started
-                return out
-            if o.status == "proved":
-                assert attempt.certificate is not None  # a proved attempt carries its certificate
-                good.update(strategy_moves(attempt.certificate, game))
-            else:
-                failed[key] = o.status
-        tell(bad=len(bad))
+            frontier = [key for key in frontier if steps.ply[key] == steps.ply[frontier[0]]]  # a round is one level
+            level: Counter[tuple[int, bool]] = Counter()  # (ply, disproved) of this round's sub-searches
+            for key in frontier:
+                if key in good:  # a sub-proof found in this round reaches it already
+                    continue
+                ply, left = steps.ply[key], within - steps.ply[key]
+                text = game.format_position(steps.states[key])
+                if left < 1 or (skip_above is not None and ply > skip_above):
+                    failed[key] = "no room" if left < 1 else "skipped"
+                    tally["skipped"] += failed[key] == "skipped"
+                    note(SubSearch(text, ply, left, failed[key]))
+                    continue
+                if max_nodes is not None and tally["here"] >= max_nodes:
+                    out.status = "node budget"
+                    return out
+                budget = job_nodes if max_nodes is None else min(job_nodes, max_nodes - tally["here"])
+                tell(ply, left, bad=len(bad))
+                cpu, nodes = cpu_seconds(), 0
+                for tried in dict.fromkeys((min(budget, FIRST_TRY), budget)):  # most are small: a small table first
+                    attempt: Attempt = prove(game, Claim(player, "win", left), text, tried, max_memory_mb,
+                                             None if progress is None else lambda p: tell(ply, left, p, len(bad)), policy=policy)
+                    nodes += attempt.outcome.nodes
+                    if attempt.outcome.status not in ("node budget",):
+                        break
+                o = attempt.outcome
+                tally["nodes"] += nodes
+                tally["here"] += nodes
+                tally["proved"] += o.status == "proved"
+                done = SubSearch(text, ply, left, o.status, nodes, cpu_seconds() - cpu, o.peak_rss_mb, o.root_pn, o.root_dn)
+                if o.status == "interrupted":
+                    out.searches.append(done)
+                    out.status = "interrupted"
+                    return out
+                level[ply, o.status == "disproved"] += 1
+                if o.status == "proved":
+                    assert attempt.certificate is not None  # a proved attempt carries its certificate
+                    sub, states = strategy_moves(attempt.certificate, game), {}
+                    if record is not None:  # the log names positions: the sub-proof's states, once more
+                        canonical_strategy(game, game.parse_position(text), player, lambda s: sub[game.key(s)], within=left,
+                                           visit=lambda s, _ply: states.setdefault(game.key(s), s))
+                    good.update(sub)
+                    changed = True
+                    note(done, sub, states)
+                else:
+                    failed[key] = o.status
+                    note(done)
+            if level:
+                top = min(ply for ply, _ in level)
+                searched, disproved = level[top, False] + level[top, True], level[top, True]
+                base = 0 if game.to_move(root) == player else 1  # the player's shallowest ply: the root's level is never skipped
+                leap = max(base, top - 2 * jump) if jump > 1 and searched >= JUMP_MIN and disproved > JUMP_RATE * searched else None
+                if leap != skip_above:
+                    skip_above = leap
+                    if record is not None:
+                        record.add({"skip_above": skip_above})
+            tell(bad=len(bad))
+    finally:
+        out.seconds = time.perf_counter() - started
+        if record is not None:
+            record.close()
     bounded = Claim(player, "win", within)
 
     def choose(state: Any) -> Any:
