@@ -325,3 +325,23 @@ def test_a_reading_settled_by_its_own_certificate(tmp_path) -> None:  # type: ig
     five, six = claim.evaluate(None, Bench(published_dir=None))
     assert five.holds is True and "its checked certificate proves it" in five.measured
     assert six.holds is None and "does not settle it" in six.measured
+
+
+def test_a_bounded_no_loss_certificate_settles_no_longer_bound(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A claim's no-loss certificate of a bound (within 5) settles that bound and shorter ones,
+    never a longer one: those are left to the search (here out of budget)."""
+    from certify.claims.bounds import StrategyBound
+    from certify.claims.facts import Bench
+    from certify.proving.single import prove, write_proof
+    from solver.search.pns import Claim
+
+    path = tmp_path / "p2-within-5.json"
+    write_proof(prove(resolve_game("mnk:3,4,3"), Claim(2, "no-loss", 5)).certificate, path)
+    claim = StrategyBound(id="t.4", where="test", statement="player 2 holds on", game="mnk:3,4,3",
+                          kind="strategy_bound", player=2, result="no-loss", certificate=str(path), max_nodes=1,
+                          readings=[{"name": "4 plies", "within": 4}, {"name": "5 plies", "within": 5},
+                                    {"name": "6 plies", "within": 6}, {"name": "no bound"}])
+    four, five, six, unbounded = claim.evaluate(None, Bench(published_dir=None))
+    assert four.holds is True and five.holds is True and "longest play" in five.measured
+    assert six.holds is None and "not settled" in six.measured
+    assert unbounded.holds is None and "not settled" in unbounded.measured

@@ -34,6 +34,7 @@ from solver.search.pns import Claim
 from solver.games.positional.rules import RulesError
 
 LONGEST = re.compile(r"the longest play lasts ([\d,]+) pl")
+BOUND = re.compile(r"within ([\d,]+) pl[^:]*from the start")  # a bounded claim, as the verdict states it
 
 
 class BoundReading(BaseModel):
@@ -94,8 +95,9 @@ class StrategyBound(ClaimBase):
             return Reading(reading.name, f"its certificate does not settle it: {verdict[:200]}", None, evidence)
         return Reading(reading.name, f"{bound.strip() or 'no bound'}: its checked certificate proves it", True, evidence)
 
-    def published(self, certificate: str) -> tuple[str, int] | None:
-        """The checker's verdict on a published certificate and its longest play, if it is VALID."""
+    def published(self, certificate: str) -> tuple[str, int, int | None] | None:
+        """The checker's verdict on a published certificate, its longest play and its bound (None:
+        none), if it is VALID."""
         path = Path(certificate)
         if not certificate or not path.is_file():
             return None
@@ -109,14 +111,22 @@ class StrategyBound(ClaimBase):
         if not verdict.startswith("VALID") or found is None:
             return None
         data = path.read_bytes()
+        bound = BOUND.search(verdict.split(": ", 1)[1])
         return (f"{path.as_posix()} (sha256 {hashlib.sha256(data).hexdigest()[:16]}, {len(data):,} bytes): "
-                f"{verdict.split(': ', 1)[1]}"), int(found.group(1).replace(",", ""))
+                f"{verdict.split(': ', 1)[1]}"), int(found.group(1).replace(",", "")), (
+                    int(bound.group(1).replace(",", "")) if bound else None)
 
-    def read(self, reading: BoundReading, published: tuple[str, int] | None,
-             against: tuple[str, int] | None = None) -> Reading:
-        """One reading: from a published certificate where one settles it, else by search."""
+    def read(self, reading: BoundReading, published: tuple[str, int, int | None] | None,
+             against: tuple[str, int, int | None] | None = None) -> Reading:
+        """One reading: from a published certificate where one settles it, else by search. A no-loss
+        certificate settles a bound up to its own (every bound when it has none); a win, a bound
+        from its longest play on."""
         bound = "no bound" if reading.within is None else f"within {plural(reading.within, 'ply', 'plies')}"
-        if published is not None and (self.result == "no-loss" or reading.within is None or published[1] <= reading.within):
+        if self.result == "no-loss":
+            settles = published is not None and (published[2] is None or (reading.within is not None and reading.within <= published[2]))
+        else:
+            settles = published is not None and (reading.within is None or published[1] <= reading.within)
+        if settles and published is not None:
             return Reading(reading.name, f"{bound}: the checked certificate's longest play is {plural(published[1], 'ply', 'plies')}",
                            True, published[0])
         if against is not None and self.result == "no-loss" and (reading.within is None or against[1] <= reading.within):
