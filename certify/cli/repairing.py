@@ -86,7 +86,7 @@ def prove_from_proof(game: Any, target: Claim, position: str | None, plan_path: 
     data = summary(done, target, str(plan_path), None if done.certificate is None else path)
     out = errors if is_stdout(path) else console
     if json_out:
-        out.print_json(json.dumps(data))
+        out.file.write(json.dumps(data, indent=2) + "\n")  # plain, as `certify prove --json`: rich re-parses and highlights it
     else:
         report(data, game.rules.name, target, out)
     if done.status == "interrupted":
