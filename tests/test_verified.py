@@ -178,7 +178,7 @@ def budget_for(path: Path) -> tuple[str, ...]:
     from certify.publish.record import large_limits
 
     limits = large_limits(path)
-    return ("--max-states", str(limits.max_states), "--max-work", str(limits.max_work))
+    return ("--max-bytes", str(limits.max_bytes), "--max-states", str(limits.max_states), "--max-work", str(limits.max_work))
 
 
 @pytest.mark.parametrize("entry", [e for e in BOUNDED if e["file"] not in LARGE_BOUNDED], ids=lambda entry: Path(entry["file"]).stem)

@@ -243,8 +243,11 @@ def closed_proof_path(game: str, player: int, within: int | None = None) -> Path
 
 
 def large_limits(path: Path) -> checker.Limits:
-    """The checker's budget raised to fit this proof exactly: its positions, and their work."""
-    return proof_limits(json.loads(path.read_text(encoding="utf-8")), PROOF_LIMITS)
+    """The checker's budget raised to fit this proof exactly: its positions, their work, and its bytes."""
+    text = path.read_text(encoding="utf-8")
+    limits = proof_limits(json.loads(text), PROOF_LIMITS)
+    return checker.Limits(max_bytes=max(len(text.encode()), limits.max_bytes), max_states=limits.max_states,
+                          max_work=limits.max_work)
 
 
 def large_entry(root: Path, game: str, player: int, result: str, path: Path, carried: dict[str, dict], scale: bool,
