@@ -49,3 +49,16 @@ def edit_point(data: st.DataObject, document: Any) -> tuple[Any, Any]:
         if not isinstance(node[key], (dict, list)) or data.draw(st.booleans()):
             return node, key
         node = node[key]
+
+
+def assert_closure_mismatch_refused(invoke: Any, claim: list[str], checkpoint: Any) -> None:
+    """A checkpoint `claim` saved under the meta-line count closure is refused in one line (exit 2)
+    once its closure names another nesting, or none: `invoke(args)` runs the CLI."""
+    data = checkpoint.read_bytes()
+    assert b'"closure": "meta-line count, deep records nested 3"' in data
+    for other in (data.replace(b"nested 3", b"nested 2"), data.replace(b'"closure": "meta-line count, deep records nested 3", ', b"")):
+        assert other != data
+        checkpoint.write_bytes(other)
+        result = invoke([*claim, "--resume", str(checkpoint)])
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith(f"error: {checkpoint}: a checkpoint of this search under closure"), result.stderr
