@@ -216,6 +216,9 @@ def test_a_proved_sub_search_is_read_back_from_the_log(tmp_path: Path) -> None:
     assert first.status == "proved" and any(json.loads(line).get("moves") for line in log.read_text().splitlines()[1:])
     done = repair(game, plan, 5, job_nodes=100_000, resume=log)
     assert done.status == "proved" and len(done.searches) == done.resumed
+    # the plan's own figures, whatever the log proved; what was still bad when this run began, apart
+    assert (done.bad_before, done.longest_before) == (first.bad_before, first.longest_before) == (first.bad_at_start, 7)
+    assert done.bad_at_start == 0 < done.bad_before
     assert done.certificate is not None
     write_proof(done.certificate, tmp_path / "again.json")
     assert checker(tmp_path / "again.json").returncode == 0

@@ -107,8 +107,9 @@ class Repair:
     status: str
     searches: list[SubSearch] = field(default_factory=list)
     kept: int = 0  # the plan's moves the new strategy keeps
-    bad_before: int = 0  # the prover's bad positions in the plan
+    bad_before: int = 0  # the prover's bad positions in the plan itself
     longest_before: int = 0  # the plan's longest play, in plies
+    bad_at_start: int = 0  # the bad positions this run began with: fewer than bad_before once a resumed log proved some
     tree: ProofTree | None = None
     certificate: StrategyCertificate | None = None
     seconds: float = 0.0
@@ -297,6 +298,7 @@ def repair(
         move = good.get(game.key(state))
         return () if move is None else (move,)
 
+    read_back = bool(good)  # the log's proofs: the first walk is then not the plan's own
     changed = True
     try:
         while True:
@@ -307,8 +309,11 @@ def repair(
                 good.update((key, combined[key]) for key in fits)
                 bad = {key for key in steps.states if key not in fits}
                 changed = False
-            if first:
-                out.bad_before, out.longest_before, first = len(bad), steps.height[game.key(root)], False
+            if first:  # the plan's own figures: a walk of the plan alone when the log's proofs changed this one
+                alone = walk(game, root, player, moves) if read_back else steps
+                out.longest_before = alone.height[game.key(root)]
+                out.bad_before = sum(alone.ply[key] + alone.height[key] > within for key in alone.states)
+                out.bad_at_start, first = len(bad), False
             if game.key(root) in fits or game.is_terminal(root):
                 break
             frontier = sorted((key for key in bad if key not in failed and all(g in failed for g in steps.below[key] if g in bad)),
