@@ -241,3 +241,46 @@ def test_the_cli_logs_resumes_and_refuses_another_repairs_log(tmp_path: Path) ->
     assert checker(out).returncode == 0
     result = runner.invoke(app, ["prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--jump", "2"])
     assert result.exit_code == 2 and "--jump skips levels of a repair: give it with --from-proof FILE" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["uttt", "uttt:open"])
+def test_the_grid_symmetries_commute_with_the_rules(name: str) -> None:
+    # a repair shares a sub-result among images: each map must carry positions, moves and results along
+    import random
+
+    from solver.games.families import resolve_game
+
+    game = resolve_game(name)
+    maps = game.symmetries()
+    start = game.initial()
+    assert maps[0][0](start) == start and [f(start) for f, _ in maps] == [start] * 8
+    rng = random.Random(36)
+    for _ in range(12):
+        state = game.initial()
+        while not game.is_terminal(state):
+            legal = game.legal_moves(state)
+            for image, move_image in maps:
+                seen = image(state)
+                assert sorted(move_image(m) for m in legal) == game.legal_moves(seen)
+                assert game.is_terminal(seen) is False and game.to_move(seen) == game.to_move(state)
+            move = rng.choice(legal)
+            for image, move_image in maps:
+                assert image(game.apply(state, move)) == game.apply(image(state), move_image(move))
+            state = game.apply(state, move)
+        assert {game.returns(image(state)) for image, _ in maps} == {game.returns(state)}
+    assert len({image(game.parse_position(NOT_SHORTER)) for image, _ in maps}) == 8
+
+
+def test_a_repair_shares_sub_results_among_symmetric_images(tmp_path: Path) -> None:
+    # the corner-pin position below is its own mirror image (the grid's diagonal): its bad positions come in
+    # mirrored pairs, and one search settles both; the same verdicts, fewer searches
+    position = "X.O...X../.X..X..X./O.X..X..X/...OOO.../.X.OXO.X./..XOOO.../X.....OOO/.X..X.OO./..X...O.X 0"
+    sub_plan(position, tmp_path / "plan.json")
+    plan, game = read_proof(tmp_path / "plan.json")
+    shared = repair(game, plan, 8, job_nodes=100_000)
+    game.symmetries = lambda: []  # the same game without them: every bad position searched
+    alone = repair(game, plan, 8, job_nodes=100_000)
+    assert shared.status == alone.status
+    assert shared.by_symmetry > 0 and alone.by_symmetry == 0
+    searched = [s for s in shared.searches if s.status != "no room"]
+    assert len(searched) + shared.by_symmetry >= len([s for s in alone.searches if s.status != "no room"]) > len(searched)

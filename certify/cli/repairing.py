@@ -101,7 +101,7 @@ def summary(done: Repair, target: Claim, plan: str, path: Path | None) -> dict:
     data: dict[str, Any] = {
         "claim": {"player": target.player, "result": target.result, "within": target.within},
         "status": done.status, "from_proof": plan, "plan_longest_play": done.longest_before,
-        "plan_bad_positions": done.bad_before, "bad_positions_at_start": done.bad_at_start, "resumed_sub_searches": done.resumed, "nodes": done.nodes, "cpu_seconds": round(done.cpu_seconds, 3),
+        "plan_bad_positions": done.bad_before, "bad_positions_at_start": done.bad_at_start, "resumed_sub_searches": done.resumed, "by_symmetry": done.by_symmetry, "nodes": done.nodes, "cpu_seconds": round(done.cpu_seconds, 3),
         "seconds": round(done.seconds, 3), "peak_rss_mb": round(max([peak_rss_mb(), *(s.peak_rss_mb for s in done.searches)]), 1),
         "sub_searches": [{"position": s.position, "ply": s.ply, "within": s.within, "status": s.status, "nodes": s.nodes,
                           "cpu_seconds": round(s.cpu_seconds, 3), "peak_rss_mb": round(s.peak_rss_mb, 1),

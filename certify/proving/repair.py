@@ -114,6 +114,7 @@ class Repair:
     certificate: StrategyCertificate | None = None
     seconds: float = 0.0
     resumed: int = 0  # the first `resumed` searches come from a --resume log
+    by_symmetry: int = 0  # bad positions settled by a symmetric image's sub-result (the family's `symmetries`), unsearched
 
     @property
     def nodes(self) -> int:
@@ -256,6 +257,26 @@ def repair(
     failed: dict[Any, str] = {}
     out = Repair("failed")
     skip_above: int | None = None  # skip the bad positions deeper than this ply, unsearched
+    symmetries = list(getattr(game, "symmetries", list)())[1:]  # the family's, without the identity (solver/games/game.py)
+    shared: set[Any] = set()  # keys settled by an image's sub-result, not searched
+
+    def share_failure(state: Any, status: str) -> None:  # a failed position's images fail alike
+        if status in ("skipped", "no room"):  # the level's verdict, not the position's: an image has its own
+            return
+        for image, _ in symmetries:
+            key = game.key(image(state))
+            if key not in failed:
+                failed[key] = status
+                shared.add(key)
+
+    def share_proof(pairs: list[tuple[Any, Any]]) -> None:  # a sub-proof's images are proofs of the images
+        for image, move_image in symmetries:
+            for state, move in pairs:
+                key = game.key(image(state))
+                if key not in good:
+                    good[key] = move_image(move)
+                    shared.add(key)
+
     header = {"format": LOG_FORMAT, "version": LOG_VERSION, "rules_sha256": game.rules.sha256(), "player": player,
               "within": within, "root": claim.root, "plan": plan_digest(plan)}
     before = [] if resume is None else read_log(resume, header)
@@ -264,14 +285,16 @@ def repair(
             skip_above = line["skip_above"]
             continue
         try:
-            key = game.key(game.parse_position(line["position"]))
+            state = game.parse_position(line["position"])
             done = SubSearch(**{name: line[name] for name in SubSearch.__dataclass_fields__ if name in line})
-            if done.status == "proved":
-                good.update((game.key(game.parse_position(p)), game.parse_move(m)) for p, m in line["moves"])
+            pairs = [(game.parse_position(p), game.parse_move(m)) for p, m in line["moves"]] if done.status == "proved" else []
         except (KeyError, TypeError, ValueError) as err:
             raise RepairError(f"{resume}: a sub-result that does not fit the game ({err})") from None
+        good.update((game.key(s), m) for s, m in pairs)
+        share_proof(pairs)
         if done.status != "proved" and done.status in SETTLED:
-            failed[key] = done.status
+            failed[game.key(state)] = done.status
+            share_failure(state, done.status)
         if done.status in SETTLED:
             out.searches.append(done)
     out.resumed = len(out.searches)
@@ -298,6 +321,7 @@ def repair(
         move = good.get(game.key(state))
         return () if move is None else (move,)
 
+    seen_bad: set[Any] = set()  # every bad position a walk found: the images that settled one are counted
     read_back = bool(good)  # the log's proofs: the first walk is then not the plan's own
     changed = True
     try:
@@ -308,6 +332,7 @@ def repair(
                 fits = {key for key, ply in steps.ply.items() if key in steps.states and ply + steps.height[key] <= within}
                 good.update((key, combined[key]) for key in fits)
                 bad = {key for key in steps.states if key not in fits}
+                seen_bad |= bad
                 changed = False
             if first:  # the plan's own figures: a walk of the plan alone when the log's proofs changed this one
                 alone = walk(game, root, player, moves) if read_back else steps
@@ -324,7 +349,7 @@ def repair(
             frontier = [key for key in frontier if steps.ply[key] == steps.ply[frontier[0]]]  # a round is one level
             level: Counter[tuple[int, bool]] = Counter()  # (ply, disproved) of this round's sub-searches
             for key in frontier:
-                if key in good:  # a sub-proof found in this round reaches it already
+                if key in good or key in failed:  # settled in this round already: by a sub-proof reaching it, or by an image
                     continue
                 ply, left = steps.ply[key], within - steps.ply[key]
                 text = game.format_position(steps.states[key])
@@ -358,14 +383,16 @@ def repair(
                 if o.status == "proved":
                     assert attempt.certificate is not None  # a proved attempt carries its certificate
                     sub, states = strategy_moves(attempt.certificate, game), {}
-                    if record is not None:  # the log names positions: the sub-proof's states, once more
+                    if record is not None or symmetries:  # the log names positions, images map them: the states, once more
                         canonical_strategy(game, game.parse_position(text), player, lambda s: sub[game.key(s)], within=left,
                                            visit=lambda s, _ply: states.setdefault(game.key(s), s))
                     good.update(sub)
+                    share_proof([(states[k], move) for k, move in sub.items()] if symmetries else [])
                     changed = True
                     note(done, sub, states)
                 else:
                     failed[key] = o.status
+                    share_failure(steps.states[key], o.status)
                     note(done)
             if level:
                 top = min(ply for ply, _ in level)
@@ -379,6 +406,7 @@ def repair(
             tell(bad=len(bad))
     finally:
         out.seconds = time.perf_counter() - started
+        out.by_symmetry = len(shared & seen_bad)
         if record is not None:
             record.close()
     bounded = Claim(player, "win", within)

@@ -4,7 +4,9 @@ A family (positional games in solver/games/positional/engine.py, Ultimate tic-ta
 solver/games/uttt/engine.py) implements `Game`; algorithms (proof-number search, certificate
 writers) use nothing else, so they never special-case a family. Family knowledge a search may
 use — move ordering, pruning of moves that cannot help — comes from the family's own
-`SearchHooks` object.
+`SearchHooks` object. A family may also offer `symmetries()`: (state map, move map) pairs, the
+identity first, each mapping every position to one of the same value and its moves to the image's
+(Ultimate tic-tac-toe's grid symmetries); a proof repair shares its sub-results among images.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Literal, NamedTuple
 
 from solver.games.positional.rules import RulesError, canonical_json
@@ -149,6 +150,12 @@ class Uttt:
     def search_hooks(self) -> CriticalSquares:
         """Seed 003's critical-square pruning and ordering (`certify prove --plain` goes without)."""
         return CriticalSquares(self.rules.open)
+
+    def symmetries(self) -> list[tuple[Callable[[Position], Position], Callable[[int], int]]]:
+        """The grid's 8 symmetries as (position map, move map), the identity first (game.py): a rotation
+        or reflection of the 9×9 grid moves boards and cells alike, so a move's cell still names the
+        board it sends to, and lines, won boards and the meta lines go to their images."""
+        return [(lambda s, p=p: grid_image(s, p), lambda move, p=p: 9 * p[move // 9] + p[move % 9]) for p in GRID_SYMMETRIES]
 
     # ---- the protocol ------------------------------------------------------------------------
 
@@ -283,6 +290,22 @@ def from_marks(x: int, o: int, sent: int, open_rules: bool = False, first: int =
     full = sum(1 << b for b in range(9) if chunk(x | o, b) == FULL9)
     closed = full if open_rules else xw | ow | full
     return Position(x, o, xw, ow, closed, -1 if sent < 0 or closed >> sent & 1 else sent)
+
+
+# The 3×3 board's rotations and reflections, as permutations of 0..8 (row-major), the identity first.
+GRID_SYMMETRIES = ((0, 1, 2, 3, 4, 5, 6, 7, 8), (2, 5, 8, 1, 4, 7, 0, 3, 6), (8, 7, 6, 5, 4, 3, 2, 1, 0), (6, 3, 0, 7, 4, 1, 8, 5, 2),
+                   (2, 1, 0, 5, 4, 3, 8, 7, 6), (6, 7, 8, 3, 4, 5, 0, 1, 2), (0, 3, 6, 1, 4, 7, 2, 5, 8), (8, 5, 2, 7, 4, 1, 6, 3, 0))
+
+
+def grid_image(s: Position, p: tuple[int, ...]) -> Position:
+    """The position with every board b moved to p[b] and every cell c of a board to p[c]."""
+    def cells(marks: int) -> int:
+        return sum(1 << 9 * p[g // 9] + p[g % 9] for g in bits(marks))
+
+    def boards(mask: int) -> int:
+        return sum(1 << p[b] for b in range(9) if mask >> b & 1)
+
+    return Position(cells(s.x), cells(s.o), boards(s.xw), boards(s.ow), boards(s.closed), -1 if s.sent < 0 else p[s.sent])
 
 
 # ---- notation ---------------------------------------------------------------------------------
