@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from operator import itemgetter
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -18,6 +19,7 @@ import numpy as np
 
 from solver.games.positional.rules import Rules, require_table_size
 from solver.games.positional.hooks import PositionalHooks
+from solver.games.positional.symmetry import line_automorphisms
 
 _MEMO_LIMIT = 1 << 16  # states whose labels and moves a game remembers before starting over (bounds memory)
 _CHUNK_CELLS = 8  # boards decode 8 trits at a time from a table of every 8-cell pattern
@@ -273,6 +275,15 @@ class Game:
     def search_hooks(self) -> PositionalHooks:
         """Move ordering and pruning for proof search (solver/games/game.py)."""
         return PositionalHooks(self.rules, self.board)
+
+    def symmetries(self) -> list[tuple[Callable[[int], int], Callable[[Move], Move]]]:
+        """The line set's automorphisms (symmetry.py) as (state map, move map), the identity first
+        (game.py): the mark on cell i goes to cell p[i], and every line with its cells."""
+        def image(code: int, p: tuple[int, ...]) -> int:
+            return sum(mark * self._pow3[p[cell]] for cell, mark in enumerate(self.board(code)) if mark)
+
+        return [(lambda code, p=p: image(code, p), lambda move, p=p: Move(p[move.cell], move.mark))
+                for p in line_automorphisms(self.rules)]
 
     # ---- vectorised API --------------------------------------------------------------------
 
