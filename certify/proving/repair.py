@@ -28,6 +28,13 @@ search, so their parents J levels up are searched directly (their searches are f
 find what the skipped ones would have); a level below the rate searches every level again. Skipping
 only withholds moves from the plan, never adds any, so it cannot make the result unsound.
 
+Symmetric images. Where the family offers `symmetries()` (solver/games/game.py: Ultimate
+tic-tac-toe's eight grid symmetries, a positional game's line automorphisms), a sub-result is
+shared with the position's images: a failed position's images fail alike (a disproof is the game's
+fact, and a budget stop only withholds moves), and a sub-proof mapped move by move through each
+symmetry is a proof from the image, added to the plan as any sub-proof is (so the checker judges it
+like every other move). The log keeps only searched results; a resumed repair shares them again.
+
 The log. With `log`, each settled sub-result (a proved one with its moves, by position and move in
 the family's notation) is appended to a file of JSON lines as it comes; `resume` takes a log of
 the same repair (same rules, player, bound, root and plan) and goes on from it. A proved sub-result
