@@ -287,3 +287,15 @@ def test_a_repair_shares_sub_results_among_symmetric_images(tmp_path: Path) -> N
     assert shared.by_symmetry > 0 and alone.by_symmetry == 0
     searched = [s for s in shared.searches if s.status != "no room"]
     assert len(searched) + shared.by_symmetry >= len([s for s in alone.searches if s.status != "no room"]) > len(searched)
+
+
+def test_one_disproved_reply_of_the_opponent_at_the_root_disproves_the_claim(tmp_path: Path) -> None:
+    # O moves at this root (a corner-pin position at ply 37): once X is disproved after one of O's replies,
+    # O plays it, so the claim is false there and the other replies are not searched
+    position = "X.O...X../.X..X..X./O.X..X..X/...OOO.../.X.OXO.X./..XOOO..X/X.....OOO/.X..X.OOO/..X..XOOX 0"
+    sub_plan(position, tmp_path / "plan.json")
+    plan, game = read_proof(tmp_path / "plan.json")
+    game.symmetries = lambda: []  # without them: the two replies below are each other's mirror images
+    done = repair(game, plan, 4, job_nodes=100_000)
+    replies = [s for s in done.searches if s.ply == 1]
+    assert done.status == "disproved" and [s.status for s in replies] == ["disproved"]

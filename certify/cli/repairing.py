@@ -140,7 +140,7 @@ def report(data: dict, name: str, target: Claim, out: Any = console) -> None:
                   f"({data['kept']:,} kept from the plan), {plural(data['positions'], 'position')}, depth {data['depth']}", soft_wrap=True)
     else:
         why = {"failed": "the root itself could not be repaired within the budgets",
-               "disproved": f"the search from the root disproved it: player {target.player} cannot win within {target.within} plies",
+               "disproved": f"the search disproved it at the root or after a reply of the opponent's there: player {target.player} cannot win within {target.within} plies",
                "node budget": "the --max-nodes budget ran out", "interrupted": "interrupted"}.get(data["status"], data["status"])
         out.print(f"[yellow]not proved ({escape(data['status'])})[/] {said} — {escape(why)}; {cost}; no certificate written",
                   soft_wrap=True)

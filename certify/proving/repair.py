@@ -16,7 +16,8 @@ below it has failed (disproved, out of its node budget, or without a move left b
 A proved sub-search's moves join the plan (every position of a bounded proof is good), the walk
 is redone, and the loop ends when the root is good — the new certificate is the combined
 strategy's canonical traversal, bounded by N — or when the root itself fails or the budget is
-spent. Why the combination ends in time: each move kept comes from a strategy under which its
+spent (or, at a root where the opponent moves, as soon as one reply leads to a disproved position:
+the opponent plays it). Why the combination ends in time: each move kept comes from a strategy under which its
 position's plays end by ply N, and the positions that move leads to are good under the same
 strategy, so by induction on the plies left every play of the combination ends by ply N.
 
@@ -348,6 +349,9 @@ def repair(
                 out.bad_at_start, first = len(bad), False
             if game.key(root) in fits or game.is_terminal(root):
                 break
+            if game.to_move(root) != player and any(steps.ply[key] == 1 and failed.get(key) == "disproved" for key in bad):
+                out.status = "disproved"  # the opponent moves from the root to a position the player cannot win in time
+                return out
             frontier = sorted((key for key in bad if key not in failed and all(g in failed for g in steps.below[key] if g in bad)),
                               key=lambda key: -steps.ply[key])
             if not frontier:  # the root failed too: disproved there means the claim is false
@@ -401,6 +405,9 @@ def repair(
                     failed[key] = o.status
                     share_failure(steps.states[key], o.status)
                     note(done)
+                    if o.status == "disproved" and ply == 1 and game.to_move(root) != player:
+                        out.status = "disproved"  # as above: the opponent's reply from the root settles it
+                        return out
             if level:
                 top = min(ply for ply, _ in level)
                 searched, disproved = level[top, False] + level[top, True], level[top, True]
