@@ -730,3 +730,14 @@ def test_tree_draws_a_proof_closed_by_pairings_or_counts():
     assert "does not lose within 21 plies" in counted.stdout and "■ closed by a count" in counted.stdout
     graph = run("tree", closed, "--depth", "1", "--format", "dot").stdout
     assert graph.count("\\nclosed by a pairing") == 16
+
+
+def test_tree_of_a_bounded_proof_stops_at_its_bound(tmp_path):
+    path = tmp_path / "b3.json"
+    assert run("prove", "mnk:3,3,3", "--claim", "no-loss", "--player", "2", "--within", "3", "-o", str(path)).exit_code == 0
+    drawn = run("tree", str(path), "--depth", "2")
+    assert drawn.exit_code == 0 and "within 3 plies" in drawn.stdout
+    data = json.loads(run("tree", str(path), "--depth", "2", "--json").stdout)
+    plays = [reply["then"] for reply in data["tree"]["replies"].values()]
+    assert all(child.get("bound") for play in plays for child in play["replies"].values())  # ply 3: the bound
+    assert drawn.stdout.count("⊣ the bound") == sum(len(play["replies"]) for play in plays)
