@@ -677,10 +677,12 @@ static int cut_above(const Search *s, int depth) {
 /* Expand `state` until its pn reaches pn_limit or its dn reaches dn_limit, or it is solved;
    its numbers then are *pn, *dn.
 
-   With threads (s->shared), two things differ, as in Kaneko's parallel df-pn and SPDFPN: a
+   With threads (s->shared), three things differ, as in Kaneko's parallel df-pn and SPDFPN: a
    position another thread solved is returned at once (checked at every turn after the first, and
    on entry where a closure would be asked for, which looks the entry up anyway; elsewhere the
-   first turn sees it in the children's numbers, but for the position's closure), and a
+   first turn sees it in the children's numbers, but for the position's closure); a thread below
+   a position another thread solved returns up to it (`cut_others`, `cut_above`: else it went on
+   until its thresholds ran out, under a position already solved); and a
    child another thread is searching now (on its published path) looks harder than it is when
    choosing -- its minimised number times (1 + spread/4), plus 1, per such thread: a virtual proof
    number -- so the threads spread over the children rather than all follow one path. The numbers
