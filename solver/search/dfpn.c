@@ -682,10 +682,15 @@ static int cut_above(const Search *s, int depth) {
    on entry where a closure would be asked for, which looks the entry up anyway; elsewhere the
    first turn sees it in the children's numbers, but for the position's closure); a thread below
    a position another thread solved returns up to it (`cut_others`, `cut_above`: else it went on
-   until its thresholds ran out, under a position already solved); and a
-   child another thread is searching now (on its published path) looks harder than it is when
-   choosing -- its minimised number times (1 + spread/4), plus 1, per such thread: a virtual proof
-   number -- so the threads spread over the children rather than all follow one path. The numbers
+   until its thresholds ran out, under a position already solved); and at a position where the
+   prover's opponent moves (an AND node), a child another thread is searching now (on its
+   published path) looks harder than it is when choosing -- its minimised number times
+   (1 + spread/4), plus 1, per such thread: a virtual proof number -- so the threads spread over
+   the children rather than all follow one path. Only there: a proof needs every child of an AND
+   node, so a thread sent to another child does work the proof needs, while at the prover's own
+   positions it would search a move the proof may never use (on a ply-30 uttt position, spreading
+   at both kinds of node cost 1.58x the serial nodes, at AND nodes only 1.01x: docs/scaling.md).
+   A claim that fails needs the reverse; not measured. The numbers
    stored and returned are never virtual. The children's numbers are still read from the table
    once per visit: re-reading them at every turn (to see the other threads' work sooner) cost
    more CPU per node and no fewer nodes on mnk:4,5,4 player 2 (docs/scaling.md). */
@@ -738,7 +743,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
             u64 near = or_node ? pn : dn, far = or_node ? dn : pn; /* minimised, summed */
             total = min_u64(INF, total + far);
             if (near < least) least = near;
-            if (others && near && near < INF && children[i].result == DFPN_OPEN) {
+            if (others && !or_node && near && near < INF && children[i].result == DFPN_OPEN) {
                 u64 busy = 0;
                 for (int t = 0; t < others; t++) busy += theirs[t] == children[i].hash;
                 if (busy) near = min_u64(INF - 1, near + busy * (1 + near * (u64)sh->spread / 4));
