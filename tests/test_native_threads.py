@@ -134,3 +134,15 @@ def test_cli_threads_certificate_checkpoint_and_refusals(tmp_path: Path) -> None
         refused = runner.invoke(app, ["prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--threads", "2",
                                       "-o", str(tmp_path / "r.json"), *clash])
         assert refused.exit_code == 2 and "--threads" in refused.output, (clash, refused.output)
+
+
+def test_the_spread_of_the_virtual_proof_numbers_is_a_choice_not_a_verdict() -> None:
+    """`spread` (how much harder a child another thread searches looks) changes which child a thread
+    takes, never what is proved; a negative one is refused."""
+    game = resolve_game("mnk:4,4,4")
+    serial = native.NativeProofSearch(game, Claim(1, "win"), game.search_hooks()).search(game.initial())
+    for spread in (0, 2, 16):
+        search = native.NativeProofSearch(game, Claim(1, "win"), game.search_hooks(), threads=2, spread=spread)
+        assert search.search(game.initial()).status == serial.status
+    with pytest.raises(ValueError, match="spread"):
+        native.NativeProofSearch(game, Claim(1, "win"), game.search_hooks(), threads=2, spread=-1).search(game.initial())

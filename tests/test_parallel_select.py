@@ -96,6 +96,8 @@ def test_the_target_benchmark_measures_a_small_claim(workers: int) -> None:
     last = row["parallel"]["footprint"][-1]
     assert last["jobs"] == row["parallel"]["jobs"] and last["checkpoint_bytes"] > 0 and last["tree_nodes"] >= 1
     assert row["threads"]["threads"] == 2 and row["threads_versus"]["agrees"] and row["threads"]["nodes"] > 0
+    # the serial search and each worker get 16 MB; the two threads' one table what two workers get between them
+    assert row["serial"]["table_mb"] == row["parallel"]["table_mb"] == 16 and row["threads"]["table_mb"] == result["threads_table_mb"] == 32
 
 
 def test_the_target_benchmark_picks_a_position_by_its_serial_time(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -217,6 +217,9 @@ def parallel_benchmark(ply: int = 40, count: int = 2, budget: int = 20_000, job_
 # ---- the issue's targets: whole processes, serial against 2 workers ----------------------------
 
 TARGET_TABLE_MB = 810.0  # each process's (serial search, each worker) table cap: 2^24 entries of 48 bytes
+# The threads' one table is capped at what their number of workers' tables take between them
+# (`target_benchmark`'s threads_table_mb): N threads are compared with N workers, each given the
+# memory of one serial search. Docs and the bench's output say what each run got.
 TARGET_RSS_SECONDS = 0.1  # how often the process tree's resident memory is read
 
 
@@ -273,7 +276,7 @@ def one_search(game_text: str, position: str | None, player: int, result: str, w
         outcome = search.search(state, max_nodes=max_nodes, max_seconds=max_seconds)
         return {"status": outcome.status, "nodes": outcome.nodes, "search_wall_s": time.perf_counter() - start,
                 "search_cpu_s": time.process_time() - start_cpu, "jobs": 0, "driver_cpu_s": 0.0, "threads": threads,
-                "entries": search.entries, "evictions": search.evictions, "table_bytes": search.table_bytes}
+                "table_mb": table_mb, "entries": search.entries, "evictions": search.evictions, "table_bytes": search.table_bytes}
     options = Options(table_mb=table_mb)
     samples: list[dict[str, Any]] = []
     engine = EngineSpec("process", workers).open(Context(game, claim, worker_search(game, options), options=options))
@@ -288,7 +291,7 @@ def one_search(game_text: str, position: str | None, player: int, result: str, w
     return {"status": run.status, "nodes": stats.worker_nodes, "search_wall_s": stats.seconds,
             "search_cpu_s": stats.worker_cpu_seconds + stats.driver_cpu_seconds, "jobs": stats.jobs,
             "driver_cpu_s": stats.driver_cpu_seconds, "job_cpu_s": stats.worker_cpu_seconds,
-            "driver_nodes": stats.driver_nodes, "footprint": samples}
+            "driver_nodes": stats.driver_nodes, "table_mb": table_mb, "footprint": samples}
 
 
 FOOTPRINT_SECONDS = 30.0  # how often a target run measures the driver's state, as a checkpoint would save it (it costs the driver a pickling)
@@ -398,7 +401,7 @@ def target_row(target: Target, serial: dict[str, Any], parallel: dict[str, Any] 
 def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_seconds: float = DEFAULT_JOB_SECONDS,
                      table_mb: float = TARGET_TABLE_MB, uttt: bool = True, driver: bool = True, threads: int = 2,
                      uttt_first: int | None = None, uttt_seconds: tuple[float, float] | None = None,
-                     scan_seconds: float | None = None) -> dict[str, Any]:
+                     scan_seconds: float | None = None, threads_table_mb: float | None = None) -> dict[str, Any]:
     """For each target claim (default: TARGET_MNK), the serial compiled search, then (`threads` > 1)
     that many threads sharing its table, then (`driver`) the driver on `workers` workers, each a
     whole process run after the other (`target_row`). With `uttt`, then the first position of
@@ -407,17 +410,19 @@ def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_
     `scan_seconds` in all, default UTTT_SCAN_SECONDS; the
     ones tried and passed over are listed), and the same runs on it (time limits twice the serial's
     time; the driver's node budget 3x its nodes).
-    Threads and workers share one table cap each: the threads' one table is capped at `table_mb`
-    as the serial search's is."""
+    The serial search and each worker get a table of `table_mb`; the threads' one table gets
+    `threads_table_mb` (default: `table_mb` times `threads`, what as many workers' tables take
+    between them); each run's figures say its cap (`table_mb`)."""
     rows, passed_over = [], []
     load_before = os.getloadavg()[0]
     uttt_seconds = uttt_seconds or UTTT_SERIAL_SECONDS
     uttt_first = UTTT_FIRST if uttt_first is None else uttt_first
     scan_seconds = UTTT_SCAN_SECONDS if scan_seconds is None else scan_seconds
+    threads_table_mb = table_mb * threads if threads_table_mb is None else threads_table_mb
 
     def runs(target: Target, serial: dict[str, Any], max_nodes: int | None, max_seconds: float | None = None) -> dict[str, Any]:
         # the threads' bound is time alone, as the serial search's: a node budget would size their table up front
-        threaded = measured_process(target, 0, job_seconds, table_mb, max_seconds, threads=threads) if threads > 1 else None
+        threaded = measured_process(target, 0, job_seconds, threads_table_mb, max_seconds, threads=threads) if threads > 1 else None
         parallel = measured_process(target, workers, job_seconds, table_mb, max_seconds, max_nodes) if driver else None
         return target_row(target, serial, parallel, workers, threaded)
 
@@ -438,6 +443,7 @@ def target_benchmark(targets: list[Target] | None = None, workers: int = 2, job_
             rows.append(runs(target, serial, 3 * serial["nodes"], 2 * serial["search_wall_s"]))
             break
     return {"workers": workers if driver else 0, "threads": threads, "job_seconds": job_seconds, "table_mb": table_mb,
+            "threads_table_mb": threads_table_mb,
             "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)], "rows": rows,
             "uttt_passed_over": passed_over, "uttt_rule": {"ply": UTTT_PLY, "serial_seconds": list(uttt_seconds),
                                                            "scan_seconds": scan_seconds, "first": uttt_first}}

@@ -306,7 +306,8 @@ def bench_target(json_out: bool, driver: bool = True, uttt_first: int | None = N
     table = Table("claim", "run", "status", "search wall", "process wall", "CPU", "nodes", "× serial nodes", "jobs",
                   "peak RSS (all processes)", "speedup", "efficiency",
                   title=f"certify bench --suite parallel --target: jobs of about {result['job_seconds']} s, "
-                        f"tables of {result['table_mb']:.0f} MB per process")
+                        f"tables of {result['table_mb']:.0f} MB per process, the {result['threads']} threads' one table "
+                        f"{result['threads_table_mb']:.0f} MB")
     for row in result["rows"]:
         named = [("serial (compiled)", row["serial"], None), (f"{result['threads']} threads, one table", row.get("threads"),
                                                               row.get("threads_versus")),

@@ -224,12 +224,15 @@ typedef struct Shared {
     u64 used, evictions;    /* the threads' new entries and evictions, added in at each grant */
     int path_stride;
     u64 **path;             /* per thread: the hash of the position it searches at each depth, 0 below it */
+    u64 *cut;               /* per thread (a cache line each, CUT_STRIDE): 1 + the depth of a position on its
+                               path another thread solved (its search below is of no more use), else 0 */
     int spread;             /* a child another thread searches looks (1 + spread/4) times harder, plus 1 */
     pthread_mutex_t mutex;
     pthread_cond_t wake;    /* the supervisor: a thread parked or ended */
     pthread_cond_t resume;  /* the threads: the pause is over */
 } Shared;
 
+#define CUT_STRIDE 8 /* u64s: one cache line */
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
@@ -646,16 +649,49 @@ static int others_at(const Search *s, int depth, u64 *out) {
     return n;
 }
 
+/* Threads: this thread has just solved the position `hash` at `depth`; a thread whose path passes
+   through it is searching below a solved position, and is told to return up to it (its `cut`, the
+   least such depth kept). Returning early is always sound (it returns the true numbers it has, as
+   at a threshold), so a late or needless cut costs work, never a verdict. */
+static void cut_others(const Search *s, int depth, u64 hash) {
+    Shared *sh = s->shared;
+    for (int t = 0; t < sh->threads; t++)
+        if (t != s->thread && LOAD(sh->path[t][depth]) == hash) {
+            u64 *cut = &sh->cut[(size_t)t * CUT_STRIDE], was = LOAD(*cut);
+            while ((!was || (u64)depth + 1 < was)
+                   && !__atomic_compare_exchange_n(cut, &was, (u64)depth + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+        }
+}
+
+/* Threads: whether another thread solved a position above `depth` on this thread's path (it then
+   returns, level by level, to that position, whose next turn finds it solved); a cut at or above
+   a depth it has come back to is cleared. */
+static int cut_above(const Search *s, int depth) {
+    u64 *cut = &s->shared->cut[(size_t)s->thread * CUT_STRIDE], at = LOAD(*cut);
+    if (!at) return 0;
+    if (at - 1 < (u64)depth) return 1;
+    __atomic_compare_exchange_n(cut, &at, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return 0;
+}
+
 /* Expand `state` until its pn reaches pn_limit or its dn reaches dn_limit, or it is solved;
    its numbers then are *pn, *dn.
 
-   With threads (s->shared), two things differ, as in Kaneko's parallel df-pn and SPDFPN: a
+   With threads (s->shared), three things differ, as in Kaneko's parallel df-pn and SPDFPN: a
    position another thread solved is returned at once (checked at every turn after the first, and
    on entry where a closure would be asked for, which looks the entry up anyway; elsewhere the
-   first turn sees it in the children's numbers, but for the position's closure), and a
-   child another thread is searching now (on its published path) looks harder than it is when
-   choosing -- its minimised number times (1 + spread/4), plus 1, per such thread: a virtual proof
-   number -- so the threads spread over the children rather than all follow one path. The numbers
+   first turn sees it in the children's numbers, but for the position's closure); a thread below
+   a position another thread solved returns up to it (`cut_others`, `cut_above`: else it went on
+   until its thresholds ran out, under a position already solved); and at a position where the
+   prover's opponent moves (an AND node), a child another thread is searching now (on its
+   published path) looks harder than it is when choosing -- its minimised number times
+   (1 + spread/4), plus 1, per such thread: a virtual proof number -- so the threads spread over
+   the children rather than all follow one path. Only there: a proof needs every child of an AND
+   node, so a thread sent to another child does work the proof needs, while at the prover's own
+   positions it would search a move the proof may never use (on a ply-30 uttt position, spreading
+   at both kinds of node cost 1.58x the serial nodes, at AND nodes only 1.01x: docs/scaling.md).
+   A claim that fails would need the reverse; on one disproved uttt position this rule took
+   1.05-1.13x the serial nodes, spreading everywhere 1.04x. The numbers
    stored and returned are never virtual. The children's numbers are still read from the table
    once per visit: re-reading them at every turn (to see the other threads' work sooner) cost
    more CPU per node and no fewer nodes on mnk:4,5,4 player 2 (docs/scaling.md). */
@@ -708,7 +744,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
             u64 near = or_node ? pn : dn, far = or_node ? dn : pn; /* minimised, summed */
             total = min_u64(INF, total + far);
             if (near < least) least = near;
-            if (others && near && near < INF && children[i].result == DFPN_OPEN) {
+            if (others && !or_node && near && near < INF && children[i].result == DFPN_OPEN) {
                 u64 busy = 0;
                 for (int t = 0; t < others; t++) busy += theirs[t] == children[i].hash;
                 if (busy) near = min_u64(INF - 1, near + busy * (1 + near * (u64)sh->spread / 4));
@@ -724,7 +760,9 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         *node_pn = or_node ? least : total;
         *node_dn = or_node ? total : least;
         store(s, hash, key, *node_pn, *node_dn, s->nodes - first + 1);
+        if (sh && (least == 0 || least >= INF)) cut_others(s, depth, hash);
         if (*node_pn >= pn_limit || *node_dn >= dn_limit || least == 0 || least >= INF) return;
+        if (sh && cut_above(s, depth)) return;
         pn = known[2 * chosen], dn = known[2 * chosen + 1];
         u64 widened = second + 1 + second / 4; /* the 1+epsilon trick: fewer returns to the parent */
         if (best != least && (or_node ? pn >= min_u64(pn_limit, widened) : dn >= min_u64(dn_limit, widened))) {
@@ -1153,10 +1191,12 @@ static int run_threads(Search *self, const void *state, int n, u64 pn_limit, u64
     sh.limit = self->limit_nodes - self->nodes;
     sh.path_stride = self->max_plies + 2;
     sh.path = calloc(n, sizeof *sh.path);
+    sh.cut = aligned_alloc(64, (size_t)n * CUT_STRIDE * sizeof(u64));
+    if (sh.cut) memset(sh.cut, 0, (size_t)n * CUT_STRIDE * sizeof(u64));
     pthread_mutex_init(&sh.mutex, NULL);
     pthread_cond_init(&sh.wake, NULL);
     pthread_cond_init(&sh.resume, NULL);
-    if (!views || !jobs || !ids || !sh.path) goto no_memory;
+    if (!views || !jobs || !ids || !sh.path || !sh.cut) goto no_memory;
     self->family->key(self->kernel, state, &self->root_key);
     self->root_hash = key_hash(&self->root_key);
     for (int t = 0; t < n; t++) {
@@ -1238,6 +1278,7 @@ done:
     if (views) free_views(views, n);
     for (int t = 0; sh.path && t < n; t++) free(sh.path[t]);
     free(sh.path);
+    free(sh.cut);
     free(jobs);
     free(ids);
     pthread_mutex_destroy(&sh.mutex);

@@ -44,6 +44,7 @@ SLOT_BYTES: int = _dfpn.SLOT_BYTES  # what the table spends per slot: the entry 
 # 9 GB resident while it doubles.
 DEFAULT_TABLE_MB = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 3 / 2**20
 GROWTH_HEADROOM = 1.5  # while the table doubles, the old and the new copy are both resident (and mapped)
+DEFAULT_SPREAD = 4  # threads: the virtual proof number's spread (dfpn.c `mid`), as `_dfpn.Search.search` defaults
 # a time budget's node estimate, to size the table up front (`reserve`): the fastest rate measured on
 # the development machine (AMD EPYC, uttt at ply 30: 0.92 M nodes per CPU-second), so a search within
 # its time budget never outgrows the table reserved for it; within the table's cap
@@ -128,6 +129,7 @@ class NativeProofSearch:
         table_mb: float = DEFAULT_TABLE_MB,
         closures: bool = False,
         threads: int = 1,
+        spread: int = DEFAULT_SPREAD,
     ) -> None:
         hooks = hooks if hooks is not None else NoHooks()
         kernel = kernel_for(game, hooks)
@@ -142,6 +144,7 @@ class NativeProofSearch:
         if threads > 1 and policy is not None:
             raise ValueError("a search with a policy calls Python at the prover's positions: it runs on one thread")
         self.threads = threads  # threads > 1: that many threads search the one table (dfpn.c "threads")
+        self.spread = spread  # threads: a child another thread searches looks (1 + spread/4) times harder, plus 1
         closures = closures or (bool(getattr(hooks, "always_close", False)) and has_closure(kernel))  # as ProofSearch
         self._core = _dfpn.Search(kernel.family, kernel.config, claim.player, claim.result == "no-loss",
                                   int(table_mb * 2**20), policy, -1 if claim.within is None else claim.within, closures)
@@ -182,6 +185,7 @@ class NativeProofSearch:
         more: dict[str, int] = {} if limits is None else {"pn_limit": min(limits[0], 1 << 60), "dn_limit": min(limits[1], 1 << 60)}
         if self.threads > 1:
             more["threads"] = self.threads
+            more["spread"] = self.spread
         self.reserve(max_nodes, max_memory_mb)
         status, pn, dn, seconds, peak = self._core.search(
             self.kernel.position(state),
