@@ -71,6 +71,8 @@ LARGE_PROOFS = (
     ("mnk:4,9,4", 1, "win"),
     # 10x4, likewise (Charatsidis 2017's other first-player win): the same search, 52 M nodes
     ("mnk:4,10,4", 1, "win"),
+    # 11x4, likewise, past the paper (issue 35's "then 11x4, 12x4"): the same search, 71 M nodes
+    ("mnk:4,11,4", 1, "win"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
 # (mnk:4,5,4 player 2: 1,135,790 positions, work 199,899,040; the command line's --max-states and
