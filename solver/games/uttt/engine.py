@@ -580,7 +580,8 @@ class CriticalSquares:
         bytes, None. The checker's work follows the record's length; which positions close does
         not depend on the choice. As kernel.c deep_record, which writes the same bytes: the moves
         are tried fewest replies first, a move is given up once its records cannot beat the best
-        so far (nor `limit`), and each reply's record is asked within what is left."""
+        so far (nor `limit`), and each reply's record is asked within what is left. Under a win
+        claim's bound (a refutation, whose record is dropped) the first record found will do."""
         if limit < 2:
             return None
         shallow = self.count_record(s, opponent, plies_left)
@@ -606,6 +607,8 @@ class CriticalSquares:
                 total += len(record) - 2
             else:
                 best, best_index = bytes([DEEP, index, len(records)]) + b"".join(records), index
+                if self.win_by >= 0:
+                    return best  # a win claim's refutation: the record is dropped, the first found will do
         return best
 
     def sending(self, s: Position) -> list[Position | None]:

@@ -474,9 +474,10 @@ static int count_record(const Kernel *k, const Position *p, int cost[9], int opp
    early); the replies most dangerous first (the opponent's count after them lowest; one that ends
    play fails at once), so a move that fails fails early; the records are written in move order,
    as the Python hook writes them. `cost`: as count_record's; a move changes the cost of the board
-   it is played in only, so each position's is its parent's with that board's cost taken anew. */
+   it is played in only, so each position's is its parent's with that board's cost taken anew.
+   `any`: a win claim's refutation, whose record is dropped (dfpn.c): the first record found will do. */
 static int deep_record(const Kernel *k, const Position *p, int cost[9], int opponent, int plies_left, int nest,
-                       int limit, unsigned char *out) {
+                       int limit, int any, unsigned char *out) {
     if (limit < 2) return 0;
     int length = count_record(k, p, cost, opponent, plies_left, out);
     if (length || !nest) return length;
@@ -518,7 +519,7 @@ static int deep_record(const Kernel *k, const Position *p, int cost[9], int oppo
             int r = by_danger[m];
             c[s] = costs[r];
             sizes[r] = danger[r] < 0 ? 0
-                       : deep_record(k, &reply[r], c, opponent, plies_left - 2, nest - 1, bound - total + 2, sub[r]);
+                       : deep_record(k, &reply[r], c, opponent, plies_left - 2, nest - 1, bound - total + 2, any, sub[r]);
             if (!sizes[r]) break;
             total += sizes[r] - 2;
         }
@@ -530,6 +531,7 @@ static int deep_record(const Kernel *k, const Position *p, int cost[9], int oppo
                 memcpy(out + at, sub[r], (size_t)sizes[r]);
                 at += sizes[r];
             }
+            if (any) return at;
             best = at, best_i = i;
         }
     }
@@ -548,7 +550,8 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
         out[0] = NO_MOVE, out[1] = (unsigned char)needed;
         return 2;
     }
-    return deep_record(k, state, cost, 3 - prover, plies_left, k->win_by >= 0 ? REFUTE_NEST : NEST, DFPN_CLOSURE_BYTES, out);
+    int refute = k->win_by >= 0;
+    return deep_record(k, state, cost, 3 - prover, plies_left, refute ? REFUTE_NEST : NEST, DFPN_CLOSURE_BYTES, refute, out);
 }
 
 const DfpnFamily dfpn_uttt = {
