@@ -715,3 +715,29 @@ def test_the_readme_large_proof_flow_runs_verbatim(tmp_path):
         done = subprocess.run(shlex.split(line), cwd=tmp_path, capture_output=True, text=True, timeout=3600)
         assert done.returncode == 0, (line, done.stdout, done.stderr)
     assert "VALID strategy" in done.stdout
+
+
+def test_tree_draws_a_proof_closed_by_pairings_or_counts():
+    closed = "certificates/proofs/closed/mnk-4-4-4.p2-no-loss.json"
+    data = json.loads(run("tree", closed, "--depth", "1", "--json").stdout)
+    replies = data["tree"]["replies"]
+    assert len(replies) == 16 and all(reply.get("closed") for reply in replies.values())  # every first move of X closed
+    assert data["closures"] == 16 and data["prover_moves"] == 0
+    drawn = run("tree", closed, "--depth", "1")
+    assert drawn.exit_code == 0 and drawn.stdout.count("■ closed by a pairing") == 17  # 16 leaves and the key line
+    counted = run("tree", "certificates/proofs/closed/uttt-open.p2-no-loss-within-21.json", "--depth", "2")
+    assert counted.exit_code == 0, counted.stderr
+    assert "does not lose within 21 plies" in counted.stdout and "■ closed by a count" in counted.stdout
+    graph = run("tree", closed, "--depth", "1", "--format", "dot").stdout
+    assert graph.count("\\nclosed by a pairing") == 16
+
+
+def test_tree_of_a_bounded_proof_stops_at_its_bound(tmp_path):
+    path = tmp_path / "b3.json"
+    assert run("prove", "mnk:3,3,3", "--claim", "no-loss", "--player", "2", "--within", "3", "-o", str(path)).exit_code == 0
+    drawn = run("tree", str(path), "--depth", "2")
+    assert drawn.exit_code == 0 and "within 3 plies" in drawn.stdout
+    data = json.loads(run("tree", str(path), "--depth", "2", "--json").stdout)
+    plays = [reply["then"] for reply in data["tree"]["replies"].values()]
+    assert all(child.get("bound") for play in plays for child in play["replies"].values())  # ply 3: the bound
+    assert drawn.stdout.count("⊣ the bound") == sum(len(play["replies"]) for play in plays)

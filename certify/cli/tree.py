@@ -16,7 +16,7 @@ from certify.cli.options import GAME_HELP, CertOpt, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
 from certify.files import certificate_kind
 from certify.record.format import VALUE_WORDS
-from certify.proving.single import ProofFileError, read_proof, strategy_moves
+from certify.proving.single import CLOSED, ProofFileError, read_proof, strategy_moves
 from certify.render.text import board_line, plural, value_text
 from certify.render.tree import Node, dot, svg
 from solver.games.positional.engine import Game
@@ -135,39 +135,60 @@ def brief(game: Any, state: Any) -> str:
     return board_line(game.board(state), game.rules.cols)
 
 
-def proof_node(game: Any, moves: dict, state: Any, prover: int, moves_left: int) -> dict:
-    """The proof from `state`: the prover's move, or every reply, `moves_left` prover moves deep."""
+def proof_node(game: Any, moves: dict, state: Any, prover: int, moves_left: int, plies_left: int | None) -> dict:
+    """The proof from `state`: the prover's move, or every reply, `moves_left` prover moves deep.
+    `plies_left`: a bounded claim's plies before its bound (None: no bound); at the bound, and where
+    the proof closes a position by a pairing or a count, the entry says so and goes no deeper."""
     entry: dict = {"position": game.format_position(state), "brief": brief(game, state)}
     if game.is_terminal(state):
         entry["returns"] = list(game.returns(state))
+    elif plies_left == 0:
+        entry["bound"] = True
     elif game.to_move(state) == prover:
-        if moves_left:
-            move = moves[game.key(state)]
+        move = moves[game.key(state)]
+        if move == CLOSED:
+            entry["closed"] = True
+        elif moves_left:
             entry["play"] = game.format_move(move)
-            entry["then"] = proof_node(game, moves, game.apply(state, move), prover, moves_left - 1)
+            entry["then"] = proof_node(game, moves, game.apply(state, move), prover, moves_left - 1, later(plies_left))
     else:
-        entry["replies"] = {game.format_move(m): proof_node(game, moves, game.apply(state, m), prover, moves_left)
+        entry["replies"] = {game.format_move(m): proof_node(game, moves, game.apply(state, m), prover, moves_left, later(plies_left))
                             for m in game.legal_moves(state)}
     return entry
 
 
-def draw_proof_node(tree: Tree, entry: dict) -> None:
+def later(plies_left: int | None) -> int | None:
+    return None if plies_left is None else plies_left - 1
+
+
+def proof_ending(entry: dict, closure: str) -> Text:
+    """Why a proof's branch ends here: the claim's bound, or the position closed by `closure`."""
+    if entry.get("bound"):
+        return Text("  ⊣ the bound: the claim holds here", style="green")
+    if entry.get("closed"):
+        return Text(f"  ■ closed by {closure}", style="green")
+    return Text("")
+
+
+def draw_proof_node(tree: Tree, entry: dict, closure: str) -> None:
     """Add the prover's move and the opponent's replies of `entry` below `tree`."""
     if "play" in entry:
-        label = Text.assemble(("plays ", "dim"), (entry["play"], "bold cyan"), f"  {entry['then']['brief']}")
-        draw_proof_node(tree.add(label), entry["then"])
+        after = entry["then"]
+        label = Text.assemble(("plays ", "dim"), (entry["play"], "bold cyan"), f"  {after['brief']}", proof_ending(after, closure))
+        draw_proof_node(tree.add(label), after, closure)
     for reply, child in entry.get("replies", {}).items():
-        label = Text.assemble(("if ", "dim"), (reply, "bold magenta"), f"  {child['brief']}")
-        draw_proof_node(tree.add(label), child)
+        label = Text.assemble(("if ", "dim"), (reply, "bold magenta"), f"  {child['brief']}", proof_ending(child, closure))
+        draw_proof_node(tree.add(label), child, closure)
 
 
-def proof_picture(entry: dict) -> Node:
+def proof_picture(entry: dict, closure: str) -> Node:
     """A proof tree (proof_node) as a picture's nodes."""
-    node = Node(entry["brief"], note="" if "play" in entry or "replies" in entry or "returns" in entry else "…")
+    leaf = "play" in entry or "replies" in entry or "returns" in entry
+    node = Node(entry["brief"], note=proof_ending(entry, closure).plain.strip()[2:] or ("" if leaf else "…"))
     if "play" in entry:
-        node.edges.append((entry["play"], "prover", proof_picture(entry["then"])))
+        node.edges.append((entry["play"], "prover", proof_picture(entry["then"], closure)))
     for reply, child in entry.get("replies", {}).items():
-        node.edges.append((reply, "reply", proof_picture(child)))
+        node.edges.append((reply, "reply", proof_picture(child, closure)))
     return node
 
 
@@ -186,32 +207,42 @@ def picture(root: Node, title: str, kind: str) -> None:
     console.file.write(dot(root, title) if kind == "dot" else svg(root, title))
 
 
+CLOSURES = {"counts": ("a count", "the opponent cannot complete a meta line in the plies left"),
+            "pairings": ("a pairing", "every line the opponent can still complete holds a pair of its empty cells")}
+
+
 def draw_proof(path: Path, depth: int, json_out: bool, picture_format: str = "text") -> None:
     """Draw a strategy certificate's proof tree, `depth` prover moves deep (the file is not checked here)."""
     try:
         certificate, game = read_proof(path)
-        moves = strategy_moves(certificate, game)
+        moves = strategy_moves(certificate, game, closures=True)
         claim = certificate.claim
         root = game.initial() if claim.root is None else game.parse_position(claim.root)
     except (ProofFileError, ValueError) as err:
         raise fail(str(err)) from None
-    data = proof_node(game, moves, root, claim.player, depth)
+    closure, meaning = CLOSURES["counts" if certificate.proof.counts else "pairings"]
+    data = proof_node(game, moves, root, claim.player, depth, claim.within)
+    guarantees = ("wins" if claim.result == "win" else "does not lose") + ("" if claim.within is None else f" within {claim.within} plies")
+    prover_moves = certificate.proof.turns - (certificate.proof.closures or 0)
     if picture_format != "text":
-        said = f"{game.rules.name}: player {claim.player} {'wins' if claim.result == 'win' else 'does not lose'} ({plural(depth, 'move')} shown)"
-        picture(proof_picture(data), said, picture_format)
+        said = f"{game.rules.name}: player {claim.player} {guarantees} ({plural(depth, 'move')} shown)"
+        picture(proof_picture(data, closure), said, picture_format)
         return
     if json_out:
-        console.print_json(json.dumps({"game": game.rules.name, "player": claim.player, "result": claim.result,
-                                       "prover_moves": certificate.proof.turns - (certificate.proof.closures or 0), "tree": data}))
+        console.print_json(json.dumps({"game": game.rules.name, "player": claim.player, "result": claim.result, "within": claim.within,
+                                       "prover_moves": prover_moves, "closures": certificate.proof.closures or 0, "tree": data}))
         return
+    closed = f", {certificate.proof.closures:,} closed by {closure}" if certificate.proof.closures else ""
     title = Text.assemble(
-        (game.rules.name, "bold"), f": player {claim.player} ",
-        ("wins" if claim.result == "win" else "does not lose", "bold green"),
-        f" from {data['brief']} — proof tree of {certificate.proof.turns - (certificate.proof.closures or 0):,} moves, "
-        f"{certificate.proof.positions:,} positions; {plural(depth, 'move')} shown",
+        (game.rules.name, "bold"), f": player {claim.player} ", (guarantees, "bold green"),
+        f" from {data['brief']} — proof tree of {prover_moves:,} moves, "
+        f"{certificate.proof.positions:,} positions{closed}; {plural(depth, 'move')} shown",
     )
     root_tree = Tree(title, guide_style="dim")
-    draw_proof_node(root_tree, data)
+    draw_proof_node(root_tree, data, closure)
     console.print(root_tree)
     if getattr(game, "family", None) == "uttt":
         console.print(Text("a move is BOARD.CELL; [X 1 8 · O 4 · = 7]: the boards X has won, O has won, drawn", style="dim"))
+    if certificate.proof.closures:
+        console.print(Text(f"■ closed by {closure}: {meaning}; the proof's record there says how, and `certify check FILE` "
+                           "verifies it", style="dim"))

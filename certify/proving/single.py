@@ -28,7 +28,7 @@ from certify.record.schema import PairingCertificate, Proof, Provenance, Strateg
 from solver.games.families import game_from_rules
 from solver.games.game import Game, NoHooks
 from solver.search.pns import Claim, Outcome, ProofSearch, Progress
-from solver.search.prooftree import NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, canonical_strategy, closure_record  # noqa: F401 (re-exported)
+from solver.search.prooftree import CLOSE, NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, canonical_strategy, closure_record  # noqa: F401 (re-exported)
 from solver.games.positional.rules import RulesError
 from solver.search.policy import PlanPolicy, PolicyHooks
 
@@ -405,26 +405,42 @@ def read_proof(path: Path) -> tuple[StrategyCertificate, Game[Any, Any]]:
         raise ProofFileError(f"{path}: {err}") from None
 
 
-def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any]) -> dict[Any, Any]:
-    """Position key → the prover's move, by replaying the canonical traversal; raises ProofFileError."""
+CLOSED = "closed"  # strategy_moves(..., closures=True): a prover's position the proof closes (pairing or count)
+
+
+def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any], closures: bool = False) -> dict[Any, Any]:
+    """Position key → the prover's move, by replaying the canonical traversal; raises ProofFileError.
+
+    A proof with closures is refused unless `closures`: then a closed position maps to CLOSED (its
+    record is the checker's to read; a reader that draws the proof shows where it closes)."""
     claim = certificate.claim
-    if certificate.proof.closures:
-        raise ProofFileError(f"proof: {certificate.proof.closures:,} positions are closed (by a pairing or a count); drawing such a "
-                             "proof is not supported yet (`python -m checker FILE` checks it)")
+    if certificate.proof.closures and not closures:
+        raise ProofFileError(f"proof: {certificate.proof.closures:,} positions are closed (by a pairing or a count); replaying "
+                             "such a proof as moves is not supported here (`python -m checker FILE` checks it)")
     try:
-        moves = iter(unpack_moves(certificate.proof.moves, certificate.proof.turns))
+        moves = unpack_moves(certificate.proof.moves, certificate.proof.turns)
         root = game.initial() if claim.root is None else game.parse_position(claim.root)
     except ValueError as err:
         raise ProofFileError(f"proof: {err}") from None
     chosen: dict[Any, Any] = {}
+    at = 0  # the next move byte
+
+    def close(state: Any, _left: int | None) -> bytes | None:  # the traversal asks this just before `choose`
+        nonlocal at
+        if at < len(moves) and moves[at] == CLOSE:
+            at += 1
+            chosen[game.key(state)] = CLOSED
+            return b""
+        return None
 
     def choose(state: Any) -> Any:
+        nonlocal at
         legal = game.legal_moves(state)
-        index = next(moves, None)
-        if index is None or index >= len(legal):
+        if at >= len(moves) or moves[at] >= len(legal):
             raise ProofFileError("proof: the moves do not fit the game (run `certify check`)")
-        chosen[game.key(state)] = legal[index]
-        return legal[index]
+        chosen[game.key(state)] = legal[moves[at]]
+        at += 1
+        return legal[moves[at - 1]]
 
-    canonical_strategy(game, root, claim.player, choose, within=claim.within)
+    canonical_strategy(game, root, claim.player, choose, close=close if closures else None, within=claim.within)
     return chosen
