@@ -581,7 +581,7 @@ class CriticalSquares:
 
     def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> bytes | None:
         """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
-        ahead: the first record of `deep_record` nested NEST deep, or None. Unbounded (`plies_left`
+        ahead: the record of `deep_record` nested NEST deep (the shortest), or None. Unbounded (`plies_left`
         None, which the checker counts as 81: the empty cells bound the plies): the record
         (NO_MOVE, count) alone, where the opponent cannot complete a meta line in the cells left
         (no meta line left to it, late in a game); the forms that look ahead would be paid at every
@@ -594,28 +594,45 @@ class CriticalSquares:
             return bytes([NO_MOVE, needed]) if needed > (81 - (s.x | s.o).bit_count()) // 2 else None
         return self.deep_record(s, opponent, plies_left, self.nest)
 
-    def deep_record(self, s: Position, opponent: int, plies_left: int, nest: int) -> bytes | None:
-        """A two-byte record (`count_record`) when one closes `s`; else, with `nest` > 0, (DEEP, i,
-        k, then k records) for the first legal move i that sends the opponent to a board where each
-        of its k moves, in order, leaves a position play goes on from that a record nested `nest` - 1
-        deep closes two plies further on; else None."""
+    def deep_record(self, s: Position, opponent: int, plies_left: int, nest: int, limit: int = 1 << 16) -> bytes | None:
+        """A two-byte record (`count_record`) when one closes `s`; else, with `nest` > 0, the
+        shortest record (DEEP, i, k, then k records) of a legal move i that sends the opponent to a
+        board where each of its k moves, in order, leaves a position play goes on from that a
+        record nested `nest` - 1 deep closes two plies further on (each the shortest too), the
+        first such move i at the least length; else, or when the shortest is longer than `limit`
+        bytes, None. The checker's work follows the record's length; which positions close does
+        not depend on the choice. As kernel.c deep_record, which writes the same bytes: the moves
+        are tried fewest replies first, a move is given up once its records cannot beat the best
+        so far (nor `limit`), and each reply's record is asked within what is left. Under a win
+        claim's bound (a refutation, whose record is dropped) the first record found will do."""
+        if limit < 2:
+            return None
         shallow = self.count_record(s, opponent, plies_left)
         if shallow is not None or not nest:
             return shallow
-        for index, after in enumerate(self.sending(s)):
-            if after is None:
+        sending = [(MOVES[after.sent][~(after.x | after.o) >> 9 * after.sent & FULL9], index, after)
+                   for index, after in enumerate(self.sending(s)) if after is not None]
+        best, best_index = None, 0
+        for replies, index, after in sorted(sending, key=lambda item: (len(item[0]), item[1])):
+            bound = limit if best is None else len(best) if index < best_index else len(best) - 1  # to win
+            if 3 + 2 * len(replies) > bound:
+                if best is None or 3 + 2 * len(replies) > len(best):
+                    break  # the moves after it have as many replies or more
                 continue
-            records = []
-            for move in MOVES[after.sent][~(after.x | after.o) >> 9 * after.sent & FULL9]:
+            records, total = [], 3 + 2 * len(replies)  # each reply not yet asked taken at 2 bytes
+            for move in replies:
                 reply = play(after, move, self.open_rules)
                 record = None if WON[reply.xw] or WON[reply.ow] or reply.closed == FULL9 else \
-                    self.deep_record(reply, opponent, plies_left - 2, nest - 1)
+                    self.deep_record(reply, opponent, plies_left - 2, nest - 1, bound - total + 2)
                 if record is None:
                     break
                 records.append(record)
+                total += len(record) - 2
             else:
-                return bytes([DEEP, index, len(records)]) + b"".join(records)
-        return None
+                best, best_index = bytes([DEEP, index, len(records)]) + b"".join(records), index
+                if self.win_by >= 0:
+                    return best  # a win claim's refutation: the record is dropped, the first found will do
+        return best
 
     def sending(self, s: Position) -> list[Position | None]:
         """Per legal move of `s`, in order, the position after it, or None when it ends play or

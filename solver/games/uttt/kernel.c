@@ -460,41 +460,68 @@ static int count_record(const Kernel *k, const Position *p, int cost[9], int opp
 
 /* dfpn.h `close`, CriticalSquares.closure: with the family's hooks, a bounded no-loss claim holds
    where a two-byte record closes the position, or -- record (DEEP, i, k, k records nested `nest`
-   - 1 deep) -- after the first legal move i of the prover that sends the opponent to a board where
-   each of its k moves, in order, leaves a position play goes on from that such a record closes
-   two plies further on (checker/uttt_count.py check_count: the proof's subtree written out, sound
-   as the two-byte form is). The replies are tried most dangerous first (the opponent's count
-   after them lowest; one that ends play fails at once), so a move that fails fails early; the
-   records are written in move order, as the Python hook writes them. `cost`: as count_record's;
-   a move changes the cost of the board it is played in only, so each position's is its parent's
-   with that board's cost taken anew. */
+   - 1 deep) -- after a legal move i of the prover that sends the opponent to a board where each of
+   its k moves, in order, leaves a position play goes on from that such a record closes two plies
+   further on (checker/uttt_count.py check_count: the proof's subtree written out, sound as the
+   two-byte form is). Of the moves i that close, the record is the shortest (the first move i of
+   those at the least length; each reply's record the shortest too): the checker's work is about
+   the record's length, and the records of the first closing move were 1.7 times as long on the
+   within-23 proof. Which positions close does not depend on the choice. Returns the record's
+   length, or 0 when no record closes or the shortest is longer than `limit`: a move is given up as
+   soon as its records cannot beat the best so far (nor `limit`), and each reply's record is asked
+   within what is left, so the answer is the same as trying every move to the end. The moves are
+   tried fewest replies first (the shortest records are likeliest there, so the bound is low
+   early); the replies most dangerous first (the opponent's count after them lowest; one that ends
+   play fails at once), so a move that fails fails early; the records are written in move order,
+   as the Python hook writes them. `cost`: as count_record's; a move changes the cost of the board
+   it is played in only, so each position's is its parent's with that board's cost taken anew.
+   `any`: a win claim's refutation, whose record is dropped (dfpn.c): the first record found will do. */
 static int deep_record(const Kernel *k, const Position *p, int cost[9], int opponent, int plies_left, int nest,
-                       unsigned char *out) {
+                       int limit, int any, unsigned char *out) {
+    if (limit < 2) return 0;
     int length = count_record(k, p, cost, opponent, plies_left, out);
     if (length || !nest) return length;
-    int moves[81], count = legal_moves(p, moves), me = opponent - 1;
-    for (int i = 0; i < count; i++) {
-        Position after, reply[9];
-        play(k, p, moves[i], &after);
-        if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
-        int replies[81], n = legal_moves(&after, replies), danger[9], order[9], sizes[9], m = 0, c[9], s = after.sent;
+    int moves[81], count = legal_moves(p, moves), me = opponent - 1, order[81], replies[81], best = 0, best_i = 0;
+    Position after[81];
+    for (int i = 0; i < count; i++) { /* by replies ascending, then move order; a move that fails at once last */
+        play(k, p, moves[i], &after[i]);
+        int stop = after[i].sent < 0 || WON[after[i].won[0]] || WON[after[i].won[1]], rs[81];
+        replies[i] = stop ? 99 : legal_moves(&after[i], rs);
+        int at = i;
+        for (; at > 0 && replies[order[at - 1]] > replies[i]; at--) order[at] = order[at - 1];
+        order[at] = i;
+    }
+    for (int j = 0; j < count && replies[order[j]] <= 9; j++) {
+        int i = order[j], n = replies[i], s = after[i].sent;
+        /* the longest record that still wins: below the best (at its length if i comes first), at most `limit` */
+        int bound = !best ? limit : i < best_i ? best : best - 1;
+        if (3 + 2 * n > bound) {
+            if (!best || 3 + 2 * n > best) break; /* the later moves have as many replies or more */
+            continue;
+        }
+        Position reply[9];
+        int moves_in[81], danger[9], by_danger[9], sizes[9], m = 0, c[9];
+        legal_moves(&after[i], moves_in);
         memcpy(c, cost, sizeof c);
-        c[moves[i] / 9] = board_cost(&after, me, moves[i] / 9);
+        c[moves[i] / 9] = board_cost(&after[i], me, moves[i] / 9);
         int was = c[s], costs[9]; /* the replies are all in board s */
         for (int r = 0; r < n; r++) { /* sent to a board: 9 replies at most */
-            play(k, &after, replies[r], &reply[r]);
+            play(k, &after[i], moves_in[r], &reply[r]);
             c[s] = costs[r] = board_cost(&reply[r], me, s);
             danger[r] = result(k, &reply[r]) != DFPN_OPEN ? -1 : meta_min(c, -1);
             int at = r;
-            for (; at > 0 && danger[order[at - 1]] > danger[r]; at--) order[at] = order[at - 1];
-            order[at] = r;
+            for (; at > 0 && danger[by_danger[at - 1]] > danger[r]; at--) by_danger[at] = by_danger[at - 1];
+            by_danger[at] = r;
         }
         unsigned char sub[9][SUB_BYTES];
+        int total = 3 + 2 * n; /* the record's length so far, each reply not yet asked taken at 2 bytes */
         for (; m < n; m++) {
-            int r = order[m];
+            int r = by_danger[m];
             c[s] = costs[r];
-            sizes[r] = danger[r] < 0 ? 0 : deep_record(k, &reply[r], c, opponent, plies_left - 2, nest - 1, sub[r]);
+            sizes[r] = danger[r] < 0 ? 0
+                       : deep_record(k, &reply[r], c, opponent, plies_left - 2, nest - 1, bound - total + 2, any, sub[r]);
             if (!sizes[r]) break;
+            total += sizes[r] - 2;
         }
         c[s] = was;
         if (m == n) {
@@ -504,10 +531,11 @@ static int deep_record(const Kernel *k, const Position *p, int cost[9], int oppo
                 memcpy(out + at, sub[r], (size_t)sizes[r]);
                 at += sizes[r];
             }
-            return at;
+            if (any) return at;
+            best = at, best_i = i;
         }
     }
-    return 0;
+    return best;
 }
 
 static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
@@ -522,7 +550,8 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
         out[0] = NO_MOVE, out[1] = (unsigned char)needed;
         return 2;
     }
-    return deep_record(k, state, cost, 3 - prover, plies_left, k->win_by >= 0 ? REFUTE_NEST : NEST, out);
+    int refute = k->win_by >= 0;
+    return deep_record(k, state, cost, 3 - prover, plies_left, refute ? REFUTE_NEST : NEST, DFPN_CLOSURE_BYTES, refute, out);
 }
 
 const DfpnFamily dfpn_uttt = {
