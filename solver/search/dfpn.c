@@ -595,9 +595,10 @@ static int policy_children(Search *s, const void *state, DfpnChild *out) {
 }
 
 /* The length of the record of the family's closure of `state` (the prover to move, at `ply` from
-   the search's root) written to `out`, or 0; a closure that raises fails the search. */
-static int closure(Search *s, const void *state, int ply, unsigned char *out) {
-    int length = s->family->close(s->kernel, state, s->prover, s->no_loss, s->within < 0 ? -1 : s->within - ply, out);
+   the search's root) written to `out`, or 0; a closure that raises fails the search. `written`:
+   the record goes into the certificate (the strategy walk), else only whether it closes matters. */
+static int closure(Search *s, const void *state, int ply, int written, unsigned char *out) {
+    int length = s->family->close(s->kernel, state, s->prover, s->no_loss, s->within < 0 ? -1 : s->within - ply, written, out);
     if (length > DFPN_CLOSURE_BYTES) {
         if (!s->shared) /* a thread holds no GIL: the supervisor says it failed */
             PyErr_Format(PyExc_SystemError, "family '%s': a closure's record of %d bytes", s->family->name, length);
@@ -613,7 +614,7 @@ static int closure(Search *s, const void *state, int ply, unsigned char *out) {
    holds a disproved position), so its record is dropped; a closure that raises fails the search. */
 static int refuted(Search *s, const void *state, int ply) {
     unsigned char record[DFPN_CLOSURE_BYTES];
-    int length = s->family->close(s->kernel, state, 3 - s->prover, 1, s->within < 0 ? -1 : s->within - ply, record);
+    int length = s->family->close(s->kernel, state, 3 - s->prover, 1, s->within < 0 ? -1 : s->within - ply, 0, record);
     if (length < 0) halt(s, s->shared ? FAILED : interruption(s));
     return length > 0;
 }
@@ -707,7 +708,7 @@ static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 
         if (sh && seen && (!*node_pn || !*node_dn)) return; /* another thread solved it */
     }
     if (sh) publish(s, depth, hash);
-    if (or_node && asks && !seen && closure(s, state, depth, s->record)) {
+    if (or_node && asks && !seen && closure(s, state, depth, 0, s->record)) {
         *node_pn = 0;
         *node_dn = INF;
         store(s, hash, key, 0, INF, 1);
@@ -945,7 +946,7 @@ static PyObject *Search_strategy(Search *self, PyObject *args) {
         int count = self->family->legal(self->kernel, at.state, legal);
         int pick = -1, push = count, closed = 0;
         if (self->family->mover(self->kernel, at.state) == self->prover) {
-            int length = self->closures ? closure(self, at.state, at.ply, self->record) : 0;
+            int length = self->closures ? closure(self, at.state, at.ply, 1, self->record) : 0;
             if (length) {
                 PyObject *record = PyBytes_FromStringAndSize((const char *)self->record, length);
                 if (!record || PyList_Append(records, record) < 0) {

@@ -69,9 +69,11 @@ typedef struct {
        plies_left: the plies left before the claim's `within` bound (-1: unbounded). Returns the
        length (1..DFPN_CLOSURE_BYTES) of the closure's record written to `out` -- the bytes the
        certificate stores for it, in the checker's format for that family -- or 0 when it does not
-       close, or -1 with a Python exception set. */
+       close, or -1 with a Python exception set. written: 1 when the record goes into a certificate
+       (the strategy walk: the family's chosen record, e.g. the shortest), 0 when only whether the
+       position closes matters (the search: any record will do, and may cost less to find). */
     int (*close)(const void *kernel, const void *state, int prover, int no_loss, int plies_left,
-                 unsigned char *out);
+                 int written, unsigned char *out);
 } DfpnFamily;
 
 /* The families compiled into the extension (solver/games/kernels.c), NULL-terminated. */

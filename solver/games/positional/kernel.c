@@ -589,7 +589,9 @@ static int blocking_pairs(const Kernel *k, u64 mine, u64 empty, int limit, int *
    reads a closure: the first move, the number of pairs, their cells (pairs in order), after a byte
    254 where the pairs leave lines unblocked (a potential record). -1 with KeyboardInterrupt set
    on Ctrl-C inside the search (dfpn.c then stops as interrupted). */
-static int closure(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
+static int closure(const void *kernel, const void *state, int prover, int no_loss, int plies_left, int written,
+                   unsigned char *out) {
+    (void)written; /* the search and the walk find the same pairing: one record either way */
     const Kernel *k = kernel;
     const Position *p = state;
     if (!no_loss || !k->closure_budget) return 0;

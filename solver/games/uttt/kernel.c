@@ -538,7 +538,8 @@ static int deep_record(const Kernel *k, const Position *p, int cost[9], int oppo
     return best;
 }
 
-static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, unsigned char *out) {
+static int close_by_count(const void *kernel, const void *state, int prover, int no_loss, int plies_left, int written,
+                          unsigned char *out) {
     const Kernel *k = kernel;
     if (!k->critical || !no_loss) return 0;
     int cost[9];
@@ -550,8 +551,9 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
         out[0] = NO_MOVE, out[1] = (unsigned char)needed;
         return 2;
     }
-    int refute = k->win_by >= 0;
-    return deep_record(k, state, cost, 3 - prover, plies_left, refute ? REFUTE_NEST : NEST, DFPN_CLOSURE_BYTES, refute, out);
+    int refute = k->win_by >= 0; /* a win claim's refutation: its record is dropped, the first will do */
+    return deep_record(k, state, cost, 3 - prover, plies_left, refute ? REFUTE_NEST : NEST, DFPN_CLOSURE_BYTES,
+                       refute || !written, out); /* the search asks whether; the walk writes the shortest */
 }
 
 const DfpnFamily dfpn_uttt = {
