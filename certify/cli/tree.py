@@ -161,13 +161,20 @@ def later(plies_left: int | None) -> int | None:
     return None if plies_left is None else plies_left - 1
 
 
-def proof_ending(entry: dict, closure: str) -> Text:
-    """Why a proof's branch ends here: the claim's bound, or the position closed by `closure`."""
+def proof_end(entry: dict, closure: str) -> tuple[str, str]:
+    """Why a proof's branch ends here, as (mark, words): the claim's bound, or the position closed
+    by `closure`; ("", "") where it goes on (or ends in play)."""
     if entry.get("bound"):
-        return Text("  ⊣ the bound: the claim holds here", style="green")
+        return "⊣", "the bound: the claim holds here"
     if entry.get("closed"):
-        return Text(f"  ■ closed by {closure}", style="green")
-    return Text("")
+        return "■", f"closed by {closure}"
+    return "", ""
+
+
+def proof_ending(entry: dict, closure: str) -> Text:
+    """proof_end as the terminal draws it after a position."""
+    mark, words = proof_end(entry, closure)
+    return Text(f"  {mark} {words}" if mark else "", style="green")
 
 
 def draw_proof_node(tree: Tree, entry: dict, closure: str) -> None:
@@ -184,7 +191,7 @@ def draw_proof_node(tree: Tree, entry: dict, closure: str) -> None:
 def proof_picture(entry: dict, closure: str) -> Node:
     """A proof tree (proof_node) as a picture's nodes."""
     leaf = "play" in entry or "replies" in entry or "returns" in entry
-    node = Node(entry["brief"], note=proof_ending(entry, closure).plain.strip()[2:] or ("" if leaf else "…"))
+    node = Node(entry["brief"], note=proof_end(entry, closure)[1] or ("" if leaf else "…"))
     if "play" in entry:
         node.edges.append((entry["play"], "prover", proof_picture(entry["then"], closure)))
     for reply, child in entry.get("replies", {}).items():

@@ -438,9 +438,9 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any], closu
         legal = game.legal_moves(state)
         if at >= len(moves) or moves[at] >= len(legal):
             raise ProofFileError("proof: the moves do not fit the game (run `certify check`)")
-        chosen[game.key(state)] = legal[moves[at]]
+        move = chosen[game.key(state)] = legal[moves[at]]
         at += 1
-        return legal[moves[at - 1]]
+        return move
 
     canonical_strategy(game, root, claim.player, choose, close=close if closures else None, within=claim.within)
     return chosen
