@@ -98,8 +98,9 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                                   f"but proof.closures has only {len(closures)}")
                 at = closures[closed]
                 if family is uttt:
+                    end = closures[closed + 1] if closed + 1 < len(closures) else len(proof_bytes)
                     uttt_count.check_count(game, state, player, 81 if within is None else within - ply,
-                                     proof_bytes[at:at + uttt_count.record_length(proof_bytes, at)])
+                                           proof_bytes[at:end])  # closures_of measured each record
                 elif proof_bytes[at] == POTENTIAL:
                     pairing.potential(game, state, player, *closure_at(proof_bytes, at + 1))
                     loose += 1

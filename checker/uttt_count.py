@@ -16,12 +16,41 @@ def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> in
     no mark is ever removed, so this is a floor on `player`'s moves to a win under either rules.
     `lowered`: a board whose count is taken one lower (unless 0 or 255): the count after one move
     of `player` there."""
-    cells = state[0]
-    status = state[2] if is_open(game) else [board_status(cells, board) for board in range(9)]
-    costs = [board_cost(cells[9 * board:9 * board + 9], status[board], player) for board in range(9)]
+    return meta_count(board_costs(game, state, player), lowered)
+
+
+def board_costs(game: dict, state: State, player: int) -> list[int]:
+    """The nine boards' counts for `player` (`board_cost`)."""
+    return [cost_at(game, state, player, board) for board in range(9)]
+
+
+def moved(game: dict, costs: list[int], state: State, move: int, player: int) -> list[int]:
+    """The nine counts for `player` at `state`, reached by `move` from a position whose counts are
+    `costs`: a move marks a cell of its own board and can win only that board, so only that
+    board's count can change."""
+    costs = costs.copy()
+    costs[move // 9] = cost_at(game, state, player, move // 9)
+    return costs
+
+
+def cost_at(game: dict, state: State, player: int, board: int) -> int:
+    """One board's count for `player` at `state`."""
+    status = state[2][board] if is_open(game) else board_status(state[0], board)
+    return board_cost(state[0][9 * board:9 * board + 9], status, player)
+
+
+def meta_count(costs: list[int], lowered: int = -1) -> int:
+    """The cheapest meta line's count from the nine boards' counts, board `lowered` one lower
+    (unless 0 or 255); 255 at most."""
     if lowered >= 0 and 0 < costs[lowered] < 255:
+        costs = costs.copy()
         costs[lowered] -= 1
-    return min(255, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES))
+    best = 255
+    for a, b, c in LINES:  # a plain loop, three times min() of a generator's speed: the innermost step
+        line = costs[a] + costs[b] + costs[c]
+        if line < best:
+            best = line
+    return best
 
 
 @functools.lru_cache(maxsize=None)  # 3^9 boards x 4 states x 2 players at most: remembered, not trusted more
@@ -81,35 +110,40 @@ def check_count(game: dict, state: State, player: int, plies_left: int, record: 
     if to_move(game, state) != player or result(game, state) is not None:
         raise Invalid(f"a count closes only a position where player {player} is to move and play goes on, "
                       f"not {draw_board(game, state)}")
-    if check_at(game, state, player, plies_left, record, 0, nest) != len(record):
+    costs = board_costs(game, state, 3 - player)
+    if check_at(game, state, costs, player, plies_left, record, 0, nest) != len(record):
         raise Invalid(f"a count closure at {draw_board(game, state)} is too long")
 
 
-def check_at(game: dict, state: State, player: int, plies_left: int, raw: bytes, at: int, nest: int) -> int:
+def check_at(game: dict, state: State, costs: list[int], player: int, plies_left: int, raw: bytes, at: int,
+             nest: int) -> int:
     """`check_count` of the record starting at `at` of `raw`, at a position where `player` is to
-    move and play goes on; returns where the record ends (so nested records are read once)."""
+    move and play goes on and the opponent's board counts are `costs`; returns where the record
+    ends (so nested records are read once)."""
     if at + 1 >= len(raw) or raw[at] == DEEP and (nest == 0 or at + 2 >= len(raw)):
         raise Invalid(f"a count closure at {draw_board(game, state)} is cut short or nests deeper than {NEST}")
     move = raw[at]
     opponent = 3 - player
     if move == DEEP:
-        after = played(game, state, raw[at + 1], opponent)
+        after, cell = played(game, state, raw[at + 1], opponent)
+        costs = moved(game, costs, after, cell, opponent)
         replies = moves(game, after)
         if raw[at + 2] != len(replies):
             raise Invalid(f"a count closure answers {raw[at + 2]} replies at {draw_board(game, after)}, "
                           f"which has {len(replies)}")
         at += 3
-        for _, reply in replies:  # two plies on: `player` is to move again (one mark each)
+        for cell, reply in replies:  # two plies on: `player` is to move again (one mark each)
             if result(game, reply) is not None:
                 raise Invalid(f"a count closes only a position where play goes on, not {draw_board(game, reply)}")
-            at = check_at(game, reply, player, plies_left - 2, raw, at, nest - 1)
+            at = check_at(game, reply, moved(game, costs, reply, cell, opponent), player, plies_left - 2, raw, at,
+                          nest - 1)
         return at
     count = raw[at + 1]
     if move == NO_MOVE:
-        needed, left = marks_needed(game, state, opponent), min(plies_left, state[0].count(EMPTY)) // 2
+        needed, left = meta_count(costs), min(plies_left, state[0].count(EMPTY)) // 2
     else:
-        after = played(game, state, move, opponent)
-        needed = marks_needed(game, after, opponent, after[1])
+        after, cell = played(game, state, move, opponent)
+        needed = meta_count(moved(game, costs, after, cell, opponent), after[1])
         left = (min(plies_left - 1, after[0].count(EMPTY)) + 1) // 2 - 1
     if count != needed:
         raise Invalid(f"a count closure says player {opponent} needs {count} marks at {draw_board(game, state)}, "
@@ -120,12 +154,13 @@ def check_at(game: dict, state: State, player: int, plies_left: int, raw: bytes,
     return at + 2
 
 
-def played(game: dict, state: State, move: int, opponent: int) -> State:
-    """The state after the move-th legal move, which must send `opponent` to a board and not end play."""
+def played(game: dict, state: State, move: int, opponent: int) -> tuple[State, int]:
+    """The state after the move-th legal move, which must send `opponent` to a board and not end
+    play, and the cell marked."""
     cells = legal(game, state)  # one child played, not all of them
     if move >= len(cells):
         raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(cells)}")
     after = play(game, state, cells[move], 3 - opponent)
     if result(game, after) is not None or after[1] < 0:
         raise Invalid(f"a count closure's move {move} at {draw_board(game, state)} sends player {opponent} to no board")
-    return after
+    return after, cells[move]

@@ -44,6 +44,23 @@ def test_the_engine_and_the_checker_count_alike_on_random_play(name: str) -> Non
     assert {1, 9, NEVER} <= seen  # one mark from a win, the empty grid, no meta line left
 
 
+
+@pytest.mark.parametrize("name", ["uttt", "uttt:open"])
+def test_the_checker_carries_the_counts_move_by_move_as_it_would_recount_them(name: str) -> None:
+    """checker/uttt_count.py `moved` recounts only the board a move marked; along random play that
+    equals counting all nine boards again, for both players, under both rules."""
+    rules = plain.parse_rules(resolve_game(name).rules.canonical())
+    rng = random.Random(35)
+    for _ in range(100):
+        state = plain.initial(rules)
+        costs = {player: plain_count.board_costs(rules, state, player) for player in (X, O)}
+        while children := plain.moves(rules, state):
+            move, state = rng.choice(children)
+            for player in (X, O):
+                costs[player] = plain_count.moved(rules, costs[player], state, move, player)
+                assert costs[player] == plain_count.board_costs(rules, state, player)
+                assert plain_count.meta_count(costs[player]) == plain_count.marks_needed(rules, state, player)
+
 def test_hand_counts() -> None:
     game = resolve_game("uttt:open")
     assert marks_needed(game.initial(), X) == 9
