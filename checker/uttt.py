@@ -101,8 +101,11 @@ def legal(game: dict, state: State) -> list[int]:
     """Every legal move, ascending; empty iff terminal: the empty cells of the board sent to, else
     of every board (closed rules: every board still open). Under the open rules a won board with
     an empty cell is still played in."""
-    if result(game, state) is not None:
-        return []
+    return [] if result(game, state) is not None else empty_cells(game, state)
+
+
+def empty_cells(game: dict, state: State) -> list[int]:
+    """`legal` at a state known not to be terminal (the count closures test that first)."""
     cells, sent = state[:2]
     if sent >= 0:
         boards = [sent]

@@ -5,7 +5,7 @@ the opponent cannot complete one before the bound (two-byte, and deep ones namin
 import functools
 
 from checker.load import Invalid
-from checker.uttt import EMPTY, LINES, State, board_status, draw_board, is_open, legal, moves, play, result, to_move
+from checker.uttt import EMPTY, LINES, State, board_status, draw_board, empty_cells, is_open, play, result, to_move
 
 
 def marks_needed(game: dict, state: State, player: int, lowered: int = -1) -> int:
@@ -127,7 +127,7 @@ def check_at(game: dict, state: State, costs: list[int], player: int, plies_left
     if move == DEEP:
         after, cell = played(game, state, raw[at + 1], opponent)
         costs = moved(game, costs, after, cell, opponent)
-        replies = moves(game, after)
+        replies = [(cell, play(game, after, cell, opponent)) for cell in empty_cells(game, after)]  # `after` goes on
         if raw[at + 2] != len(replies):
             raise Invalid(f"a count closure answers {raw[at + 2]} replies at {draw_board(game, after)}, "
                           f"which has {len(replies)}")
@@ -157,7 +157,7 @@ def check_at(game: dict, state: State, costs: list[int], player: int, plies_left
 def played(game: dict, state: State, move: int, opponent: int) -> tuple[State, int]:
     """The state after the move-th legal move, which must send `opponent` to a board and not end
     play, and the cell marked."""
-    cells = legal(game, state)  # one child played, not all of them
+    cells = empty_cells(game, state)  # play goes on at `state` (tested before); one child played, not all
     if move >= len(cells):
         raise Invalid(f"a count closure plays move {move} at {draw_board(game, state)}, which has {len(cells)}")
     after = play(game, state, cells[move], 3 - opponent)
