@@ -455,3 +455,33 @@ def test_a_deep_record_is_the_shortest_and_both_cores_write_it() -> None:
         not_first += record[1] != first
         assert native.strategy(s, ply).closures == (hooks.deep_record(s, X, within - ply, NEST),)
     assert deep >= 5 and not_first >= 1, (deep, not_first)
+
+
+def test_the_python_search_asks_whether_a_position_closes_and_the_walk_for_the_shortest_record() -> None:
+    """As dfpn.h `close` takes `written`: pns.py's search asks the hook only whether a position
+    closes (written=False: the first record found will do), and the same positions close either
+    way; the record the certificate's walk asks for (written, the default) is the shortest, which
+    on some positions is not the first found."""
+    from solver.search.pns import ProofSearch
+
+    game = resolve_game("uttt:open")
+    hooks, rng, within, asked, differ = game.search_hooks(), random.Random(5), 21, [], 0
+    closure = hooks.closure
+    hooks.closure = lambda *args, **named: asked.append(named.get("written", True)) or closure(*args, **named)  # type: ignore[method-assign]
+    search = ProofSearch(game, Claim(O, "no-loss", within), hooks)
+    for _ in range(40):
+        s = game.initial()
+        while not game.is_terminal(s) and ((s.x | s.o).bit_count() < 8 or game.to_move(s) != O):
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+        if game.is_terminal(s):
+            continue
+        ply = (s.x | s.o).bit_count()
+        search.plies[game.key(s)] = ply
+        found = closure(s, O, "no-loss", 0, within - ply, written=False)
+        written = closure(s, O, "no-loss", 0, within - ply)
+        assert search.closes(s, game.key(s)) == (found is not None) == (written is not None), game.format_position(s)
+        if written is not None:
+            assert len(written) <= len(found), game.format_position(s)  # type: ignore[arg-type]
+            differ += written != found
+    assert asked and not any(asked), "the search asked for a written record"
+    assert differ >= 1, differ

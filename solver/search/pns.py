@@ -249,12 +249,14 @@ class ProofSearch:
                 self._mid(child, child_key, min(INF, pn_limit - total + child_pn), min(dn_limit, widened))
 
     def closes(self, state: Any, key: Hashable) -> bool:
-        """Whether the closure hook closes this prover's position (asked once per table key)."""
+        """Whether the closure hook closes this prover's position (asked once per table key). Only
+        whether: the hook is told the record is not `written` (dfpn.h `close`), so it may take the
+        first it finds; the certificate's walk asks again for the record it writes."""
         known = self.closed.get(key)
         if known is None:
             within = self.claim.within
             left = None if within is None else within - self.plies.get(key, 0)
-            closure = self.closure(state, self.claim.player, self.claim.result, CLOSURE_BUDGET, left)  # type: ignore[misc]
+            closure = self.closure(state, self.claim.player, self.claim.result, CLOSURE_BUDGET, left, written=False)  # type: ignore[misc]
             known = self.closed[key] = closure is not None
         return known
 
@@ -266,7 +268,7 @@ class ProofSearch:
         if known is None:
             within = self.claim.within
             left = None if within is None else within - self.plies.get(key, 0)
-            closure = self.closure(state, 3 - self.claim.player, "no-loss", CLOSURE_BUDGET, left)  # type: ignore[misc]
+            closure = self.closure(state, 3 - self.claim.player, "no-loss", CLOSURE_BUDGET, left, written=False)  # type: ignore[misc]
             known = self.closed[key] = closure is not None
         return known
 

@@ -125,10 +125,11 @@ class PositionalHooks:
         return _first(_first(ordered, set(made)), doubles)
 
     def closure(self, state: int, prover: int, result: str, budget: int,
-                plies_left: int | None = None) -> Closure | bytes | None:
+                plies_left: int | None = None, written: bool = True) -> Closure | bytes | None:
         """A pairing that proves a no-loss claim for `prover` (to move) here (with `potential`: or a
         potential record, bytes), or None (solver/games/positional/blocking.py); it holds to the end of
-        play, so a bound (`plies_left`) changes nothing."""
+        play, so a bound (`plies_left`) changes nothing, and one pairing is found either way (`written`,
+        the search asking only whether, changes nothing either: dfpn.h `close`)."""
         if result != "no-loss" or self.rules.marks != "own" or self.rules.goal not in CLOSING_GOALS:
             return None
         if self.closure_budget is not None:  # the search's and the walk's alike: the walk finds what the search found

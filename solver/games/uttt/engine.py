@@ -579,9 +579,13 @@ class CriticalSquares:
         """How deep the closure's records nest: REFUTE_NEST for a win claim's bound, else NEST."""
         return REFUTE_NEST if self.win_by >= 0 else NEST
 
-    def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None) -> bytes | None:
+    def closure(self, s: Position, prover: int, result: str, budget: int, plies_left: int | None = None,
+                written: bool = True) -> bytes | None:
         """At a position where `prover` is to move, for a no-loss claim bounded `plies_left` plies
-        ahead: the record of `deep_record` nested NEST deep (the shortest), or None. Unbounded (`plies_left`
+        ahead: the record of `deep_record` nested NEST deep, or None: the shortest when the record is
+        `written` into a certificate (the strategy walk), the first found when only whether the
+        position closes matters (the search; a win claim's refutations, whose records are dropped):
+        which positions close does not depend on it (dfpn.h `close`). Unbounded (`plies_left`
         None, which the checker counts as 81: the empty cells bound the plies): the record
         (NO_MOVE, count) alone, where the opponent cannot complete a meta line in the cells left
         (no meta line left to it, late in a game); the forms that look ahead would be paid at every
@@ -592,9 +596,10 @@ class CriticalSquares:
         if plies_left is None:
             needed = marks_needed(s, opponent)
             return bytes([NO_MOVE, needed]) if needed > (81 - (s.x | s.o).bit_count()) // 2 else None
-        return self.deep_record(s, opponent, plies_left, self.nest)
+        return self.deep_record(s, opponent, plies_left, self.nest, first=not written or self.win_by >= 0)
 
-    def deep_record(self, s: Position, opponent: int, plies_left: int, nest: int, limit: int = 1 << 16) -> bytes | None:
+    def deep_record(self, s: Position, opponent: int, plies_left: int, nest: int, limit: int = 1 << 16,
+                    first: bool = False) -> bytes | None:
         """A two-byte record (`count_record`) when one closes `s`; else, with `nest` > 0, the
         shortest record (DEEP, i, k, then k records) of a legal move i that sends the opponent to a
         board where each of its k moves, in order, leaves a position play goes on from that a
@@ -603,8 +608,9 @@ class CriticalSquares:
         bytes, None. The checker's work follows the record's length; which positions close does
         not depend on the choice. As kernel.c deep_record, which writes the same bytes: the moves
         are tried fewest replies first, a move is given up once its records cannot beat the best
-        so far (nor `limit`), and each reply's record is asked within what is left. Under a win
-        claim's bound (a refutation, whose record is dropped) the first record found will do."""
+        so far (nor `limit`), and each reply's record is asked within what is left. With `first`
+        (kernel.c `any`), the first record found in that order, its nested records the first too:
+        whether `s` closes, for a search that drops the record."""
         if limit < 2:
             return None
         shallow = self.count_record(s, opponent, plies_left)
@@ -623,15 +629,15 @@ class CriticalSquares:
             for move in replies:
                 reply = play(after, move, self.open_rules)
                 record = None if WON[reply.xw] or WON[reply.ow] or reply.closed == FULL9 else \
-                    self.deep_record(reply, opponent, plies_left - 2, nest - 1, bound - total + 2)
+                    self.deep_record(reply, opponent, plies_left - 2, nest - 1, bound - total + 2, first)
                 if record is None:
                     break
                 records.append(record)
                 total += len(record) - 2
             else:
                 best, best_index = bytes([DEEP, index, len(records)]) + b"".join(records), index
-                if self.win_by >= 0:
-                    return best  # a win claim's refutation: the record is dropped, the first found will do
+                if first:
+                    return best
         return best
 
     def sending(self, s: Position) -> list[Position | None]:

@@ -475,7 +475,8 @@ static int count_record(const Kernel *k, const Position *p, int cost[9], int opp
    play fails at once), so a move that fails fails early; the records are written in move order,
    as the Python hook writes them. `cost`: as count_record's; a move changes the cost of the board
    it is played in only, so each position's is its parent's with that board's cost taken anew.
-   `any`: a win claim's refutation, whose record is dropped (dfpn.c): the first record found will do. */
+   `any`: a win claim's refutation, whose record is dropped (dfpn.c): the first record found will do.
+   A candidate's replies are counted to order the candidates and listed only when it is tried. */
 static int deep_record(const Kernel *k, const Position *p, int cost[9], int opponent, int plies_left, int nest,
                        int limit, int any, unsigned char *out) {
     if (limit < 2) return 0;
@@ -485,8 +486,8 @@ static int deep_record(const Kernel *k, const Position *p, int cost[9], int oppo
     Position after[81];
     for (int i = 0; i < count; i++) { /* by replies ascending, then move order; a move that fails at once last */
         play(k, p, moves[i], &after[i]);
-        int stop = after[i].sent < 0 || WON[after[i].won[0]] || WON[after[i].won[1]], rs[81];
-        replies[i] = stop ? 99 : legal_moves(&after[i], rs);
+        int stop = after[i].sent < 0 || WON[after[i].won[0]] || WON[after[i].won[1]];
+        replies[i] = stop ? 99 : __builtin_popcount((unsigned)empty(&after[i], after[i].sent)); /* listed once tried */
         int at = i;
         for (; at > 0 && replies[order[at - 1]] > replies[i]; at--) order[at] = order[at - 1];
         order[at] = i;
