@@ -345,3 +345,49 @@ def test_a_bounded_no_loss_certificate_settles_no_longer_bound(tmp_path) -> None
     assert four.holds is True and five.holds is True and "longest play" in five.measured
     assert six.holds is None and "not settled" in six.measured
     assert unbounded.holds is None and "not settled" in unbounded.measured
+
+
+def test_a_reading_cites_the_verdict_publish_recorded_for_exactly_its_bytes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """An audit cites the checker's line `certify publish` recorded for a certificate (a kept proof
+    whose check takes minutes) only while the file holds exactly the bytes checked and speaks of
+    the claim's rules; a changed file is checked again, and a recorded INVALID settles nothing."""
+    import hashlib
+
+    from certify.claims.bounds import StrategyBound
+    from certify.claims.facts import Bench
+    from certify.proving.single import prove, write_proof
+    from solver.search.pns import Claim
+
+    path = tmp_path / "p2-within-5.json"
+    write_proof(prove(resolve_game("mnk:3,4,3"), Claim(2, "no-loss", 5)).certificate, path)
+    rules = resolve_game("mnk:3,4,3").rules.sha256()
+    claim = StrategyBound(id="t.5", where="test", statement="player 2 holds on", game="mnk:3,4,3",
+                          kind="strategy_bound", player=2, result="no-loss", max_nodes=1,
+                          readings=[{"name": "5 plies", "within": 5, "certificate": str(path)}])
+
+    def evaluated(sha256: str, rules_sha256: str, line: str):  # type: ignore[no-untyped-def]
+        bench = Bench(published_dir=None)
+        bench.record([{"file": str(path), "sha256": sha256, "rules_sha256": rules_sha256, "checker": line}])
+        return claim.evaluate(None, bench)[0]
+
+    exact = hashlib.sha256(path.read_bytes()).hexdigest()
+    recorded = evaluated(exact, rules, "VALID strategy (recorded) player 2 does not lose within 5 plies from the start: x")
+    assert recorded.holds is True and "(recorded)" in recorded.witness and "certify publish" in recorded.witness
+    for sha256, rules_sha256 in ((hashlib.sha256(b"other bytes").hexdigest(), rules), (exact, "0" * 64)):
+        checked = evaluated(sha256, rules_sha256, "VALID strategy (recorded) player 2 does not lose within 5 plies from the start: x")
+        assert checked.holds is True and "(recorded)" not in checked.witness and "certify publish" not in checked.witness
+    refused = evaluated(exact, rules, "INVALID strategy (recorded): a wrong move")
+    assert refused.holds is None and "does not settle it" in refused.measured
+
+
+def test_the_audit_reads_the_index_of_its_published_folder(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`certify audit` (Bench with a published folder) takes the recorded verdicts from its
+    index.json's proofs and closed proofs; an unreadable index gives none."""
+    from certify.claims.facts import Bench
+
+    entry = {"file": "a.json", "sha256": "1" * 64, "rules_sha256": "2" * 64, "checker": "VALID x"}
+    (tmp_path / "index.json").write_text(json.dumps({"proofs": [entry], "pairing_proofs": [{**entry, "file": "b.json"}],
+                                                     "certificates": [{**entry, "file": "c.json"}]}))
+    assert sorted(Bench(published_dir=tmp_path).recorded) == ["a.json", "b.json"]
+    (tmp_path / "index.json").write_text("not json")
+    assert Bench(published_dir=tmp_path).recorded == {}

@@ -75,38 +75,47 @@ class StrategyBound(ClaimBase):
         return f"player {self.player} {verb}" + (f" within {' / '.join(bounds)} (by reading)" if bounds else "")
 
     def evaluate(self, facts: Any, bench: Bench) -> list[Reading]:  # noqa: ARG002 (no table to solve)
-        published, against = self.published(self.certificate), self.published(self.opponent_certificate)
-        return [self.exact(reading) or self.read(reading, published, against) for reading in self.readings]
+        published, against = self.published(self.certificate, bench), self.published(self.opponent_certificate, bench)
+        return [self.exact(reading, bench) or self.read(reading, published, against) for reading in self.readings]
 
-    def exact(self, reading: BoundReading) -> Reading | None:
+    def verdict(self, path: Path, limits: checker.Limits, bench: Bench) -> str:
+        """The checker's line on the file at `path`: the one `certify publish` recorded for exactly its
+        bytes (certificates/index.json: a kept proof whose check takes minutes is checked anew when its
+        bytes change), marked so; else the checker's now, with `limits`."""
+        rules = resolve_game(self.game).rules.sha256()
+        recorded = bench.verdict_recorded(path, rules)
+        if recorded is not None:
+            return f"{recorded} (as `certify publish` checked these bytes: certificates/index.json)"
+        return checker.check_file(str(path), limits, rules).message
+
+    def exact(self, reading: BoundReading, bench: Bench) -> Reading | None:
         """The reading settled by its own published certificate (the checker's verdict must state
         exactly its claim), or None when it names none; a certificate that fails settles nothing."""
         if not reading.certificate:
             return None
         path = Path(reading.certificate)
-        game = resolve_game(self.game)
         bound = "" if reading.within is None else f" within {reading.within} plies"
         said = f"player {self.player} {'wins' if self.result == 'win' else 'does not lose'}{bound} from the start:"
-        verdict = (checker.check_file(str(path), checker.Limits(max_states=10**9, max_work=10**13), game.rules.sha256()).message
+        verdict = (self.verdict(path, checker.Limits(max_states=10**9, max_work=10**13), bench)
                    if path.is_file() else f"missing: {path.as_posix()}")
         data = path.read_bytes() if path.is_file() else b""
-        evidence = f"{path.as_posix()} (sha256 {hashlib.sha256(data).hexdigest()[:16]}, {len(data):,} bytes): {verdict[:400]}"
+        evidence = (f"{path.as_posix()} (sha256 {hashlib.sha256(data).hexdigest()[:16]}, {len(data):,} bytes): "
+                    f"{verdict if verdict.startswith('VALID') else verdict[:400]}")
         if not verdict.startswith("VALID") or said not in verdict:
             return Reading(reading.name, f"its certificate does not settle it: {verdict[:200]}", None, evidence)
         return Reading(reading.name, f"{bound.strip() or 'no bound'}: its checked certificate proves it", True, evidence)
 
-    def published(self, certificate: str) -> tuple[str, int, int | None] | None:
+    def published(self, certificate: str, bench: Bench) -> tuple[str, int, int | None] | None:
         """The checker's verdict on a published certificate, its longest play and its bound (None:
         none), if it is VALID."""
         path = Path(certificate)
         if not certificate or not path.is_file():
             return None
-        game = resolve_game(self.game)
         try:  # checked with the budget its size needs, as `certify publish` checks a kept proof
             limits = proof_limits(json.loads(path.read_bytes()), checker.Limits(max_states=10**9))
         except (ValueError, KeyError, TypeError):  # not a strategy proof: the checker says why below
             limits = checker.Limits(max_states=10**9)
-        verdict = checker.check_file(str(path), limits, game.rules.sha256()).message
+        verdict = self.verdict(path, limits, bench)
         found = LONGEST.search(verdict)
         if not verdict.startswith("VALID") or found is None:
             return None
@@ -149,7 +158,8 @@ class StrategyBound(ClaimBase):
     def extra_evidence(self, facts: Any) -> list[str]:  # noqa: ARG002
         game = resolve_game(self.game)
         return [f"rules {game.rules.describe()} (rules sha256 {game.rules.sha256()[:16]}); bounds in plies "
-                f"from the empty board; certificates re-checked by the independent checker"]
+                f"from the empty board; certificates checked by the independent checker (now, or as `certify publish` "
+                f"checked the same bytes)"]
 
 
 KINDS = (StrategyBound,)

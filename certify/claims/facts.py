@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -97,6 +98,27 @@ class Bench:
     published_dir: Path | None = None
     smt_timeout: float = 60.0
     _games: dict[str, GameFacts] = field(default_factory=dict)
+    # the checker's verdicts `certify publish` recorded, by file: (its sha256, its rules' sha256, the
+    # line); from published_dir's index.json, or given by `certify publish` as it makes the index
+    recorded: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.published_dir is not None:
+            self.record(index_entries(self.published_dir / "index.json"))
+
+    def record(self, entries: list[dict]) -> None:
+        """Keep the verdicts of these index entries (proofs: `file`, `sha256`, `rules_sha256`, `checker`)."""
+        for entry in entries:
+            if all(isinstance(entry.get(key), str) for key in ("file", "sha256", "rules_sha256", "checker")):
+                self.recorded[entry["file"]] = (entry["sha256"], entry["rules_sha256"], entry["checker"])
+
+    def verdict_recorded(self, path: Path, rules_sha256: str) -> str | None:
+        """The checker's line recorded for the file at `path` when it holds exactly the bytes checked
+        and speaks of these rules (`certify publish` checks a file anew whenever its bytes change), else None."""
+        known = self.recorded.get(path.as_posix())
+        if known is None or known[1] != rules_sha256 or not path.is_file():
+            return None
+        return known[2] if hashlib.sha256(path.read_bytes()).hexdigest() == known[0] else None
 
     def add(self, facts: GameFacts) -> None:
         """Use already-solved facts for their game name."""
@@ -112,4 +134,13 @@ class Bench:
         return self._games[game]
 
 
-
+def index_entries(index: Path) -> list[dict]:
+    """The proof entries (`proofs`, `pairing_proofs`) of a certificates/index.json; none if unreadable."""
+    try:
+        data = json.loads(index.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(data, dict):
+        return []
+    return [entry for key in ("proofs", "pairing_proofs") if isinstance(data.get(key), list)
+            for entry in data[key] if isinstance(entry, dict)]
