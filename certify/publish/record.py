@@ -88,7 +88,7 @@ KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("m
 # of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36);
 # their checks take minutes, so their entries are carried over as LARGE_PROOFS' are
 KEPT_COUNTED_PROOFS = (("uttt:open", 2, 21), ("uttt:open", 2, 23), ("uttt:open", 2, 25),  # 25: deep records
-                       ("uttt:open", 2, 27))  # 27: records three deep, 38 MB, its check half an hour
+                       ("uttt:open", 2, 27))  # 27: records three deep, the shortest each, 15 MB, its check ten minutes
 # ... and past PROOF_LIMITS, carried over likewise: the 4×n frontier of issue 35, found by the
 # compiled df-pn with its compiled pairing closure (docs/findings.md), (game, player, within)
 LARGE_PAIRING_PROOFS = (("mnk:4,8,4", 2, None),)
