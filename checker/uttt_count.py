@@ -125,8 +125,8 @@ def check_at(game: dict, state: State, costs: list[int], player: int, plies_left
     move = raw[at]
     opponent = 3 - player
     if move == DEEP:
-        after, cell = played(game, state, raw[at + 1], opponent)
-        costs = moved(game, costs, after, cell, opponent)
+        after, marked = played(game, state, raw[at + 1], opponent)
+        costs = moved(game, costs, after, marked, opponent)
         replies = [(cell, play(game, after, cell, opponent)) for cell in empty_cells(game, after)]  # `after` goes on
         if raw[at + 2] != len(replies):
             raise Invalid(f"a count closure answers {raw[at + 2]} replies at {draw_board(game, after)}, "
@@ -142,8 +142,8 @@ def check_at(game: dict, state: State, costs: list[int], player: int, plies_left
     if move == NO_MOVE:
         needed, left = meta_count(costs), min(plies_left, state[0].count(EMPTY)) // 2
     else:
-        after, cell = played(game, state, move, opponent)
-        needed = meta_count(moved(game, costs, after, cell, opponent), after[1])
+        after, marked = played(game, state, move, opponent)
+        needed = meta_count(moved(game, costs, after, marked, opponent), after[1])
         left = (min(plies_left - 1, after[0].count(EMPTY)) + 1) // 2 - 1
     if count != needed:
         raise Invalid(f"a count closure says player {opponent} needs {count} marks at {draw_board(game, state)}, "
