@@ -42,7 +42,7 @@ LEFT = {
     # tests/test_verified.py's count probe): no option of today's command writes them
     "certificates/proofs/closed/uttt-open.p2-no-loss-within-21.json": "two-byte records; the command now writes 82 positions",
     "certificates/proofs/closed/uttt-open.p2-no-loss-within-23.json": "two-byte records; the command now writes 2,062 positions",
-    "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.json": "two-level records (docs/uttt.md); minutes",
+    "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.json": "two-level records; the command now writes 31,438 positions",
     "certificates/proofs/closed/uttt-open.p2-no-loss-within-27.json": "11.5 M nodes, 1,682 s and 5.1 GB when written",
 }
 # the cheapest, run by default so that a change of the search's path is seen at once (seconds each)
