@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -78,15 +79,16 @@ class StrategyBound(ClaimBase):
         published, against = self.published(self.certificate, bench), self.published(self.opponent_certificate, bench)
         return [self.exact(reading, bench) or self.read(reading, published, against) for reading in self.readings]
 
-    def verdict(self, path: Path, limits: checker.Limits, bench: Bench) -> str:
+    def verdict(self, path: Path, limits: Callable[[], checker.Limits], bench: Bench) -> str:
         """The checker's line on the file at `path`: the one `certify publish` recorded for exactly its
         bytes (certificates/index.json: a kept proof whose check takes minutes is checked anew when its
-        bytes change), marked so; else the checker's now, with `limits`."""
+        bytes change), marked so; else the checker's now, with the budget `limits()` gives (asked
+        only then: reading a large proof for its budget costs seconds)."""
         rules = resolve_game(self.game).rules.sha256()
         recorded = bench.verdict_recorded(path, rules)
         if recorded is not None:
             return f"{recorded} (as `certify publish` checked these bytes: certificates/index.json)"
-        return checker.check_file(str(path), limits, rules).message
+        return checker.check_file(str(path), limits(), rules).message
 
     def exact(self, reading: BoundReading, bench: Bench) -> Reading | None:
         """The reading settled by its own published certificate (the checker's verdict must state
@@ -96,7 +98,7 @@ class StrategyBound(ClaimBase):
         path = Path(reading.certificate)
         bound = "" if reading.within is None else f" within {reading.within} plies"
         said = f"player {self.player} {'wins' if self.result == 'win' else 'does not lose'}{bound} from the start:"
-        verdict = (self.verdict(path, checker.Limits(max_states=10**9, max_work=10**13), bench)
+        verdict = (self.verdict(path, lambda: checker.Limits(max_states=10**9, max_work=10**13), bench)
                    if path.is_file() else f"missing: {path.as_posix()}")
         data = path.read_bytes() if path.is_file() else b""
         evidence = (f"{path.as_posix()} (sha256 {hashlib.sha256(data).hexdigest()[:16]}, {len(data):,} bytes): "
@@ -111,10 +113,12 @@ class StrategyBound(ClaimBase):
         path = Path(certificate)
         if not certificate or not path.is_file():
             return None
-        try:  # checked with the budget its size needs, as `certify publish` checks a kept proof
-            limits = proof_limits(json.loads(path.read_bytes()), checker.Limits(max_states=10**9))
-        except (ValueError, KeyError, TypeError):  # not a strategy proof: the checker says why below
-            limits = checker.Limits(max_states=10**9)
+        def limits() -> checker.Limits:  # the budget its size needs, as `certify publish` checks a kept proof
+            try:
+                return proof_limits(json.loads(path.read_bytes()), checker.Limits(max_states=10**9))
+            except (ValueError, KeyError, TypeError):  # not a strategy proof: the checker says why
+                return checker.Limits(max_states=10**9)
+
         verdict = self.verdict(path, limits, bench)
         found = LONGEST.search(verdict)
         if not verdict.startswith("VALID") or found is None:

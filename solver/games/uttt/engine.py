@@ -20,6 +20,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from collections.abc import Callable
+from functools import cache
 from typing import Literal, NamedTuple
 
 from solver.games.positional.rules import RulesError, canonical_json
@@ -440,17 +441,32 @@ def marks_needed(s: Position, player: int, lowered: int = -1) -> int:
     `player` cannot win in fewer moves: the count the checker redoes (checker/uttt_count.py `check_count`).
     `lowered`: a board counted one lower (unless 0 or NEVER), the count after a move of `player` there.
     """
+    return meta_min([board_cost(s, player, b) for b in range(9)], lowered)
+
+
+def board_cost(s: Position, player: int, b: int) -> int:
+    """Board `b`'s part of `marks_needed` for `player`: 0 won, NEVER lost or full, else the marks
+    its fullest line free of the opponent's still misses (at least 1: a line wins its board)."""
     mine, theirs, won, lost = (s.x, s.o, s.xw, s.ow) if player == X else (s.o, s.x, s.ow, s.xw)
-    costs = []
-    for b in range(9):
-        m, t = chunk(mine, b), chunk(theirs, b)
-        if won >> b & 1:
-            costs.append(0)
-        elif lost >> b & 1 or m | t == FULL9:
-            costs.append(NEVER)
-        else:
-            cost = min((3 - (m & line).bit_count() for line in _LINE_MASKS if not t & line), default=NEVER)
-            costs.append(cost - (b == lowered and cost < NEVER))
+    if won >> b & 1:
+        return 0
+    m, t = chunk(mine, b), chunk(theirs, b)
+    if lost >> b & 1 or m | t == FULL9:
+        return NEVER
+    return line_cost(m, t)
+
+
+@cache
+def line_cost(mine: int, theirs: int) -> int:
+    """The marks the fullest line of a board's 9-bit `mine` free of `theirs` still misses (NEVER: none)."""
+    return min((3 - (mine & line).bit_count() for line in _LINE_MASKS if not theirs & line), default=NEVER)
+
+
+def meta_min(costs: list[int], lowered: int = -1) -> int:
+    """`marks_needed` from the nine board costs, board `lowered` counted one lower unless 0 or NEVER."""
+    if 0 <= lowered and 0 < costs[lowered] < NEVER:
+        costs = costs.copy()
+        costs[lowered] -= 1
     return min(NEVER, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES3))
 
 
@@ -656,13 +672,18 @@ class CriticalSquares:
         moves left (it cannot win in time, so the claim holds here); else (i, count) for the first
         legal move i that sends the opponent to a board where its first move lowers the count to
         no less than `count`, more than its moves left after it; else None."""
-        needed = marks_needed(s, opponent)
+        costs = [board_cost(s, opponent, b) for b in range(9)]
+        needed = meta_min(costs)
         if needed > min(plies_left, 81 - (s.x | s.o).bit_count()) // 2:
             return bytes([NO_MOVE, needed])
         for index, after in enumerate(self.sending(s)):
             if after is None:
                 continue
-            needed = marks_needed(after, opponent, after.sent)
+            # a move marks one cell of its own board: only that board's cost can change
+            board = (((after.x | after.o) ^ (s.x | s.o)).bit_length() - 1) // 9
+            moved = costs.copy()
+            moved[board] = board_cost(after, opponent, board)
+            needed = meta_min(moved, after.sent)
             if needed > (min(plies_left - 1, 81 - (after.x | after.o).bit_count()) + 1) // 2 - 1:
                 return bytes([index, needed])
         return None
