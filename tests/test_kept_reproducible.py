@@ -5,9 +5,9 @@ provenance, run in a fresh process into a scratch file, writes the published byt
 indexes the file on disk. So nothing else notices when a change to the search makes the recorded
 command write a different (still valid) proof, and a referee running it would not get the
 published file. The two cheapest run in the default suite; the rest in
-`python -m pytest -m slow tests/test_kept_reproducible.py` (17 commands; 3 min 42 s with two more
-since left, on a shared 2-core machine, 2.4 min of it 7,7,5 player 2; at most 654 MB each). The
-kept proofs whose command is not run, or no longer writes them, are listed in LEFT with why.
+`python -m pytest -m slow tests/test_kept_reproducible.py` (17 commands: 3 min 37 s, 199 s of CPU
+on a shared 2-core machine, 2.4 min of it 7,7,5 player 2; at most 654 MB each). The kept proofs
+whose command is not run, or no longer writes them, are listed in LEFT with why.
 """
 
 from __future__ import annotations
