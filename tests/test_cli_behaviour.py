@@ -434,7 +434,12 @@ def test_sigterm_unwinds_like_an_exception_so_writes_clean_up():
 
 
 def test_tables_wrap_on_a_narrow_terminal_instead_of_cutting(monkeypatch):
+    from certify.cli.app import console
+
     monkeypatch.setenv("COLUMNS", "60")
+    # rich fixes a console's width from COLUMNS when the console is made: pytest-xdist's workers
+    # export COLUMNS=80 before the app is imported, so the console is made to read it again
+    monkeypatch.setattr(console, "_width", None)
     result = run("audit", "certificates/claims/001.toml")
     assert result.exit_code == 0
     assert "…" not in result.stdout and max(len(line) for line in result.stdout.splitlines()) <= 60
