@@ -434,7 +434,25 @@ def test_sigterm_unwinds_like_an_exception_so_writes_clean_up():
 
 
 def test_tables_wrap_on_a_narrow_terminal_instead_of_cutting(monkeypatch):
+    from certify.cli.app import console
+
     monkeypatch.setenv("COLUMNS", "60")
+    # rich fixes a console's width from COLUMNS when the console is made: pytest-xdist's workers
+    # export COLUMNS=80 before the app is imported, so the console is made to read it again
+    monkeypatch.setattr(console, "_width", None)
     result = run("audit", "certificates/claims/001.toml")
     assert result.exit_code == 0
     assert "…" not in result.stdout and max(len(line) for line in result.stdout.splitlines()) <= 60
+
+
+def test_a_search_whose_stderr_is_a_log_file_writes_plain_progress_lines(monkeypatch, tmp_path):
+    import certify.cli.prove as prove_cli
+
+    monkeypatch.setattr(prove_cli, "LOG_SECONDS", 0.0)  # every report (the search reports twice a second)
+    result = run("prove", "mnk:4,4,4", "--claim", "no-loss", "--player", "2", "--max-nodes", "3000000",
+                 "-o", str(tmp_path / "p.json"))
+    lines = [line for line in result.stderr.splitlines() if " UTC  " in line]
+    assert result.exit_code == 0 and lines, result.stderr
+    assert all("nodes" in line and "root pn" in line and "\x1b" not in line for line in lines)
+    quiet = run("prove", "mnk:4,4,4", "--claim", "no-loss", "--player", "2", "--json", "-o", str(tmp_path / "q.json"))
+    assert quiet.exit_code == 0 and " UTC  " not in quiet.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,12 +34,29 @@ def number(value: int) -> str:
     return "∞" if value >= INF else f"{value:,}"
 
 
+# Where stderr is not a terminal (a search left running with its output in a log file), one plain
+# progress line this often instead of the status line: a log of days shows how the search went
+LOG_SECONDS = 600.0
+
+
 @contextmanager
 def search_progress(enabled: bool, max_nodes: int | None = None, max_memory: float | None = None) -> Iterator[Callable[[Progress], None] | None]:
     """A rich status line on stderr: nodes, the fraction of the budget used, the root's pn/dn,
-    nodes/s, table entries, memory, elapsed time."""
+    nodes/s, table entries, memory, elapsed time. Not `enabled` (--json) nothing; on a stderr that is
+    not a terminal, a line every LOG_SECONDS of search, stamped with the UTC time."""
     if not enabled:
         yield None
+        return
+    if not errors.is_terminal:
+        logged = [0.0]
+
+        def log(p: Progress) -> None:
+            if p.seconds - logged[0] >= LOG_SECONDS:
+                logged[0] = p.seconds
+                stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+                errors.print(escape(f"{stamp} UTC  {progress_line(p, max_nodes, max_memory)}"), soft_wrap=True)
+
+        yield log
         return
     with Bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
         task = bar.add_task("searching", total=None)
@@ -250,7 +268,7 @@ def prove(
                                          resume if mine else None, Options(plain, pairings, plan, worker_table_mb(spec, max_memory)))
             except PolicyMoveError as err:
                 raise fail(f"--policy {policy}: {err}") from None
-        with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
+        with search_progress(not json_out, max_nodes, max_memory) as hook:
             mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
             try:
                 return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
@@ -350,7 +368,7 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
     def command(c: Claim) -> str:
         return " ".join([f"certify prove {game} --claim {c.result} --player {c.player}", *extra])
 
-    with search_progress(not json_out and errors.is_terminal, max_nodes, max_memory) as hook:
+    with search_progress(not json_out, max_nodes, max_memory) as hook:
         settled = settle_value(game_obj, position, max_nodes, None, max_memory, plain, hook, command)
     written = []
     for proof in settled.proofs:
