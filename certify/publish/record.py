@@ -75,8 +75,8 @@ LARGE_PROOFS = (
     ("mnk:4,11,4", 1, "win"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
-# (mnk:4,5,4 player 2: 1,135,790 positions, work 199,899,040; the command line's --max-states and
-# --max-work)
+# (mnk:4,5,4 player 2: 1,541,762 positions, work 271,350,112 since it was written again by its
+# recorded command; the command line's --max-states and --max-work)
 PROOF_LIMITS = checker.Limits(max_states=2_000_000, max_work=300_000_000)
 # Kept likewise, closed by pairings (certificates/proofs/closed/). Index key `pairing_proofs`, apart
 # from `proofs`: the verified checker (verified/), which tests/test_verified.py runs on every `proofs`
