@@ -456,3 +456,15 @@ def test_a_search_whose_stderr_is_a_log_file_writes_plain_progress_lines(monkeyp
     assert all("nodes" in line and "root pn" in line and "\x1b" not in line for line in lines)
     quiet = run("prove", "mnk:4,4,4", "--claim", "no-loss", "--player", "2", "--json", "-o", str(tmp_path / "q.json"))
     assert quiet.exit_code == 0 and " UTC  " not in quiet.stderr
+
+
+def test_the_log_goes_on_across_the_spans_between_checkpoint_saves(monkeypatch, tmp_path):
+    """A search with --checkpoint runs in spans between saves, each counting its seconds from 0: the
+    log's interval is the clock's, so a span shorter than the interval does not silence it."""
+    import certify.cli.prove as prove_cli
+
+    monkeypatch.setattr(prove_cli, "LOG_SECONDS", 1.0)  # longer than a span (0.6 s), shorter than the search
+    result = run("prove", "mnk:4,5,4", "--claim", "no-loss", "--player", "1", "--checkpoint", str(tmp_path / "c.ckpt"),
+                 "--checkpoint-minutes", "0.01", "-o", str(tmp_path / "p.json"))
+    lines = [line for line in result.stderr.splitlines() if " UTC  " in line]
+    assert result.exit_code == 0 and lines, result.stderr

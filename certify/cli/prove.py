@@ -47,30 +47,43 @@ def search_progress(enabled: bool, max_nodes: int | None = None, max_memory: flo
     if not enabled:
         yield None
         return
+    first: list[tuple[float, int]] = []  # the clock and the nodes at the first report
+
+    def rate(p: Progress) -> float:
+        """Nodes per second since the first report: a report's own seconds restart with each span
+        between --checkpoint saves, and its nodes count a resumed table's too."""
+        now = time.monotonic()
+        if not first:
+            first.append((now, p.nodes))
+        began, nodes = first[0]
+        return (p.nodes - nodes) / (now - began) if now > began else p.nodes_per_second
+
     if not errors.is_terminal:
-        logged = [0.0]
+        logged = [time.monotonic()]  # the clock, not the report's seconds (above)
 
         def log(p: Progress) -> None:
-            if p.seconds - logged[0] >= LOG_SECONDS:
-                logged[0] = p.seconds
+            speed = rate(p)
+            if time.monotonic() - logged[0] >= LOG_SECONDS:
+                logged[0] = time.monotonic()
                 stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
-                errors.print(escape(f"{stamp} UTC  {progress_line(p, max_nodes, max_memory)}"), soft_wrap=True)
+                errors.print(escape(f"{stamp} UTC  {progress_line(p, max_nodes, max_memory, speed)}"), soft_wrap=True)
 
         yield log
         return
     with Bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
         task = bar.add_task("searching", total=None)
 
-        yield lambda p: bar.update(task, description=progress_line(p, max_nodes, max_memory))
+        yield lambda p: bar.update(task, description=progress_line(p, max_nodes, max_memory, rate(p)))
 
 
-def progress_line(p: Progress, max_nodes: int | None, max_memory: float | None) -> str:
-    """`250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB`."""
+def progress_line(p: Progress, max_nodes: int | None, max_memory: float | None, speed: float | None = None) -> str:
+    """`250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB`; `speed`
+    the nodes/s to show (default: the report's own)."""
     used = [p.nodes / max_nodes if max_nodes else 0.0, p.rss_mb / max_memory if max_memory else 0.0]
     budget = f" ({max(used):.0%} of the {'node' if used[0] >= used[1] else 'memory'} budget)" if max_nodes or max_memory else ""
     full = f" (table full: {p.evictions:,} evicted)" if p.evictions else ""
     return (f"{p.nodes:,} nodes{budget}  root pn {number(p.root_pn)} dn {number(p.root_dn)}  "
-            f"{p.nodes_per_second:,.0f} nodes/s  {p.entries:,} entries{full}  {p.rss_mb:,.0f} MB")
+            f"{p.nodes_per_second if speed is None else speed:,.0f} nodes/s  {p.entries:,} entries{full}  {p.rss_mb:,.0f} MB")
 
 
 def worker_table_mb(spec: Any, max_memory: int | None) -> float | None:
