@@ -445,26 +445,26 @@ def test_tables_wrap_on_a_narrow_terminal_instead_of_cutting(monkeypatch):
     assert "…" not in result.stdout and max(len(line) for line in result.stdout.splitlines()) <= 60
 
 
-def test_a_search_whose_stderr_is_a_log_file_writes_plain_progress_lines(monkeypatch, tmp_path):
+def test_a_search_whose_stderr_is_a_log_file_writes_a_plain_line_each_interval(monkeypatch):
+    """Reports in spans whose seconds restart at 0 (a search with --checkpoint runs between saves
+    so): the log's interval and its nodes/s are the clock's since the first report."""
+    import io
+
+    from rich.console import Console
+
     import certify.cli.prove as prove_cli
+    from solver.search.pns import Progress
 
-    monkeypatch.setattr(prove_cli, "LOG_SECONDS", 0.0)  # every report (the search reports twice a second)
-    result = run("prove", "mnk:4,4,4", "--claim", "no-loss", "--player", "2", "--max-nodes", "3000000",
-                 "-o", str(tmp_path / "p.json"))
-    lines = [line for line in result.stderr.splitlines() if " UTC  " in line]
-    assert result.exit_code == 0 and lines, result.stderr
-    assert all("nodes" in line and "root pn" in line and "\x1b" not in line for line in lines)
-    quiet = run("prove", "mnk:4,4,4", "--claim", "no-loss", "--player", "2", "--json", "-o", str(tmp_path / "q.json"))
-    assert quiet.exit_code == 0 and " UTC  " not in quiet.stderr
-
-
-def test_the_log_goes_on_across_the_spans_between_checkpoint_saves(monkeypatch, tmp_path):
-    """A search with --checkpoint runs in spans between saves, each counting its seconds from 0: the
-    log's interval is the clock's, so a span shorter than the interval does not silence it."""
-    import certify.cli.prove as prove_cli
-
-    monkeypatch.setattr(prove_cli, "LOG_SECONDS", 1.0)  # longer than a span (0.6 s), shorter than the search
-    result = run("prove", "mnk:4,5,4", "--claim", "no-loss", "--player", "1", "--checkpoint", str(tmp_path / "c.ckpt"),
-                 "--checkpoint-minutes", "0.01", "-o", str(tmp_path / "p.json"))
-    lines = [line for line in result.stderr.splitlines() if " UTC  " in line]
-    assert result.exit_code == 0 and lines, result.stderr
+    sink, now = io.StringIO(), [1000.0]
+    monkeypatch.setattr(prove_cli, "errors", Console(file=sink, width=200))  # a file: not a terminal
+    monkeypatch.setattr(prove_cli, "clock", lambda: now[0])
+    with prove_cli.search_progress(True, None, None) as hook:
+        assert hook is not None
+        for step in range(1, 8):  # a report every 300 s of the clock, each span's seconds from 0 again
+            now[0] = 1000.0 + 300 * step
+            hook(Progress(nodes=1_000_000 * step, root_pn=5, root_dn=7, entries=10, seconds=1.0 + 300 * (step % 2), rss_mb=40.0))
+    lines = sink.getvalue().splitlines()
+    assert len(lines) == 3, lines  # at 600, 1,200 and 1,800 s of the clock
+    assert all(" UTC  " in line and "root pn 5 dn 7" in line and "3,333 nodes/s" in line for line in lines), lines
+    with prove_cli.search_progress(False, None, None) as hook:  # --json: none
+        assert hook is None

@@ -37,6 +37,7 @@ def number(value: int) -> str:
 # Where stderr is not a terminal (a search left running with its output in a log file), one plain
 # progress line this often instead of the status line: a log of days shows how the search went
 LOG_SECONDS = 600.0
+clock = time.monotonic  # the progress's clock (a test sets its own)
 
 
 @contextmanager
@@ -52,19 +53,19 @@ def search_progress(enabled: bool, max_nodes: int | None = None, max_memory: flo
     def rate(p: Progress) -> float:
         """Nodes per second since the first report: a report's own seconds restart with each span
         between --checkpoint saves, and its nodes count a resumed table's too."""
-        now = time.monotonic()
+        now = clock()
         if not first:
             first.append((now, p.nodes))
         began, nodes = first[0]
         return (p.nodes - nodes) / (now - began) if now > began else p.nodes_per_second
 
     if not errors.is_terminal:
-        logged = [time.monotonic()]  # the clock, not the report's seconds (above)
+        logged = [clock()]  # the clock, not the report's seconds (above)
 
         def log(p: Progress) -> None:
             speed = rate(p)
-            if time.monotonic() - logged[0] >= LOG_SECONDS:
-                logged[0] = time.monotonic()
+            if clock() - logged[0] >= LOG_SECONDS:
+                logged[0] = clock()
                 stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
                 errors.print(escape(f"{stamp} UTC  {progress_line(p, max_nodes, max_memory, speed)}"), soft_wrap=True)
 
