@@ -463,9 +463,9 @@ def line_cost(mine: int, theirs: int) -> int:
 
 
 def meta_min(costs: list[int], lowered: int = -1) -> int:
-    """`marks_needed` from the nine board costs, board `lowered` counted one lower unless 0 or NEVER."""
+    """`marks_needed` from the nine board costs, board `lowered` counted one lower unless 0 or NEVER
+    (in place: every caller hands over a list of its own)."""
     if 0 <= lowered and 0 < costs[lowered] < NEVER:
-        costs = costs.copy()
         costs[lowered] -= 1
     return min(NEVER, *(costs[a] + costs[b] + costs[c] for a, b, c in LINES3))
 
