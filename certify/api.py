@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from html import escape
 from pathlib import Path
@@ -134,7 +134,9 @@ def prove(
     attempt = search(family, target, position, max_nodes=max_nodes, max_memory_mb=max_memory)
     opposite = None
     if attempt.outcome.status == "disproved":
-        opposite = Proof(search(family, target.opposite(), position, max_nodes=max_nodes, max_memory_mb=max_memory), family)
+        opposite = Proof(search(family, target.opposite(), position, max_nodes=max_nodes, max_memory_mb=max_memory,
+                                inherit=attempt), family)  # from the disproof's table, where the search can
+        attempt = replace(attempt, search=None)  # its table went to the opposite's search
     return Proof(attempt, family, opposite)
 
 

@@ -350,7 +350,7 @@ def test_the_checkpoint_is_named_when_kept_suggested_when_not_and_removed_once_s
     unkept = run(*claim, "--max-nodes", "300")
     assert "the search's table is not kept: --checkpoint FILE saves it" in said(unkept)
     again = run(*claim, "--max-nodes", "50", "--resume", str(checkpoint), "--checkpoint", str(checkpoint), "--force", "--json")
-    assert json.loads(again.stdout)["checkpoint"] == {"kept": str(checkpoint), "removed": None}
+    assert json.loads(again.stdout)["checkpoint"] == {"kept": str(checkpoint), "removed": None, "continue": f"--resume {checkpoint}"}
     resumed = run(*claim, "--resume", str(checkpoint), "--checkpoint", str(checkpoint), "--force")
     assert resumed.exit_code == 0 and f"removed the checkpoint {checkpoint}: the claim is settled" in said(resumed)
     assert not checkpoint.exists() and (tmp_path / "p.json").is_file()

@@ -118,6 +118,8 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         "peak_rss_mb": round(max(outcome.peak_rss_mb, peak_rss_mb()), 1),  # the process's, the certificate's writing too
         "core": attempt.core,
     }
+    if attempt.adopted:
+        data["table_inherited"] = attempt.adopted  # entries it started with: the disproof's table, numbers swapped
     if attempt.first_moves:
         data["first_moves"] = [{"move": move, "status": status} for move, status in attempt.first_moves]
     if attempt.tree is not None and attempt.text is not None and path is not None:
@@ -268,7 +270,7 @@ def prove(
 
         spec = engine_spec(workers, ray, ray_address)
 
-    def search(claim_searched: Claim) -> tuple[Attempt, Any]:
+    def search(claim_searched: Claim, inherit: Attempt | None = None) -> tuple[Attempt, Any]:
         command = prove_command(game, claim_searched, options)
         if spec is not None:
             from certify.cli.parallel import prove_in_parallel
@@ -278,17 +280,17 @@ def prove(
             mine = claim_searched == target
             try:
                 return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed,
-                                         not json_out, job_seconds, checkpoint if mine else None, checkpoint_minutes * 60,
+                                         not json_out, job_seconds, checkpoint, checkpoint_minutes * 60,
                                          resume if mine else None, Options(plain, pairings, plan, worker_table_mb(spec, max_memory)))
             except PolicyMoveError as err:
                 raise fail(f"--policy {policy}: {err}") from None
         with search_progress(not json_out, max_nodes, max_memory) as hook:
-            mine = claim_searched == target  # a checkpoint is of the claim asked for, not of its opposite
+            mine = claim_searched == target  # --resume is of the claim asked for; --checkpoint saves either search
             try:
                 return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
-                                 checkpoint=checkpoint if mine else None, checkpoint_seconds=checkpoint_minutes * 60,
+                                 checkpoint=checkpoint, checkpoint_seconds=checkpoint_minutes * 60,
                                  resume=resume if mine else None, pairings=pairings, policy=plan, core=core,
-                                 potential=potential, closure_budget=closure_budget, threads=threads), None
+                                 potential=potential, closure_budget=closure_budget, threads=threads, inherit=inherit), None
             except (CheckpointError, CoreUnavailable) as err:
                 raise fail(str(err)) from None
             except PolicyMoveError as err:
@@ -302,7 +304,10 @@ def prove(
         data["threads"] = threads
     written = attempt
     if attempt.outcome.status == "disproved":  # certify the claim that holds instead: a disproof is checkable too
-        opposite, _ = search(target.opposite())  # the parallel figures reported are the first search's
+        # from the disproof's table where it can (the disproof is the opposite's proof); the parallel
+        # figures reported are the first search's
+        opposite, _ = search(target.opposite(), attempt)
+        attempt = dataclasses.replace(attempt, search=None)  # its table is the opposite's now, or no longer needed
         if output is None:
             path = default_output(game_obj.rules.name, target.opposite())
             with user_errors():
@@ -319,13 +324,13 @@ def prove(
         from certify.cli.parallel import parallel_summary
 
         data["parallel"] = parallel_summary(spec, stats)
-    data["checkpoint"] = checkpoint_fate(attempt.outcome.status, checkpoint, resume)
+    data["checkpoint"] = checkpoint_fate(written.outcome.status, checkpoint, resume, None if written is attempt else written.claim)
     out = errors if is_stdout(path) else console  # the certificate itself may be on stdout
     if json_out:
         out.file.write(json.dumps(data, indent=2) + "\n")  # plain: rich's print_json re-parses and highlights it (a 9.5 MB report: 1.2 GB)
     else:
         report(data, target, game_obj.rules.name, out)
-        report_checkpoint(data["checkpoint"], attempt.outcome.status, out)
+        report_checkpoint(data["checkpoint"], written.outcome.status, out)
         if stats is not None:
             from certify.cli.parallel import report_parallel
 
@@ -336,15 +341,23 @@ def prove(
         raise typer.Exit(EXIT_FAILED)
 
 
-def checkpoint_fate(status: str, checkpoint: Path | None, resume: Path | None) -> dict[str, str | None]:
-    """What became of the search's checkpoint: a settled claim's checkpoints (--checkpoint, --resume)
-    are spent and removed; an unsettled search's --checkpoint is kept (it saved the table there)."""
+def checkpoint_fate(status: str, checkpoint: Path | None, resume: Path | None, opposite: Claim | None = None) -> dict[str, str | None]:
+    """What became of the checkpoints: a settled claim's (--checkpoint, --resume) are spent and
+    removed; an unsettled search's --checkpoint is kept (it saved the table there). `status` is the
+    last search's; `opposite`: the claim that search was of, after a disproof of the claim asked for
+    (--checkpoint then saved the opposite's search, and --resume, the disproved claim's, is spent)."""
     if status in ("proved", "disproved", "policy fails"):
         removed = [path for path in dict.fromkeys((checkpoint, resume)) if path is not None and is_checkpoint(path)]
         for path in removed:
             path.unlink()
-        return {"kept": None, "removed": " and ".join(map(str, removed)) or None}
-    return {"kept": str(checkpoint) if checkpoint is not None and is_checkpoint(checkpoint) else None, "removed": None}
+        return {"kept": None, "removed": " and ".join(map(str, removed)) or None, "continue": None}
+    spent = [resume] if opposite is not None and resume is not None and resume != checkpoint and is_checkpoint(resume) else []
+    for path in spent:
+        path.unlink()
+    kept = str(checkpoint) if checkpoint is not None and is_checkpoint(checkpoint) else None
+    claim = "" if opposite is None else f"--claim {opposite.result} --player {opposite.player} "
+    return {"kept": kept, "removed": " and ".join(map(str, spent)) or None,
+            "continue": None if kept is None else f"{claim}--resume {kept}"}
 
 
 def is_checkpoint(path: Path) -> bool:
@@ -440,7 +453,10 @@ def work_done(data: dict) -> str:
     if data.get("table_evictions"):
         full = (f" (the table was full: {plural(data['table_evictions'], 'entry', 'entries')} evicted; it may take a third of "
                 "the machine's memory, what --max-memory or `ulimit -v` leaves)")
-    return (f"{plural(data['nodes'], 'node')} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
+    inherited = ""
+    if data.get("table_inherited"):
+        inherited = f" from the disproof's table ({plural(data['table_inherited'], 'entry', 'entries')})"
+    return (f"{plural(data['nodes'], 'node')}{inherited} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
             f"{plural(data['table_entries'], 'table entry', 'table entries')}{full}, peak {data['peak_rss_mb']:,.0f} MB")
 
 
@@ -460,12 +476,14 @@ def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
 
 
 def report_checkpoint(fate: dict[str, str | None], status: str, out: Console) -> None:
-    """Which spent checkpoint was removed, where an unsettled search's table is kept, or how it could have been."""
+    """Which spent checkpoint was removed, where an unsettled search's table is kept and how to go on
+    with it, or how it could have been kept."""
     if fate["removed"]:
-        out.print(f"removed the checkpoint {escape(fate['removed'])}: the claim is settled", soft_wrap=True)
-    elif fate["kept"]:
-        out.print(f"checkpoint kept at [bold]{escape(fate['kept'])}[/]: continue with --resume {escape(fate['kept'])}", soft_wrap=True)
-    elif status not in ("proved", "disproved", "policy fails"):
+        why = "the claim is settled" if not fate["kept"] else "the disproved claim's, spent"
+        out.print(f"removed the checkpoint {escape(fate['removed'])}: {why}", soft_wrap=True)
+    if fate["kept"]:
+        out.print(f"checkpoint kept at [bold]{escape(fate['kept'])}[/]: continue with {escape(fate['continue'] or '')}", soft_wrap=True)
+    elif not fate["removed"] and status not in ("proved", "disproved", "policy fails"):
         out.print("the search's table is not kept: --checkpoint FILE saves it (then --resume FILE continues)", soft_wrap=True)
 
 

@@ -14,7 +14,7 @@ import resource
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -58,6 +58,11 @@ class Attempt:
     seconds: float  # search and traversal
     first_moves: tuple[tuple[str, str], ...] = ()  # unsettled: each first move proved, disproved or open
     core: str = "python"  # which df-pn searched: "python" (solver/search/pns.py) or "native" (solver/search/native.py)
+    # a compiled search's disproof: the search itself, whose table holds the opposite claim's proof
+    # less what it evicted, for `prove(..., inherit=)` to start from (it takes the table; until
+    # then the attempt holds it)
+    search: Any = field(default=None, repr=False, compare=False)
+    adopted: int = 0  # entries this search started with from `inherit`'s table (0: an empty table)
 
     @property
     def text(self) -> str | None:
@@ -114,6 +119,7 @@ def prove(
     potential: bool = False,
     closure_budget: int | None = None,
     threads: int = 1,
+    inherit: Attempt | None = None,
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
@@ -131,6 +137,10 @@ def prove(
     of the compiled search share its table (CoreUnavailable where the compiled search cannot run,
     or with a policy, which calls Python at every prover's position). `table_mb`: the compiled
     table's cap, below what the memory budget leaves (a benchmark gives it its peer's table size).
+    `inherit`: the attempt that disproved this claim's opposite from the same root; where both
+    searches are compiled and key positions alike, this one takes that search's table, its numbers
+    swapped (solver/search/native.py `adopt`), and starts from the disproof, not from nothing
+    (not with `resume`, whose table is this claim's own).
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
@@ -158,14 +168,19 @@ def prove(
         about["core"] = used
     if closing(hooks, pairings) and hasattr(hooks, "closure_version"):  # another closure: another search's numbers
         about["closure"] = hooks.closure_version
+    adopted = 0
     if resume is not None:
         load_checkpoint(resume, about, search, None if used == "native" else search.table_key(state))
+    elif inherit is not None and inherit.search is not None and used == "native" and inherit.root == root:
+        entries = inherit.search.entries
+        adopted = entries if search.adopt(inherit.search) else 0
     if used == "native" and max_seconds is not None:  # the table sized for what the time allows (native.py reserve)
         search.reserve(max_nodes, max_memory_mb, max_seconds)
     outcome = searched(search, state, max_nodes, max_memory_mb, max_seconds, checkpoint, checkpoint_seconds, about)
     if outcome.status != "proved":
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
-        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled, used)
+        kept = search if outcome.status == "disproved" and used == "native" else None
+        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled, used, kept, adopted)
     walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself, closures included
     closure = getattr(hooks, "closure", None) if walk is None and closing(hooks, pairings) else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
@@ -173,7 +188,7 @@ def prove(
     tree = (walk(state) if walk is not None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
-    return Attempt(claim, root, outcome, tree, certificate, seconds, core=used)
+    return Attempt(claim, root, outcome, tree, certificate, seconds, core=used, adopted=adopted)
 
 
 def closing(hooks: Any, pairings: bool) -> bool:
@@ -290,7 +305,7 @@ def settle_value(
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
         attempt = prove(game, claim, root, nodes, max_memory_mb, progress, command(claim), max_seconds=left, plain=plain,
                         table_mb=table_mb)
-        attempts.append(attempt)
+        attempts.append(replace(attempt, search=None))  # a disproof's table is not kept beside the next search's
         return attempt
 
     def done(value: GameValue | None, proofs: list[Attempt]) -> Settled:

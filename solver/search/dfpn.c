@@ -42,6 +42,9 @@
    A bounded claim (`within` N, as solver/search/pns.py's Claim.within): a position at ply N from
    the root of the search call is an end that satisfies a no-loss claim and fails a win claim.
 
+   A search may take the table of a search of its claim's complement (`adopt`), numbers swapped: a
+   disproof's table is then the opposite claim's proof, less what it evicted.
+
    Python module solver.search._dfpn: one type, Search(family, config, prover, no_loss, table_bytes, policy=None,
    within=-1, closures=False), and closes(family): whether that family's kernel has `close`. */
 #include "dfpn.h"
@@ -1471,6 +1474,47 @@ static PyObject *Search_load(Search *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* adopt(other): take the table of `other`, a search of this claim's exact complement (the other
+   player, the other kind, the same bound: player 1 wins within N against player 2 does not lose
+   within N) whose keys are this search's (the caller's word: the same game and key function,
+   native.py `adopt`), every entry's numbers swapped. A position proved for one claim is disproved
+   for its complement and the reverse, and df-pn's numbers are symmetric under the swap (an OR
+   node's pn = min, dn = sum is the complement's AND node's dn = min, pn = sum), so the table is a
+   table of this search: a disproof's table is the opposite claim's proof, less what it evicted.
+   `other` keeps an empty table; this search's own entries are dropped, its cap is the larger. */
+static PyObject *Search_adopt(Search *self, PyObject *arg) {
+    if (!ready(self)) return NULL;
+    if (!PyObject_TypeCheck(arg, Py_TYPE(self)) || !ready((Search *)arg)) {
+        PyErr_SetString(PyExc_TypeError, "adopt: another initialised Search");
+        return NULL;
+    }
+    Search *other = (Search *)arg;
+    if (other == self || other->family != self->family || other->prover == self->prover ||
+        other->no_loss == self->no_loss || other->within != self->within) {
+        PyErr_SetString(PyExc_ValueError, "adopt: not a search of this claim's complement over the same family");
+        return NULL;
+    }
+    Tags *tags;
+    Entry *table;
+    void *mapping;
+    size_t mapped;
+    if (!map_table(MIN_BUCKETS, &tags, &table, &mapping, &mapped)) return PyErr_NoMemory(); /* other's new, empty table */
+    unmap_table(self);
+    self->tags = other->tags, self->table = other->table, self->mapping = other->mapping, self->mapped = other->mapped;
+    self->buckets = other->buckets, self->slots = other->slots, self->used = other->used, self->evictions = 0;
+    if (other->table_cap > self->table_cap) self->table_cap = other->table_cap;
+    other->tags = tags, other->table = table, other->mapping = mapping, other->mapped = mapped;
+    other->buckets = MIN_BUCKETS, other->slots = MIN_BUCKETS * WAYS, other->used = 0;
+    for (u64 i = 0; i < self->slots; i++) {
+        Entry *e = &self->table[i];
+        if (e->work) {
+            u64 pn = e->pn;
+            e->pn = e->dn, e->dn = pn;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *Search_get_nodes(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->nodes); }
 static PyObject *Search_get_entries(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->used); }
 static PyObject *Search_get_evictions(Search *self, void *closure) { return PyLong_FromUnsignedLongLong(self->evictions); }
@@ -1504,6 +1548,9 @@ static PyMethodDef Search_methods[] = {
     {"dump", (PyCFunction)Search_dump, METH_O, "dump(fd) -> the number of used entries written, raw, to the file descriptor."},
     {"load", (PyCFunction)Search_load, METH_VARARGS,
      "load(path, offset, entries, nodes, checksum): read a dumped table back; ValueError if it is damaged."},
+    {"adopt", (PyCFunction)Search_adopt, METH_O,
+     "adopt(other): take the table of a search of this claim's complement (same family and keys), numbers swapped;"
+     " `other` keeps an empty table."},
     {"strategy", (PyCFunction)Search_strategy, METH_VARARGS,
      "strategy(position, ply=0) -> (moves, positions, terminals, depth, closures): the canonical traversal of the proved"
      " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes (CLOSE where a closure"

@@ -10,7 +10,8 @@ sized up front when a search's budget is known (`reserve`), and answers `numbers
 certificate, as solver/search/prooftree.py's with `proved_move`. With `threads` > 1, that many
 threads search the one table together (dfpn.c "threads": SPDFPN-style, virtual proof numbers
 spreading them over the children); the node counts and the certificate then vary from run to run,
-and every certificate is checked as any other. With `closures`, a kernel that has
+and every certificate is checked as any other. A search may start from the table of a search of
+its claim's complement (`adopt`: a disproof's table, numbers swapped, is the opposite's proof). With `closures`, a kernel that has
 a compiled closure (dfpn.h `close`; `has_closure`) proves the prover's positions it closes, and
 the walk writes them as CLOSE and the closure's record, as the Python search with `pairings`. With PolicyHooks
 (solver/search/policy.py) the core calls the policy back at the prover's positions, given the
@@ -63,6 +64,12 @@ class Kernel(Protocol):
 
     def move(self, code: int) -> Any:
         """The game's move for a kernel move code."""
+        ...
+
+    @property
+    def keys(self) -> tuple[Any, ...]:
+        """What of the configuration the table's keys depend on: two searches of one game whose
+        kernels agree on it can share a table (`NativeProofSearch.adopt`)."""
         ...
 
 
@@ -250,6 +257,19 @@ class NativeProofSearch:
         `ply`: the state's ply from the search's root, where a bounded claim's bound counts from."""
         moves, positions, terminals, depth, closures = self._core.strategy(self.kernel.position(state), ply)
         return ProofTree(list(moves), positions, terminals, depth, tuple(closures))
+
+    def adopt(self, other: NativeProofSearch) -> bool:
+        """Take the table of `other`, a search of this claim's opposite from the same root (a
+        disproof's: its table holds the opposite's proof, less what it evicted), its numbers
+        swapped (dfpn.c `adopt`), so this search starts where `other` stopped instead of from an
+        empty table beside it. Only where the two kernels key positions alike (the same game, the
+        same family and `keys`); False, and nothing taken, otherwise. `other` keeps an empty table."""
+        mine, theirs = self.kernel, other.kernel
+        if (self.claim.opposite() != other.claim or self.game.rules.sha256() != other.game.rules.sha256()
+                or mine.family != theirs.family or mine.keys != theirs.keys):
+            return False
+        self._core.adopt(other._core)
+        return True
 
     def table_checksum(self) -> int:
         """The checksum of the table's used entries, as `dump_table` writes them."""

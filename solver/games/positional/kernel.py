@@ -33,6 +33,11 @@ class PositionalKernel:
     config: tuple[Any, ...]
     family: str = "positional"
 
+    @property
+    def keys(self) -> tuple[Any, ...]:
+        """What the table's keys depend on: the cells and the symmetries they are canonical under."""
+        return self.config[0], self.config[5]
+
     def position(self, state: int) -> tuple[int, int]:
         """(X bitboard, O bitboard) of a state code: bit i is cell i."""
         board = self.game.board(state)

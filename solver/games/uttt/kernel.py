@@ -26,6 +26,11 @@ class UtttKernel:
     config: tuple[Any, ...]
     family: str = "uttt"
 
+    @property
+    def keys(self) -> tuple[Any, ...]:
+        """What the table's keys depend on: nothing of the configuration (the key is the exact position)."""
+        return ()
+
     def position(self, state: Position) -> tuple[int, int, int, int, int, int, int]:
         """(X low, X high, O low, O high, sent, X won, O won): the 81-bit marks split at bit 64,
         the board sent to, the boards each player won (9-bit masks)."""
