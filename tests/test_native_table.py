@@ -15,7 +15,7 @@ import struct
 import pytest
 
 from solver.games.families import resolve_game
-from solver.search.native import NODES_PER_SECOND, SLOT_BYTES, NativeProofSearch, table_mb_for
+from solver.search.native import GROWTH_HEADROOM, NODES_PER_SECOND, SLOT_BYTES, NativeProofSearch, table_mb_for
 from solver.search.pns import Claim, ProofSearch
 
 MASK = (1 << 64) - 1
@@ -38,10 +38,11 @@ def test_a_memory_budget_sizes_the_table_up_to_its_cap() -> None:
     search.reserve(None, 10_000)  # a budget larger than the cap: the cap, taken whole
     assert cap_mb * 2**20 - 16 * SLOT_BYTES < search.table_bytes <= cap_mb * 2**20
     small = NativeProofSearch(game, Claim(1, "no-loss"), game.search_hooks(), table_mb=cap_mb)
-    small.reserve(10, None)  # a small node budget: what it needs, not the cap
-    assert small.table_bytes < 2**20
+    small.reserve(10, None)  # a small node budget: what it needs (a new table's least), not the cap
+    sized = small.table_bytes
+    assert sized < 2 * 2**20
     assert small.search(game.initial()).status == "proved"  # and it grows past that when the search needs it
-    assert small.table_bytes > 2**20
+    assert small.table_bytes > sized
 
 
 def test_a_time_budget_sizes_the_table_for_the_nodes_it_allows() -> None:
@@ -65,6 +66,22 @@ def test_a_time_budget_sizes_the_table_for_the_nodes_it_allows() -> None:
 
 def test_table_mb_for_a_memory_budget_leaves_the_process_room() -> None:
     assert table_mb_for(1000) < 1000 and table_mb_for(1) >= 1.0
+    held = table_mb_for(1000, 300) - table_mb_for(1000)  # a table the process holds is freed by the resize
+    assert 300 / GROWTH_HEADROOM - 1 < held < 300 / GROWTH_HEADROOM + 1
+
+
+def test_a_table_past_half_its_cap_grows_only_as_far_as_both_copies_fit_the_headroom() -> None:
+    """While a resize places the entries anew, the old and the new table are both mapped: together
+    at most GROWTH_HEADROOM times the cap, the memory a budget leaves the table. A table reserved
+    at 0.6 of its cap (as a resumed search's was) grows to 0.9 of it, not to the cap (1.6 times)."""
+    game = resolve_game("mnk:4,4,4")
+    cap = 2 * 2**20
+    search = NativeProofSearch(game, Claim(1, "no-loss"), game.search_hooks(), table_mb=cap / 2**20)
+    search._core.reserve(int(0.6 * cap))
+    before = search.table_bytes
+    search.search(game.initial(), max_nodes=200_000)  # 63,557 positions: far past the cap's 40,000 slots
+    assert before < search.table_bytes and before + search.table_bytes <= GROWTH_HEADROOM * cap
+    assert search.evictions > 0
 
 
 @pytest.mark.parametrize("game_text, player, result", [
@@ -93,7 +110,7 @@ def test_uttt_sized_or_grown_gives_the_same_search() -> None:
     sized.search(state, max_nodes=200_000)
     grown = NativeProofSearch(game, claim, game.search_hooks())
     grown._core.search(grown.kernel.position(state), 200_000)  # the core itself: no reserve
-    assert grown.table_bytes < sized.table_bytes and sized.evictions == grown.evictions == 0
+    assert grown.table_bytes != sized.table_bytes and sized.evictions == grown.evictions == 0  # two tables, one search
     assert (sized.nodes, sized.entries, sized.table_checksum()) == (grown.nodes, grown.entries, grown.table_checksum())
 
 

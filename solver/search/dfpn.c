@@ -67,6 +67,8 @@ typedef uint64_t u64;
 #define WINDOW 8 /* the buckets from its home where a key may live */
 #define MIN_BUCKETS 1024ULL
 #define HUGE_PAGE (2ULL << 20)
+#define GROWTH_HEADROOM_NUM 3 /* a resize maps at most 3/2 of the table's cap at once (buckets_allowed) */
+#define GROWTH_HEADROOM_DEN 2
 #define CHECK_EVERY 1024 /* nodes between looks at the clock, memory, Ctrl-C and progress */
 #define DFPN_CLOSE 255 /* the move byte of a position a closure proves (checker/proof.py CLOSE) */
 
@@ -425,8 +427,21 @@ static int resize(Search *s, u64 buckets, int fault_in) {
     return 1;
 }
 
+/* The most buckets the table may move to: its cap, and what leaves the old copy and the new one,
+   both mapped while a resize places the entries anew, within GROWTH_HEADROOM times the cap (the
+   memory a budget leaves the table, native.py table_mb_for). A new table starts at its cap halved
+   as often as it stays at least MIN_BUCKETS (Search_init), so doubling reaches the cap from half
+   of it; a table sized otherwise and already past half its cap (a resumed one, reserved at 0.7 of
+   it) stops short of the cap rather than peak at 1.7 times it, past the budget (12x4: 22.5 GB
+   against --max-memory 20000). */
+static u64 buckets_allowed(const Search *s, u64 bytes) {
+    u64 limit = s->table_cap / GROWTH_HEADROOM_DEN * GROWTH_HEADROOM_NUM, now = s->buckets * BUCKET_BYTES;
+    u64 room = limit > now ? limit - now : 0;
+    return min_u64(min_u64(bytes, s->table_cap), room) / BUCKET_BYTES;
+}
+
 static int grow(Search *s) { /* double the table, or take the cap; 0 if it stays */
-    u64 buckets = min_u64(s->buckets * 2, s->table_cap / BUCKET_BYTES);
+    u64 buckets = buckets_allowed(s, s->buckets * 2 * BUCKET_BYTES);
     if (buckets <= s->buckets) return 0;
     if (resize(s, buckets, 0)) return 1;
     s->table_cap = s->buckets * BUCKET_BYTES; /* out of memory or address space: the cap is here, or every new key would ask again */
@@ -436,7 +451,7 @@ static int grow(Search *s) { /* double the table, or take the cap; 0 if it stays
 /* Size the table for `bytes` (within the cap) now, and fault it in: a search that knows its
    budget pays no table growth and no page faults inside it. */
 static int reserve(Search *s, u64 bytes) {
-    u64 buckets = min_u64(bytes, s->table_cap) / BUCKET_BYTES;
+    u64 buckets = buckets_allowed(s, bytes);
     if (buckets <= s->buckets) return 1;
     return resize(s, buckets, 1); /* 0: the table stays and grows as the search needs */
 }
@@ -1058,8 +1073,10 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
     self->max_plies = family->max_plies(self->kernel);
     self->max_moves = family->max_moves(self->kernel);
     self->table_cap = table_bytes;
-    if (map_table(MIN_BUCKETS, &self->tags, &self->table, &self->mapping, &self->mapped))
-        self->buckets = MIN_BUCKETS, self->slots = MIN_BUCKETS * WAYS;
+    u64 start = table_bytes / BUCKET_BYTES; /* the cap halved down to below twice MIN_BUCKETS: doubling lands on it */
+    while (start / 2 >= MIN_BUCKETS) start /= 2;
+    if (map_table(start, &self->tags, &self->table, &self->mapping, &self->mapped))
+        self->buckets = start, self->slots = start * WAYS;
     self->children = malloc((size_t)(self->max_plies + 1) * self->max_moves * sizeof(DfpnChild));
     self->known = malloc((size_t)(self->max_plies + 1) * self->max_moves * 2 * sizeof(u64));
     self->legal = malloc((size_t)self->max_moves * sizeof(DfpnChild));
@@ -1601,6 +1618,7 @@ PyMODINIT_FUNC PyInit__dfpn(void) {
     if (PyModule_AddObject(module, "Search", (PyObject *)&SearchType) < 0
         || PyModule_AddIntConstant(module, "ENTRY_BYTES", sizeof(Entry)) < 0
         || PyModule_AddIntConstant(module, "SLOT_BYTES", (BUCKET_BYTES + WAYS - 1) / WAYS) < 0
+        || PyModule_AddObject(module, "GROWTH_HEADROOM", PyFloat_FromDouble((double)GROWTH_HEADROOM_NUM / GROWTH_HEADROOM_DEN)) < 0
         || PyModule_AddIntConstant(module, "CLOSE", DFPN_CLOSE) < 0
         || PyModule_AddObject(module, "INF", PyLong_FromUnsignedLongLong(INF)) < 0) {
         Py_DECREF(&SearchType);

@@ -44,7 +44,9 @@ SLOT_BYTES: int = _dfpn.SLOT_BYTES  # what the table spends per slot: the entry 
 # at 3 GB, evicting (uttt:open from the empty board thrashed there); a third lets it reach 6 GB,
 # 9 GB resident while it doubles.
 DEFAULT_TABLE_MB = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 3 / 2**20
-GROWTH_HEADROOM = 1.5  # while the table doubles, the old and the new copy are both resident (and mapped)
+# while the table doubles, the old and the new copy are both resident (and mapped): dfpn.c never
+# maps more than this times the table's cap at once, so the cap is what a budget leaves over this
+GROWTH_HEADROOM: float = _dfpn.GROWTH_HEADROOM
 DEFAULT_SPREAD = 4  # threads: the virtual proof number's spread (dfpn.c `mid`), as `_dfpn.Search.search` defaults
 # a time budget's node estimate, to size the table up front (`reserve`): the fastest rate measured on
 # the development machine (AMD EPYC, uttt at ply 30: 0.92 M nodes per CPU-second), so a search within
@@ -100,13 +102,14 @@ def has_closure(kernel: Kernel) -> bool:
     return bool(_dfpn.closes(kernel.family))
 
 
-def table_mb_for(max_memory_mb: float | None) -> float:
+def table_mb_for(max_memory_mb: float | None, held_mb: float = 0.0) -> float:
     """The table's cap: what a memory budget leaves beside the process as it is, and what the
     address-space limit leaves (`ulimit -v`: a table doubling past it cannot be allocated, and
-    stays where it is, evicting), growth included."""
-    cap = DEFAULT_TABLE_MB if max_memory_mb is None else (max_memory_mb - rss_mb()) / GROWTH_HEADROOM
+    stays where it is, evicting), growth included. `held_mb`: a table the process already holds,
+    which a resize frees (not counted as the process's own)."""
+    cap = DEFAULT_TABLE_MB if max_memory_mb is None else (max_memory_mb - rss_mb() + held_mb) / GROWTH_HEADROOM
     left = address_space_left_mb()
-    return max(1.0, cap if left is None else min(cap, left / GROWTH_HEADROOM))
+    return max(1.0, cap if left is None else min(cap, (left + held_mb) / GROWTH_HEADROOM))
 
 
 def address_space_left_mb() -> float | None:
@@ -221,7 +224,8 @@ class NativeProofSearch:
         so the search pays no table growth and no page faults: a node stores at most one entry, so
         `max_nodes` more entries at the 3/4 load where the table would double; a time budget, the
         nodes NODES_PER_SECOND would spend in it; a memory budget, what table_mb_for leaves beside
-        the process; the least of those given. With none, the table grows as the search needs.
+        the process less its table; the least of those given (and, while the old table is mapped
+        beside the new, at most GROWTH_HEADROOM times the cap in all: dfpn.c buckets_allowed). With none, the table grows as the search needs.
         `search` sizes by its node and memory budgets; a caller whose time budget is the search's
         (certify/proving/single.py `prove`) asks for the time too: a checkpoint's slices are not."""
         wanted = []
@@ -230,7 +234,7 @@ class NativeProofSearch:
         if max_nodes is not None:
             wanted.append((self.entries + max_nodes + 1) * 4 // 3 * SLOT_BYTES + 16 * SLOT_BYTES)
         if max_memory_mb is not None:
-            wanted.append(int(table_mb_for(max_memory_mb) * 2**20))
+            wanted.append(int(table_mb_for(max_memory_mb, self.table_bytes / 2**20) * 2**20))  # dfpn.c keeps its resize within the cap's headroom
         if wanted:
             self._core.reserve(min(wanted))
 
