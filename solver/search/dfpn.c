@@ -432,7 +432,7 @@ static int resize(Search *s, u64 buckets, int fault_in) {
    memory a budget leaves the table, native.py table_mb_for). A new table starts at its cap halved
    as often as it stays at least MIN_BUCKETS (Search_init), so doubling reaches the cap from half
    of it; a table sized otherwise and already past half its cap (a resumed one, reserved at 0.7 of
-   it) stops short of the cap rather than peak at 1.7 times it, past the budget (12x4: 22.5 GB
+   it) stops short of the cap rather than peak at 1.7 times it, past the budget (12x4: 22,458 MB
    against --max-memory 20000). */
 static u64 buckets_allowed(const Search *s, u64 bytes) {
     u64 limit = s->table_cap / GROWTH_HEADROOM_DEN * GROWTH_HEADROOM_NUM, now = s->buckets * BUCKET_BYTES;
