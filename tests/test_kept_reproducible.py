@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from certify.publish.record import (KEPT_COUNTED_PROOFS, KEPT_PAIRING_PROOFS, KEPT_PROOFS, LARGE_PAIRING_PROOFS,
-                                    LARGE_PROOFS, closed_proof_path, proof_path)
+from certify.publish.record import (KEPT_COUNTED_PROOFS, KEPT_PAIRING_PROOFS, KEPT_POSITION_PROOFS, KEPT_PROOFS,
+                                    LARGE_PAIRING_PROOFS, LARGE_PROOFS, closed_proof_path, proof_path)
 
 ROOT = Path(__file__).resolve().parents[1]
 KEPT = ([proof_path(*claim) for claim in KEPT_PROOFS + LARGE_PROOFS]
         + [closed_proof_path(*claim) for claim in KEPT_PAIRING_PROOFS]
-        + [closed_proof_path(*claim) for claim in KEPT_COUNTED_PROOFS + LARGE_PAIRING_PROOFS])
+        + [closed_proof_path(*claim) for claim in KEPT_COUNTED_PROOFS + KEPT_POSITION_PROOFS + LARGE_PAIRING_PROOFS])
 # kept proofs whose recorded command is not run here (docs/findings.md, "The kept proofs and their
 # recorded commands"): file → why
 LEFT = {

@@ -91,3 +91,7 @@ def test_certify_prove_reports_the_opposite_searched_from_the_disproofs_table(tm
     assert data["status"] == "disproved" and data["opposite"]["status"] == "proved"
     assert data["opposite"]["nodes"] == 0 and data["opposite"]["table_inherited"] == data["table_entries"]
     assert checker.check_file(str(tmp_path / "p2.json")).message.startswith("VALID")
+    # the command that writes this file again is the one run: the opposite's own search, from an
+    # empty table, writes another proof where the disproof's table differs from its own
+    written = json.loads((tmp_path / "p2.json").read_text())
+    assert written["provenance"]["command"] == "certify prove tictactoe --claim win --player 1"

@@ -45,7 +45,8 @@ PAIRINGS = [entry for entry in CLOSED if "--within" not in entry["command"] and 
 # positions, 96,570 closed by deep count records) and the within-27 one (38 MB) take minutes: slow tests
 LARGE_BOUNDED = {"certificates/proofs/closed/uttt-open.p2-no-loss-within-23.json",
                  "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.json",
-                 "certificates/proofs/closed/uttt-open.p2-no-loss-within-27.json"}
+                 "certificates/proofs/closed/uttt-open.p2-no-loss-within-27.json",
+                 "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.corner16.json"}
 LARGE_PAIRINGS = [entry for entry in CLOSED if entry["file"] in LARGE_CLOSED]
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
 TABLE_BYTES = (ROOT / "certificates" / "notakto.json").read_bytes()

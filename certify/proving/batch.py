@@ -203,7 +203,7 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
     if attempt.outcome.status != "disproved":
         return ItemAnswer("unresolved", (), attempt.outcome.nodes, attempt.seconds, attempt.outcome.status)
     opposite = prove(game, claim.opposite(), item.position, max_nodes=options.max_nodes,
-                     max_memory_mb=options.max_memory_mb, command=item.command(claim.opposite()), inherit=attempt)
+                     max_memory_mb=options.max_memory_mb, command=item.command(claim), inherit=attempt)  # as `certify prove` records it
     nodes, seconds = attempt.outcome.nodes + opposite.outcome.nodes, attempt.seconds + opposite.seconds
     if opposite.outcome.status != "proved":
         return ItemAnswer("refuted", (), nodes, seconds, f"{claim.words()} is false; the opposite: {opposite.outcome.status}")

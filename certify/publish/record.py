@@ -89,6 +89,12 @@ KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("m
 # their checks take minutes, so their entries are carried over as LARGE_PROOFS' are
 KEPT_COUNTED_PROOFS = (("uttt:open", 2, 21), ("uttt:open", 2, 23), ("uttt:open", 2, 25),  # 25: deep records
                        ("uttt:open", 2, 27))  # 27: records three deep, the shortest each, 15 MB, its check ten minutes
+# ... and from a position past the start, named in the file's name, the position in its claim:
+# (game, player, within, name). corner16: O's proof that X does not win within 25 plies of the
+# ply-16 position the 43-ply proof's centre phase leads to (O choosing which, by the last cell it
+# fills in the centre board), so no X strategy that opens as that proof does wins by ply 41
+# (docs/uttt.md, issue 36)
+KEPT_POSITION_PROOFS = (("uttt:open", 2, 25, "corner16"),)
 # ... and past PROOF_LIMITS, carried over likewise: the 4×n frontier of issue 35, found by the
 # compiled df-pn with its compiled pairing closure (docs/findings.md), (game, player, within)
 LARGE_PAIRING_PROOFS = (("mnk:4,8,4", 2, None),)
@@ -173,8 +179,9 @@ def generate(root: Path, policies: bool = True, progress: ProgressHook | None = 
         if (root / path).is_file():
             closed.append(proof_entry(game, player, "no-loss", path, (root / path).read_text(encoding="utf-8"), None))
     carried_closed = {entry["file"]: entry for entry in scale_record.carried_over(root, "pairing_proofs")}
-    for game, player, within in KEPT_COUNTED_PROOFS + LARGE_PAIRING_PROOFS:  # checked in minutes: carried over as LARGE_PROOFS are
-        entry = large_entry(root, game, player, "no-loss", closed_proof_path(game, player, within), carried_closed, scale, progress)
+    for claim in KEPT_COUNTED_PROOFS + KEPT_POSITION_PROOFS + LARGE_PAIRING_PROOFS:  # checked in minutes: carried over as LARGE_PROOFS are
+        game, player = claim[:2]
+        entry = large_entry(root, game, player, "no-loss", closed_proof_path(*claim), carried_closed, scale, progress)
         closed += [entry] if entry else []
     for game, player, result in KEPT_PROOFS:
         path = proof_path(game, player, result)
@@ -239,11 +246,13 @@ def proof_path(game: str, player: int, result: str) -> Path:
     return Path("certificates") / "proofs" / f"{file_stem(game)}.p{player}-{result}.json"
 
 
-def closed_proof_path(game: str, player: int, within: int | None = None) -> Path:
+def closed_proof_path(game: str, player: int, within: int | None = None, name: str | None = None) -> Path:
     """certificates/proofs/closed/mnk-4-5-4.p2-no-loss.json: a no-loss proof closed by pairings (or
-    counts), apart from the plain proof of the same claim; a bounded one ends `-within-N`."""
+    counts), apart from the plain proof of the same claim; a bounded one ends `-within-N`, one from
+    a named position `.NAME`."""
     bound = "" if within is None else f"-within-{within}"
-    return Path("certificates") / "proofs" / "closed" / f"{file_stem(game)}.p{player}-no-loss{bound}.json"
+    where = "" if name is None else f".{name}"
+    return Path("certificates") / "proofs" / "closed" / f"{file_stem(game)}.p{player}-no-loss{bound}{where}.json"
 
 
 def large_limits(path: Path) -> checker.Limits:
@@ -267,7 +276,8 @@ def large_entry(root: Path, game: str, player: int, result: str, path: Path, car
         if progress:
             progress(f"proof (kept, large): {path.as_posix()}")
         entry = proof_entry(game, player, result, path, text, None, large_limits(root / path))
-    return {**entry, "prover_moves": prover_moves(json.loads(text))}  # an entry carried from before counted closures too
+    document = json.loads(text)  # an entry carried from before counted closures too, and named no root
+    return {**entry, "prover_moves": prover_moves(document), "root": document["claim"].get("root")}
 
 
 def prover_moves(document: dict) -> int:
@@ -286,6 +296,7 @@ def proof_entry(game: str, player: int, result: str, path: Path, text: str, node
         "rules_sha256": document["rules_sha256"],
         "player": player,
         "claim": result,
+        "root": document["claim"].get("root"),  # None: the start
         "prover_moves": prover_moves(document),
         "positions": document["proof"]["positions"],
         "nodes": nodes,
@@ -334,6 +345,7 @@ def readme(
     for proof in proofs:
         bound = re.search(r" within [\d,]+ plies", proof["checker"])  # a bounded claim, as the checker states it
         claimed = ("wins" if proof["claim"] == "win" else "does not lose") + (bound.group(0) if bound else "")
+        claimed += "" if proof.get("root") is None else f" from `{proof['root']}`"
         lines.append(
             f"| `{proof['game']}` | [player {proof['player']} {claimed}]({Path(proof['file']).relative_to('certificates').as_posix()}) | "
             f"{proof['prover_moves']:,} | {proof['positions']:,} | {'not redone' if proof['nodes'] is None else format(proof['nodes'], ',')} | `{proof['sha256'][:16]}…` | "
