@@ -50,3 +50,16 @@ def test_every_row_of_the_certificates_readme_links_the_file_whose_sha256_it_sho
         assert hashlib.sha256(target.read_bytes()).hexdigest().startswith(sha), (row, target)
         checked += 1
     assert checked >= 20
+
+
+def test_every_proof_entry_names_the_root_its_file_proves_from() -> None:
+    """A proof from a position past the start is indexed with it, so no reader takes it for the
+    game's value (certify/publish/record.py KEPT_POSITION_PROOFS)."""
+    import json
+
+    index = json.loads((ROOT / "certificates" / "index.json").read_text(encoding="utf-8"))
+    entries = [entry for entry in index["proofs"] + index["pairing_proofs"] if entry.get("file")]
+    for entry in entries:
+        document = json.loads((ROOT / entry["file"]).read_text(encoding="utf-8"))
+        assert entry["root"] == document["claim"].get("root"), entry["file"]
+    assert any(entry["root"] is not None for entry in entries)
