@@ -179,4 +179,4 @@ def test_a_disproved_claim_comes_with_the_certificate_of_its_opposite(tmp_path, 
         verdict = checker.check_file(str(path)).message
         assert verdict.startswith("VALID") and words in verdict, verdict
         provenance = json.loads(path.read_text(encoding="utf-8"))["provenance"]["command"]
-        assert provenance == f"certify prove mnk:3,4,3,misere --claim {opposite.split('-', 1)[1]} --player 2"
+        assert provenance == f"certify prove mnk:3,4,3,misere --claim {claim} --player 1"  # the command that writes it

@@ -34,11 +34,11 @@ from solver.search.pns import Claim
 ])
 def test_the_opposite_proves_from_the_disproofs_table_with_no_node_and_the_same_certificate(text, claim, root) -> None:
     game = resolve_game(text)
-    disproof = prove(game, claim, root, max_memory_mb=3000)
+    disproof = prove(game, claim, root)  # no budget: the table grows as needed (a reserved one would raise this worker's peak)
     assert disproof.outcome.status == "disproved" and disproof.outcome.evictions == 0 and disproof.search is not None
     entries = disproof.outcome.entries
-    inherited = prove(game, claim.opposite(), root, max_memory_mb=3000, inherit=disproof)
-    fresh = prove(game, claim.opposite(), root, max_memory_mb=3000)
+    inherited = prove(game, claim.opposite(), root, inherit=disproof)
+    fresh = prove(game, claim.opposite(), root)
     assert inherited.outcome.status == "proved" and inherited.outcome.nodes == 0 and inherited.adopted == entries
     assert disproof.search.entries == 0  # the table moved, it was not copied
     assert fresh.outcome.nodes > 0 and inherited.text == fresh.text
