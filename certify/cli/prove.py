@@ -270,8 +270,9 @@ def prove(
 
         spec = engine_spec(workers, ray, ray_address)
 
+    command = prove_command(game, target, options)  # what writes the file again: after a disproof, the opposite's too
+
     def search(claim_searched: Claim, inherit: Attempt | None = None) -> tuple[Attempt, Any]:
-        command = prove_command(game, target, options)  # what writes the file again: after a disproof, the opposite's too
         if spec is not None:
             from certify.cli.parallel import prove_in_parallel
 
