@@ -330,9 +330,14 @@ def test_a_checkpointed_search_resumes_to_the_same_certificate(tmp_path, core):
     stopped = run(*claim, "--max-nodes", "100", "--checkpoint", str(checkpoint), "-o", str(tmp_path / "never.json"))
     assert stopped.exit_code == 1 and "not settled (node budget)" in stopped.stdout
     assert checkpoint.is_file() and not (tmp_path / "never.json").exists()
+    copy = tmp_path / "copy.ckpt"  # a settled claim's --resume file is removed as spent
+    copy.write_bytes(checkpoint.read_bytes())
     resumed = run(*claim, "--resume", str(checkpoint), "-o", str(tmp_path / "r.json"), "--json")
     assert resumed.exit_code == 0, resumed.stderr
-    assert json.loads(resumed.stdout)["nodes"] > 100  # the nodes of both runs
+    data = json.loads(resumed.stdout)
+    assert data["nodes"] > 100 and data["nodes_resumed"] == 100  # the nodes of both runs, and the checkpoint's
+    again = run(*claim, "--resume", str(copy), "-o", str(tmp_path / "r2.json"))
+    assert f"{data['nodes']:,} nodes ({data['nodes'] - 100:,} this run) in" in " ".join(again.stdout.split())
     straight = run(*claim, "-o", str(tmp_path / "s.json"))
     assert straight.exit_code == 0
     assert (tmp_path / "r.json").read_bytes() == (tmp_path / "s.json").read_bytes()
@@ -741,3 +746,14 @@ def test_tree_of_a_bounded_proof_stops_at_its_bound(tmp_path):
     plays = [reply["then"] for reply in data["tree"]["replies"].values()]
     assert all(child.get("bound") for play in plays for child in play["replies"].values())  # ply 3: the bound
     assert drawn.stdout.count("⊣ the bound") == sum(len(play["replies"]) for play in plays)
+
+
+def test_a_resumed_search_reports_this_runs_rate_not_the_checkpoints_nodes_over_this_runs_seconds():
+    from certify.cli.prove import summary
+    from certify.proving.single import Attempt
+    from solver.search.pns import Claim, Outcome
+
+    outcome = Outcome("node budget", 5, 7, 1_000, 900, 2.0, 10.0)
+    fresh, resumed = (summary(Attempt(Claim(1, "win"), None, outcome, None, None, 2.5, resumed=r), None) for r in (0, 600))
+    assert fresh["nodes_per_second"] == 500 and "nodes_resumed" not in fresh
+    assert resumed["nodes_per_second"] == 200 and resumed["nodes_resumed"] == 600 and resumed["nodes"] == 1_000

@@ -114,10 +114,13 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
         "table_entries": outcome.entries,
         "table_evictions": outcome.evictions,
         "seconds": round(attempt.seconds, 3),
-        "nodes_per_second": round(outcome.nodes / outcome.seconds) if outcome.seconds > 0 else None,
+        # this run's rate: a resumed checkpoint's nodes are in `nodes`, its seconds are not in `seconds`
+        "nodes_per_second": round((outcome.nodes - attempt.resumed) / outcome.seconds) if outcome.seconds > 0 else None,
         "peak_rss_mb": round(max(outcome.peak_rss_mb, peak_rss_mb()), 1),  # the process's, the certificate's writing too
         "core": attempt.core,
     }
+    if attempt.resumed:
+        data["nodes_resumed"] = attempt.resumed
     if attempt.adopted:
         data["table_inherited"] = attempt.adopted  # entries it started with: the disproof's table, numbers swapped
     if attempt.first_moves:
@@ -457,6 +460,8 @@ def work_done(data: dict) -> str:
     inherited = ""
     if data.get("table_inherited"):
         inherited = f" from the disproof's table ({plural(data['table_inherited'], 'entry', 'entries')})"
+    if data.get("nodes_resumed"):
+        inherited += f" ({data['nodes'] - data['nodes_resumed']:,} this run)"
     return (f"{plural(data['nodes'], 'node')}{inherited} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
             f"{plural(data['table_entries'], 'table entry', 'table entries')}{full}, peak {data['peak_rss_mb']:,.0f} MB")
 

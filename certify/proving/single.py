@@ -63,6 +63,7 @@ class Attempt:
     # then the attempt holds it)
     search: Any = field(default=None, repr=False, compare=False)
     adopted: int = 0  # entries this search started with from `inherit`'s table (0: an empty table)
+    resumed: int = 0  # nodes its --resume checkpoint had already searched (counted in outcome.nodes, not in seconds)
 
     @property
     def text(self) -> str | None:
@@ -168,9 +169,10 @@ def prove(
         about["core"] = used
     if closing(hooks, pairings) and hasattr(hooks, "closure_version"):  # another closure: another search's numbers
         about["closure"] = hooks.closure_version
-    adopted = 0
+    adopted = resumed = 0
     if resume is not None:
         load_checkpoint(resume, about, search, None if used == "native" else search.table_key(state))
+        resumed = search.nodes
     elif inherit is not None and inherit.search is not None and used == "native" and inherit.root == root:
         entries = inherit.search.entries
         adopted = entries if search.adopt(inherit.search) else 0
@@ -180,7 +182,8 @@ def prove(
     if outcome.status != "proved":
         settled = first_moves(game, search, state) if outcome.status != "disproved" else ()
         kept = search if outcome.status == "disproved" and used == "native" else None
-        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled, used, kept, adopted)
+        return Attempt(claim, root, outcome, None, None, time.perf_counter() - started, settled, used, kept, adopted,
+                       resumed)
     walk = getattr(search, "strategy", None)  # the compiled search walks its strategy itself, closures included
     closure = getattr(hooks, "closure", None) if walk is None and closing(hooks, pairings) else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
@@ -188,7 +191,7 @@ def prove(
     tree = (walk(state) if walk is not None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
-    return Attempt(claim, root, outcome, tree, certificate, seconds, core=used, adopted=adopted)
+    return Attempt(claim, root, outcome, tree, certificate, seconds, core=used, adopted=adopted, resumed=resumed)
 
 
 def closing(hooks: Any, pairings: bool) -> bool:
