@@ -1138,27 +1138,35 @@ HOSTILE_OPTIONS = [("--max-states", str(10**16)), ("--max-states", " 1000 "), ("
 HOSTILE_MEMORY_KB = 1024 * 1024  # issue 33: every hostile file answered within 1 GB (and 30 s) at the default budget
 
 
+# Runs the command as its own child and writes that child's peak RSS (KB) and exit code to the file
+# argv[2]. A child of the test process itself would not do: Python starts it by vfork, and Linux
+# carries the parent's peak into the child's at exec, so a worker that once held a large table made
+# a 4 ms check report 2 GB. This launcher is small, so its child's peak is the checker's own.
+LAUNCHER = """import resource, subprocess, sys
+try:
+    code = subprocess.run(sys.argv[3:], timeout=float(sys.argv[1])).returncode
+except subprocess.TimeoutExpired:
+    code = None
+with open(sys.argv[2], "w") as report:
+    report.write(f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss} {code}")
+"""
+
+
 def measured(command: list[str], cwd: Path | None = None, timeout: int = 30) -> tuple[int, str]:
     """Run `command`; its exit code and output (stdout, then stderr). Fails the test past `timeout`
-    seconds or past HOSTILE_MEMORY_KB of peak resident memory (the child's own, from wait4)."""
-    import os
+    seconds or past HOSTILE_MEMORY_KB of peak resident memory (the command's own, see LAUNCHER)."""
     import tempfile
-    import threading
 
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(command, stdout=out, stderr=err, cwd=cwd)
-        timer = threading.Timer(timeout, child.kill)
-        timer.start()
-        try:
-            _, status, usage = os.wait4(child.pid, 0)
-        finally:
-            timer.cancel()
-        child.returncode = code = os.waitstatus_to_exitcode(status)
-        assert code != -9, f"{command}: over {timeout} s"
-        assert usage.ru_maxrss <= HOSTILE_MEMORY_KB, f"{command}: {usage.ru_maxrss} KB peak"
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "report"
+        subprocess.run([sys.executable, "-S", "-c", LAUNCHER, str(timeout), str(report), *command],
+                       stdout=out, stderr=err, cwd=cwd, check=True)
+        peak, code = report.read_text().split()
+        assert code != "None", f"{command}: over {timeout} s"
+        assert int(peak) <= HOSTILE_MEMORY_KB, f"{command}: {peak} KB peak"
         out.seek(0)
         err.seek(0)
-        return code, (out.read() + err.read()).decode("utf-8", "replace").strip()
+        return int(code), (out.read() + err.read()).decode("utf-8", "replace").strip()
 
 
 def both(build: Path, path: Path, *options: str) -> tuple[tuple[int, str], tuple[int, str]]:
