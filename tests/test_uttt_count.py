@@ -485,3 +485,31 @@ def test_the_python_search_asks_whether_a_position_closes_and_the_walk_for_the_s
             differ += written != found
     assert asked and not any(asked), "the search asked for a written record"
     assert differ >= 1, differ
+
+
+@pytest.mark.parametrize("name", ["uttt", "uttt:open"])
+def test_the_compiled_closure_closes_where_the_python_one_does_with_the_same_record(name: str) -> None:
+    """kernel.c counts a move's replies and their costs without playing them (sends_to,
+    reply_cost, marked_cost); on seeded random positions of O at every bound of 1 to 16 plies,
+    its closure at the root is the Python hook's: the same positions close, with the same record
+    (a one-node proof without a closure is O's winning move, not a closure)."""
+    from solver.games.uttt.engine import NEST
+    from solver.search.native import NativeProofSearch
+
+    game = resolve_game(name)
+    hooks, rng, closed, deep = game.search_hooks(), random.Random(11), 0, 0
+    for _ in range(25):
+        s, target = game.initial(), rng.randrange(6, 50)
+        while not game.is_terminal(s) and ((s.x | s.o).bit_count() < target or game.to_move(s) != O):
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+        if game.is_terminal(s):
+            continue
+        for left in range(1, 17):
+            record = hooks.deep_record(s, X, left, NEST)
+            native = NativeProofSearch(game, Claim(O, "no-loss", left), hooks, table_mb=1, closures=True)
+            proved = native.search(s, max_nodes=1).status == "proved"
+            where = (game.format_position(s), left)
+            assert native.strategy(s).closures == (record,) if record is not None else not proved or not native.strategy(s).closures, where
+            closed += record is not None
+            deep += record is not None and record[0] == DEEP
+    assert closed >= 100 and deep >= 30, (closed, deep)

@@ -400,6 +400,18 @@ static int meta_min(const int cost[9], int lowered) {
     return best;
 }
 
+/* Whether meta_min(cost, lowered) > left, stopping at the first meta line that is not: most
+   count_record moves fail, and the line that fails them is usually met early. */
+static int meta_above(const int cost[9], int lowered, int left) {
+    int low = lowered >= 0 && cost[lowered] > 0 && cost[lowered] < NEVER ? lowered : 9;
+    for (int l = 0; l < 8; l++) {
+        int sum = cost[META[l][0]] + cost[META[l][1]] + cost[META[l][2]];
+        sum -= META[l][0] == low || META[l][1] == low || META[l][2] == low;
+        if (sum <= left) return 0;
+    }
+    return 1;
+}
+
 /* The fewest marks `player` must still place to hold a meta line (engine.py marks_needed): per
    meta line the sum of its boards' `board_cost`. `lowered`: as `meta_min`. */
 static int marks_needed(const Position *p, int player, int lowered) {
@@ -417,6 +429,26 @@ static int hopeless_boards(const int cost[9], int left) {
         if (cost[META[l][0]] + cost[META[l][1]] + cost[META[l][2]] <= left)
             out |= FULL9 & ~(1 << META[l][0] | 1 << META[l][1] | 1 << META[l][2]);
     return out;
+}
+
+/* After `move` by the player to move in `p` (play goes on in `p`): the board the next player is
+   sent to, or -1 where the move ends play or sends to a closed board (deep_record's move that
+   "fails at once"); play's rules, without the copy of the position, for counting replies. */
+static int sends_to(const Kernel *k, const Position *p, int move) {
+    int board = move / 9, cell = move % 9, me = p->filled & 1, bit = 1 << board;
+    int wins = !((p->won[0] | p->won[1]) & bit) && WON[p->mark[me][board] | 1 << cell];
+    if (wins && WON[p->won[me] | bit]) return -1;
+    int closed = p->closed | (wins && !k->open ? bit : 0) | (empty(p, board) == 1 << cell ? bit : 0);
+    return closed >> cell & 1 ? -1 : cell;
+}
+
+/* Player `me + 1`'s cost of the board of `move` (board_cost) after the other player, to move in
+   `p`, plays it: play's rules, without the copy of the position. */
+static int marked_cost(const Kernel *k, const Position *p, int me, int move) {
+    int b = move / 9, bit = 1 << b, theirs = p->mark[1 - me][b] | 1 << (move % 9);
+    if (p->won[me] & bit) return 0;
+    if (p->won[1 - me] & bit || WON[theirs] || !(empty(p, b) & ~(1 << (move % 9)))) return NEVER; /* theirs, or full */
+    return COST3[TERN[p->mark[me][b]] + 2 * TERN[theirs]];
 }
 
 /* CriticalSquares.count_record: a two-byte record closing `p` for a no-loss claim `plies_left`
@@ -438,14 +470,14 @@ static int count_record(const Kernel *k, const Position *p, int cost[9], int opp
     int moves[81], count = legal_moves(p, moves);
     for (int i = 0; i < count; i++) {
         if (hopeless >> (moves[i] / 9) & 1) continue;
-        Position after;
-        play(k, p, moves[i], &after);
-        if (after.sent < 0 || WON[after.won[0]] || WON[after.won[1]]) continue;
+        int sent = sends_to(k, p, moves[i]);
+        if (sent < 0) continue;
         int board = moves[i] / 9, was = cost[board]; /* a move changes the opponent's cost of its own board only */
-        cost[board] = board_cost(&after, me, board);
-        needed = meta_min(cost, after.sent);
+        cost[board] = marked_cost(k, p, me, moves[i]);
+        int closes = meta_above(cost, sent, left);
+        if (closes) needed = meta_min(cost, sent);
         cost[board] = was;
-        if (needed > left) {
+        if (closes) {
             out[0] = (unsigned char)i, out[1] = (unsigned char)needed;
             return 2;
         }
@@ -457,6 +489,19 @@ static int count_record(const Kernel *k, const Position *p, int cost[9], int opp
 #if NEST > 3
 #error "SUB_BYTES holds records nested 2 deep at most"
 #endif
+
+/* The reply `move` in board `s` of the player to move in `p`, player `me + 1`: its own cost of
+   board s afterwards (board_cost) and whether play ends there (result != DFPN_OPEN: it wins the
+   game or closes the last board); play's rules, without the copy of the position. */
+static int reply_cost(const Kernel *k, const Position *p, int me, int move, int *ends) {
+    int s = move / 9, bit = 1 << s, mine = p->mark[me][s] | 1 << (move % 9);
+    int wins = !((p->won[0] | p->won[1]) & bit) && WON[mine];
+    int full = !(empty(p, s) & ~(1 << (move % 9)));
+    *ends = (wins && WON[p->won[me] | bit]) || (p->closed | (wins && !k->open ? bit : 0) | (full ? bit : 0)) == FULL9;
+    if (p->won[me] & bit || wins) return 0;
+    if (p->won[1 - me] & bit || full) return NEVER;
+    return COST3[TERN[mine] + 2 * TERN[p->mark[1 - me][s]]];
+}
 
 /* dfpn.h `close`, CriticalSquares.closure: with the family's hooks, a bounded no-loss claim holds
    where a two-byte record closes the position, or -- record (DEEP, i, k, k records nested `nest`
@@ -476,40 +521,51 @@ static int count_record(const Kernel *k, const Position *p, int cost[9], int opp
    as the Python hook writes them. `cost`: as count_record's; a move changes the cost of the board
    it is played in only, so each position's is its parent's with that board's cost taken anew.
    `any`: a win claim's refutation, whose record is dropped (dfpn.c): the first record found will do.
-   A candidate's replies are counted to order the candidates and listed only when it is tried. */
+   Nearly all the closure's time is spent on moves that fail, so a move's replies are counted, and
+   the replies' counts taken, without playing them (sends_to, reply_cost); only the positions
+   recursed into are played. */
 static int deep_record(const Kernel *k, const Position *p, int cost[9], int opponent, int plies_left, int nest,
                        int limit, int any, unsigned char *out) {
     if (limit < 2) return 0;
     int length = count_record(k, p, cost, opponent, plies_left, out);
     if (length || !nest) return length;
-    int moves[81], count = legal_moves(p, moves), me = opponent - 1, order[81], replies[81], best = 0, best_i = 0;
-    Position after[81];
+    int moves[81], count = legal_moves(p, moves), me = opponent - 1, order[81], replies[81], sent[81], best = 0, best_i = 0;
     for (int i = 0; i < count; i++) { /* by replies ascending, then move order; a move that fails at once last */
-        play(k, p, moves[i], &after[i]);
-        int stop = after[i].sent < 0 || WON[after[i].won[0]] || WON[after[i].won[1]];
-        replies[i] = stop ? 99 : __builtin_popcount((unsigned)empty(&after[i], after[i].sent)); /* listed once tried */
+        int b = moves[i] / 9, cell = moves[i] % 9;
+        sent[i] = sends_to(k, p, moves[i]);
+        replies[i] = sent[i] < 0 ? 99 : __builtin_popcount((unsigned)(empty(p, cell) & ~(b == cell ? 1 << cell : 0)));
         int at = i;
         for (; at > 0 && replies[order[at - 1]] > replies[i]; at--) order[at] = order[at - 1];
         order[at] = i;
     }
     for (int j = 0; j < count && replies[order[j]] <= 9; j++) {
-        int i = order[j], n = replies[i], s = after[i].sent;
+        int i = order[j], n = replies[i], s = sent[i];
         /* the longest record that still wins: below the best (at its length if i comes first), at most `limit` */
         int bound = !best ? limit : i < best_i ? best : best - 1;
         if (3 + 2 * n > bound) {
             if (!best || 3 + 2 * n > best) break; /* the later moves have as many replies or more */
             continue;
         }
-        Position reply[9];
-        int moves_in[81], danger[9], by_danger[9], sizes[9], m = 0, c[9];
-        legal_moves(&after[i], moves_in);
+        Position after, reply;
+        int moves_in[81], danger[9], by_danger[9], sizes[9], m = 0, c[9], ends[9];
+        play(k, p, moves[i], &after);
+        legal_moves(&after, moves_in);
         memcpy(c, cost, sizeof c);
-        c[moves[i] / 9] = board_cost(&after[i], me, moves[i] / 9);
-        int was = c[s], costs[9]; /* the replies are all in board s */
+        c[moves[i] / 9] = board_cost(&after, me, moves[i] / 9);
+        /* only board s's cost differs between the replies: the count after reply r is the least of
+           the lines avoiding s and, through s, the other two boards' costs plus s's new cost */
+        int was = c[s], costs[9], avoiding = NEVER, through = NEVER;
+        for (int l = 0; l < 8; l++) {
+            int a = META[l][0], b = META[l][1], d = META[l][2], sum = c[a] + c[b] + c[d];
+            if (a == s || b == s || d == s) {
+                if (sum - c[s] < through) through = sum - c[s];
+            } else if (sum < avoiding) {
+                avoiding = sum;
+            }
+        }
         for (int r = 0; r < n; r++) { /* sent to a board: 9 replies at most */
-            play(k, &after[i], moves_in[r], &reply[r]);
-            c[s] = costs[r] = board_cost(&reply[r], me, s);
-            danger[r] = result(k, &reply[r]) != DFPN_OPEN ? -1 : meta_min(c, -1);
+            costs[r] = reply_cost(k, &after, me, moves_in[r], &ends[r]);
+            danger[r] = ends[r] ? -1 : through + costs[r] < avoiding ? through + costs[r] : avoiding;
             int at = r;
             for (; at > 0 && danger[by_danger[at - 1]] > danger[r]; at--) by_danger[at] = by_danger[at - 1];
             by_danger[at] = r;
@@ -518,9 +574,10 @@ static int deep_record(const Kernel *k, const Position *p, int cost[9], int oppo
         int total = 3 + 2 * n; /* the record's length so far, each reply not yet asked taken at 2 bytes */
         for (; m < n; m++) {
             int r = by_danger[m];
+            if (danger[r] < 0) break;
             c[s] = costs[r];
-            sizes[r] = danger[r] < 0 ? 0
-                       : deep_record(k, &reply[r], c, opponent, plies_left - 2, nest - 1, bound - total + 2, any, sub[r]);
+            play(k, &after, moves_in[r], &reply);
+            sizes[r] = deep_record(k, &reply, c, opponent, plies_left - 2, nest - 1, bound - total + 2, any, sub[r]);
             if (!sizes[r]) break;
             total += sizes[r] - 2;
         }
