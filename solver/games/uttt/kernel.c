@@ -400,18 +400,6 @@ static int meta_min(const int cost[9], int lowered) {
     return best;
 }
 
-/* Whether meta_min(cost, lowered) > left, stopping at the first meta line that is not: most
-   count_record moves fail, and the line that fails them is usually met early. */
-static int meta_above(const int cost[9], int lowered, int left) {
-    int low = lowered >= 0 && cost[lowered] > 0 && cost[lowered] < NEVER ? lowered : 9;
-    for (int l = 0; l < 8; l++) {
-        int sum = cost[META[l][0]] + cost[META[l][1]] + cost[META[l][2]];
-        sum -= META[l][0] == low || META[l][1] == low || META[l][2] == low;
-        if (sum <= left) return 0;
-    }
-    return 1;
-}
-
 /* The fewest marks `player` must still place to hold a meta line (engine.py marks_needed): per
    meta line the sum of its boards' `board_cost`. `lowered`: as `meta_min`. */
 static int marks_needed(const Position *p, int player, int lowered) {
@@ -474,10 +462,9 @@ static int count_record(const Kernel *k, const Position *p, int cost[9], int opp
         if (sent < 0) continue;
         int board = moves[i] / 9, was = cost[board]; /* a move changes the opponent's cost of its own board only */
         cost[board] = marked_cost(k, p, me, moves[i]);
-        int closes = meta_above(cost, sent, left);
-        if (closes) needed = meta_min(cost, sent);
+        needed = meta_min(cost, sent);
         cost[board] = was;
-        if (closes) {
+        if (needed > left) {
             out[0] = (unsigned char)i, out[1] = (unsigned char)needed;
             return 2;
         }
