@@ -68,3 +68,22 @@ def test_drawings_take_wide_boards() -> None:
     svg = board_svg(board, 4, 16)
     assert svg.count("<rect") == 64 and 'width="898"' in svg
     assert board_line(board, 16).count("/") == 3
+
+
+@pytest.mark.parametrize("game", ["mnk:1,64,4", "mnk:4,16,4", "qubic", "mnk:8,8,5"])
+def test_a_wide_board_is_drawn_whole_within_80_columns(game: str) -> None:
+    """Every cell's number is drawn, none cut to "…", and no line passes 80 columns: 1×64 in
+    bands of 16 columns, 4×16 (Qubic's layers) unpadded."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    from certify.render.text import board_table
+
+    rules = resolve(game)
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(board_table((0,) * rules.cells, rules.rows, rules.cols))
+    drawn = console.export_text()
+    assert "…" not in drawn and max(len(line) for line in drawn.splitlines()) <= 80, drawn
+    assert sorted(int(n) for n in re.findall(r"\d+", drawn)) == list(range(rules.cells)), drawn
