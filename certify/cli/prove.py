@@ -457,12 +457,12 @@ def work_done(data: dict) -> str:
     if data.get("table_evictions"):
         full = (f" (the table was full: {plural(data['table_evictions'], 'entry', 'entries')} evicted; it may take a third of "
                 "the machine's memory, what --max-memory or `ulimit -v` leaves)")
-    inherited = ""
+    start = ""  # where the table came from: a disproof's, or a checkpoint's (then the nodes include its own)
     if data.get("table_inherited"):
-        inherited = f" from the disproof's table ({plural(data['table_inherited'], 'entry', 'entries')})"
+        start = f" from the disproof's table ({plural(data['table_inherited'], 'entry', 'entries')})"
     if data.get("nodes_resumed"):
-        inherited += f" ({data['nodes'] - data['nodes_resumed']:,} this run)"
-    return (f"{plural(data['nodes'], 'node')}{inherited} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
+        start += f" ({data['nodes'] - data['nodes_resumed']:,} this run)"
+    return (f"{plural(data['nodes'], 'node')}{start} in {data['seconds']:.2f} s ({data['nodes_per_second'] or 0:,} nodes/s), "
             f"{plural(data['table_entries'], 'table entry', 'table entries')}{full}, peak {data['peak_rss_mb']:,.0f} MB")
 
 

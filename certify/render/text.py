@@ -13,12 +13,13 @@ VALUE_STYLE = {"win": "bold green", "draw": "yellow", "loss": "bold red"}
 
 
 BAND = 16  # columns drawn side by side at most: 16 unpadded fit an 80-column terminal
+PADDED = 12  # columns drawn with a space either side of each cell at most (12 padded fit too)
 
 
 def board_table(board: tuple[int, ...], rows: int, cols: int, numbered: bool = True) -> Table:
     """A drawn grid; empty cells show their number (dim) so moves can be read off. A board wider
     than BAND columns (1×64) is drawn in bands of BAND columns, one under the other; one wider
-    than 12 (4×16, Qubic's layers side by side) without padding, so that it fits 80 columns."""
+    than PADDED (4×16, Qubic's layers side by side) without padding, so that it fits 80 columns."""
     if cols <= BAND:
         return _grid(board, rows, cols, 0, cols, numbered)
     bands = Table.grid()
@@ -30,7 +31,7 @@ def board_table(board: tuple[int, ...], rows: int, cols: int, numbered: bool = T
 
 def _grid(board: tuple[int, ...], rows: int, cols: int, start: int, width: int, numbered: bool) -> Table:
     """Columns start .. start + width - 1 of the board, drawn."""
-    grid = Table(show_header=False, box=box.SQUARE, show_lines=True, padding=(0, 1) if cols <= 12 else (0, 0))
+    grid = Table(show_header=False, box=box.SQUARE, show_lines=True, padding=(0, 1) if cols <= PADDED else (0, 0))
     for _ in range(width):
         grid.add_column(justify="center", width=2)
     for r in range(rows):

@@ -419,24 +419,32 @@ static int hopeless_boards(const int cost[9], int left) {
     return out;
 }
 
+/* Play's rules for `move` by the player to move in `p`, without the copy of the position (the
+   closure's counts ask them of moves they never play): whether it wins its board, and the boards
+   closed after it in `closed`. */
+static int marks(const Kernel *k, const Position *p, int move, int *closed) {
+    int board = move / 9, cell = move % 9, bit = 1 << board;
+    int wins = !((p->won[0] | p->won[1]) & bit) && WON[p->mark[p->filled & 1][board] | 1 << cell];
+    *closed = p->closed | (wins && !k->open ? bit : 0) | (empty(p, board) == 1 << cell ? bit : 0);
+    return wins;
+}
+
 /* After `move` by the player to move in `p` (play goes on in `p`): the board the next player is
    sent to, or -1 where the move ends play or sends to a closed board (deep_record's move that
-   "fails at once"); play's rules, without the copy of the position, for counting replies. */
+   "fails at once"). */
 static int sends_to(const Kernel *k, const Position *p, int move) {
-    int board = move / 9, cell = move % 9, me = p->filled & 1, bit = 1 << board;
-    int wins = !((p->won[0] | p->won[1]) & bit) && WON[p->mark[me][board] | 1 << cell];
-    if (wins && WON[p->won[me] | bit]) return -1;
-    int closed = p->closed | (wins && !k->open ? bit : 0) | (empty(p, board) == 1 << cell ? bit : 0);
-    return closed >> cell & 1 ? -1 : cell;
+    int closed, wins = marks(k, p, move, &closed);
+    if (wins && WON[p->won[p->filled & 1] | 1 << move / 9]) return -1;
+    return closed >> move % 9 & 1 ? -1 : move % 9;
 }
 
 /* Player `me + 1`'s cost of the board of `move` (board_cost) after the other player, to move in
    `p`, plays it: play's rules, without the copy of the position. */
 static int marked_cost(const Kernel *k, const Position *p, int me, int move) {
-    int b = move / 9, bit = 1 << b, theirs = p->mark[1 - me][b] | 1 << (move % 9);
+    int b = move / 9, bit = 1 << b, closed;
     if (p->won[me] & bit) return 0;
-    if (p->won[1 - me] & bit || WON[theirs] || !(empty(p, b) & ~(1 << (move % 9)))) return NEVER; /* theirs, or full */
-    return COST3[TERN[p->mark[me][b]] + 2 * TERN[theirs]];
+    if (p->won[1 - me] & bit || marks(k, p, move, &closed) || closed & bit) return NEVER; /* theirs, or full */
+    return COST3[TERN[p->mark[me][b]] + 2 * TERN[p->mark[1 - me][b] | 1 << (move % 9)]];
 }
 
 /* CriticalSquares.count_record: a two-byte record closing `p` for a no-loss claim `plies_left`
@@ -479,15 +487,13 @@ static int count_record(const Kernel *k, const Position *p, int cost[9], int opp
 
 /* The reply `move` in board `s` of the player to move in `p`, player `me + 1`: its own cost of
    board s afterwards (board_cost) and whether play ends there (result != DFPN_OPEN: it wins the
-   game or closes the last board); play's rules, without the copy of the position. */
+   game or closes the last board). */
 static int reply_cost(const Kernel *k, const Position *p, int me, int move, int *ends) {
-    int s = move / 9, bit = 1 << s, mine = p->mark[me][s] | 1 << (move % 9);
-    int wins = !((p->won[0] | p->won[1]) & bit) && WON[mine];
-    int full = !(empty(p, s) & ~(1 << (move % 9)));
-    *ends = (wins && WON[p->won[me] | bit]) || (p->closed | (wins && !k->open ? bit : 0) | (full ? bit : 0)) == FULL9;
+    int s = move / 9, bit = 1 << s, closed, wins = marks(k, p, move, &closed);
+    *ends = (wins && WON[p->won[me] | bit]) || closed == FULL9;
     if (p->won[me] & bit || wins) return 0;
-    if (p->won[1 - me] & bit || full) return NEVER;
-    return COST3[TERN[mine] + 2 * TERN[p->mark[1 - me][s]]];
+    if (p->won[1 - me] & bit || closed & bit) return NEVER; /* the other's, or full now */
+    return COST3[TERN[p->mark[me][s] | 1 << (move % 9)] + 2 * TERN[p->mark[1 - me][s]]];
 }
 
 /* dfpn.h `close`, CriticalSquares.closure: with the family's hooks, a bounded no-loss claim holds
