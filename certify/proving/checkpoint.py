@@ -126,9 +126,10 @@ def checked_header(path: Path, head: bytes, about: dict[str, Any], driver: bool)
     if header.get("version") != VERSION:
         raise CheckpointError(f"{path}: checkpoint version {ascii(header.get('version'))[:20]}; this certify reads version {VERSION}")
     saved = header.get("about")
-    if isinstance(saved, dict) and saved != about and {**saved, "closure": None} == {**about, "closure": None}:
-        raise CheckpointError(f"{path}: a checkpoint of this search under closure {ascii(saved.get('closure'))[:40]}, "
-                              f"not this certify's {ascii(about.get('closure'))[:40]}: start it afresh")
+    for field in ("closure", "keys"):  # the same search by a certify that closed or keyed positions otherwise
+        if isinstance(saved, dict) and saved != about and {**saved, field: None} == {**about, field: None}:
+            raise CheckpointError(f"{path}: a checkpoint of this search under {field} {ascii(saved.get(field))[:40]}, "
+                                  f"not this certify's {ascii(about.get(field))[:40]}: start it afresh")
     if saved != about:
         raise CheckpointError(f"{path}: a checkpoint of another search ({describe(header.get('about'))}), not of this one ({describe(about)})")
     return header

@@ -169,6 +169,8 @@ def prove(
         about["core"] = used
     if closing(hooks, pairings) and hasattr(hooks, "closure_version"):  # another closure: another search's numbers
         about["closure"] = hooks.closure_version
+    if policy is None and len(getattr(hooks, "symmetries", ())) > 1:  # keys canonical under them: another table
+        about["keys"] = f"canonical under {len(hooks.symmetries)} symmetries"
     adopted = resumed = 0
     if resume is not None:
         load_checkpoint(resume, about, search, None if used == "native" else search.table_key(state))

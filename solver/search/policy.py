@@ -28,12 +28,13 @@ class PolicyHooks:
     """
 
     def __init__(self, game: Game[Any, Any], policy: PlanPolicy, inner: Any) -> None:
-        self.game, self.policy, self.inner = game, policy, inner
-        # the inner hooks' optional ones, but not `table_key`: a plan need not be symmetric, so a
-        # symmetric image sharing the position's table entry could be proved by moves the plan forbids here
+        # keys exact, and the inner hooks' optional ones but `table_key`: a plan need not be symmetric, so
+        # a symmetric image sharing the position's table entry could be proved by moves the plan forbids
+        # here (`exact`: hooks whose keys are symmetric give them up, the compiled kernel's too)
+        self.game, self.policy, self.inner = game, policy, inner.exact() if hasattr(inner, "exact") else inner
         for name in ("closure", "always_close"):
-            if hasattr(inner, name):
-                setattr(self, name, getattr(inner, name))
+            if hasattr(self.inner, name):
+                setattr(self, name, getattr(self.inner, name))
 
     def named(self, state: Any, moves: Sequence[Any] | None = None) -> list[Any]:
         """The policy's moves in `state`, [] where it names none; raises PolicyMoveError if it

@@ -549,18 +549,32 @@ class CriticalSquares:
     first.
     """
 
-    def __init__(self, open_rules: bool = False, win_by: int = -1) -> None:
+    def __init__(self, open_rules: bool = False, win_by: int = -1,
+                 symmetries: tuple[tuple[int, ...], ...] = GRID_SYMMETRIES[:1]) -> None:
         self.open_rules = open_rules
         self.win_by = win_by  # a win claim's bound as marks on the grid (-1: none): see `for_claim`
+        self.symmetries = symmetries  # the grid symmetries the table key is canonical under: see `for_claim`
 
     def for_claim(self, result: str, within: int | None, root: Position) -> CriticalSquares:
-        """These hooks for a claim from `root`: for a win claim within N plies they also drop every
-        move of the prover after which it needs more marks for a meta line (`marks_needed`) than
-        the moves it has left before ply N, so the search disproves at once where it cannot win in
-        time (a win proof never shows the moves it drops; the checker checks every play of it)."""
-        if result != "win" or within is None:
-            return self
-        return CriticalSquares(self.open_rules, (root.x | root.o).bit_count() + within)
+        """These hooks for a claim from `root`. Table keys canonical under the grid symmetries
+        that map `root` onto itself (its stabilizer): every position below the root then shares
+        one entry with its images, which are below the root too (from the empty grid, X's 81
+        first moves fall into 15 classes); the images under other symmetries would need marks of
+        both the root and its image, so they are left apart and cost nothing. For a win claim
+        within N plies they also drop every move of the prover after which it needs more marks
+        for a meta line (`marks_needed`) than the moves it has left before ply N, so the search
+        disproves at once where it cannot win in time (a win proof never shows the moves it drops;
+        the checker checks every play of it)."""
+        win_by = (root.x | root.o).bit_count() + within if result == "win" and within is not None else -1
+        return CriticalSquares(self.open_rules, win_by, tuple(p for p in GRID_SYMMETRIES if grid_image(root, p) == root))
+
+    def exact(self) -> CriticalSquares:
+        """These hooks with the exact position as the table key (for a policy, which need not be symmetric)."""
+        return CriticalSquares(self.open_rules, self.win_by)
+
+    def table_key(self, s: Position) -> Position:
+        """The least image of `s` under `symmetries` (the position itself under the identity alone)."""
+        return s if len(self.symmetries) == 1 else min(grid_image(s, p) for p in self.symmetries)
 
     def candidates(self, s: Position, moves: list[int], prover_moves: bool, prover: int) -> list[int]:
         """The moves to search in `s`, best first."""

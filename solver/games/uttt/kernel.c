@@ -5,13 +5,19 @@
    to (-1: any open board) and the marks placed. Every rule question is a lookup on a chunk, as
    in the engine. The table key is the exact position (the marks, who won each board and the
    board sent to; under the rules `uttt` the winners follow from the marks, under the open rules
-   they are history: the first line in a board wins it), never a symmetric image.
+   they are history: the first line in a board wins it), or, given grid symmetries besides the
+   identity, the least of the position's images under them, packed another way (`key`): every
+   image then shares one entry. The certificate's traversal always tells positions apart exactly
+   (`identity`).
 
    The configuration comes from the Python wrapper (solver/games/uttt/kernel.py):
-     (critical, open)
+     (critical, open, win_by, symmetries)
    critical: 1 to order and prune as the family's SearchHooks, CriticalSquares (seed 003's
    critical squares), 0 for plain search (every legal move, ascending). open: 1 for the open
    rules (`uttt:open`: a won board stays playable, only a full board is closed), 0 for `uttt`.
+   win_by: CriticalSquares.win_by. symmetries: the grid symmetries the key is canonical under,
+   each a permutation p of 0..8 moving board b to p[b] and cell c of every board to p[c]
+   (engine.py grid_image), the identity first; one, the identity: the exact key.
    A position from Python is (x low, x high, o low, o high, sent, x won, o won): the engine's
    81-bit marks split at bit 64, the board sent to, and the boards each player won (checked
    against the marks); a move code is the global cell 9 * board + cell. */
@@ -34,10 +40,15 @@ typedef struct {
     u64 packed[3];       /* the key's marks, kept move by move: X's cells 0-63, O's, then both past 63 */
 } Position;
 
+#define SYMMETRIES 8 /* the grid's: rotations and reflections */
+
 typedef struct {
     int critical;
     int open; /* the open rules: won boards stay playable, only full boards close */
     int win_by; /* CriticalSquares.win_by: a win claim's bound as marks on the grid (-1: none) */
+    int symmetries; /* how many the key is canonical under (1: the exact key) */
+    uint8_t board_to[SYMMETRIES][9];     /* [symmetry][board]: the board it goes to */
+    uint16_t chunk_to[SYMMETRIES][512]; /* [symmetry][9-bit set]: its image (cells or boards alike) */
 } Kernel;
 
 /* WON[m]: the 9-bit set m holds a line. COMPLETERS[m]: cells that would complete a line of m. */
@@ -60,14 +71,51 @@ static void init_tables(void) {
 
 static void init_costs(void); /* the meta-line count's table of board costs */
 
+/* The symmetries of the configuration into k (board_to, chunk_to); 0, or -1 with a Python exception set. */
+static int read_symmetries(Kernel *k, PyObject *symmetries) {
+    PyObject *seq = PySequence_Fast(symmetries, "uttt kernel: the symmetries are not a sequence");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int bad = n < 1 || n > SYMMETRIES;
+    for (Py_ssize_t s = 0; s < n && !bad; s++) {
+        PyObject *perm = PySequence_Fast_GET_ITEM(seq, s);
+        int seen = 0;
+        bad = !PyTuple_Check(perm) || PyTuple_GET_SIZE(perm) != 9;
+        for (int c = 0; c < 9 && !bad; c++) {
+            long to = PyLong_AsLong(PyTuple_GET_ITEM(perm, c));
+            bad = to < 0 || to > 8 || seen >> to & 1 || (s == 0 && to != c); /* a permutation; the identity first */
+            seen |= 1 << (to & 15);
+            k->board_to[s][c] = (uint8_t)to;
+        }
+        for (int m = 0; m < 512 && !bad; m++) {
+            k->chunk_to[s][m] = 0;
+            for (int c = 0; c < 9; c++)
+                if (m >> c & 1) k->chunk_to[s][m] |= (uint16_t)(1 << k->board_to[s][c]);
+        }
+    }
+    Py_DECREF(seq);
+    if (PyErr_Occurred()) return -1;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "uttt kernel: the symmetries are not 1 to 8 permutations of 0..8, the identity first");
+        return -1;
+    }
+    k->symmetries = (int)n;
+    return 0;
+}
+
 static void *create(PyObject *config) {
     int critical, open, win_by;
-    if (!PyArg_ParseTuple(config, "ppi", &critical, &open, &win_by)) return NULL;
+    PyObject *symmetries;
+    if (!PyArg_ParseTuple(config, "ppiO", &critical, &open, &win_by, &symmetries)) return NULL;
     Kernel *k = calloc(1, sizeof *k);
     if (!k) return PyErr_NoMemory();
     k->critical = critical;
     k->open = open;
     k->win_by = win_by;
+    if (read_symmetries(k, symmetries) < 0) {
+        free(k);
+        return NULL;
+    }
     if (!WON[7]) init_tables(), init_costs(); /* cells 0, 1, 2 are a line: the tables are built once */
     return k;
 }
@@ -202,11 +250,38 @@ static PyObject *export(const void *kernel, const void *state) {
 
 /* The marks, the board sent to and the boards won, packed: 81 + 81 bits, 4, 9 + 9 (the marks as
    each move left them in `packed`). */
-static void key(const void *kernel, const void *state, DfpnKey *key) {
+static void identity(const void *kernel, const void *state, DfpnKey *key) {
     const Position *p = state;
     key->w[0] = p->packed[0];
     key->w[1] = p->packed[1];
     key->w[2] = p->packed[2] | (u64)(p->sent + 1) << 34 | (u64)p->won[0] << 38 | (u64)p->won[1] << 47;
+}
+
+/* The exact key, or under symmetries the least image's: for each image, X's boards 0-6 (63 bits),
+   O's, then X's boards 7-8, O's, the board sent to (+1), the boards X won and O won. Compared from
+   the last word, which holds the boards won and the corner boards' marks, so most images lose
+   there. */
+static void key(const void *kernel, const void *state, DfpnKey *key) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    if (k->symmetries == 1) {
+        identity(kernel, state, key);
+        return;
+    }
+    for (int s = 0; s < k->symmetries; s++) {
+        const uint8_t *to = k->board_to[s];
+        const uint16_t *map = k->chunk_to[s];
+        uint16_t image[2][9];
+        for (int b = 0; b < 9; b++) image[0][to[b]] = map[p->mark[0][b]], image[1][to[b]] = map[p->mark[1][b]];
+        DfpnKey mine = {{0, 0, (u64)image[0][7] | (u64)image[0][8] << 9 | (u64)image[1][7] << 18 | (u64)image[1][8] << 27
+                              | (u64)(p->sent < 0 ? 0 : to[p->sent] + 1) << 36 | (u64)map[p->won[0]] << 40
+                              | (u64)map[p->won[1]] << 49}};
+        if (s && mine.w[2] > key->w[2]) continue;
+        for (int b = 0; b < 7; b++) mine.w[0] |= (u64)image[0][b] << 9 * b, mine.w[1] |= (u64)image[1][b] << 9 * b;
+        if (!s || mine.w[2] < key->w[2] || (mine.w[2] == key->w[2]
+                                             && (mine.w[1] < key->w[1] || (mine.w[1] == key->w[1] && mine.w[0] < key->w[0]))))
+            *key = mine;
+    }
 }
 
 /* ---- critical squares: engine.py's functions of the same names, move for move ------------------ */
@@ -620,7 +695,7 @@ const DfpnFamily dfpn_uttt = {
     .key = key,
     .expand = expand,
     .legal = legal,
-    .identity = key, /* the table key is already the exact position */
+    .identity = identity,
     .export = export,
     .close = close_by_count,
 };

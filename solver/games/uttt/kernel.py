@@ -4,7 +4,10 @@
 or the open rules (`uttt:open`); with the family's CriticalSquares it orders and prunes exactly
 as they do, with NoHooks it searches every legal move in ascending order. It takes a policy
 (solver/search/native.py): the kernel exports a position as the engine's fields, `state` reads them. The table key is the
-exact position, who won each board included. Only the rules the engine implements have a kernel.
+exact position, who won each board included, or with CriticalSquares canonical under their grid
+`symmetries` (the search root's stabilizer: CriticalSquares.for_claim) the least image in the kernel's
+own packing (another representative than the Python hooks' `table_key`, of the same class). Only the
+rules the engine implements have a kernel.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.games.game import NoHooks
-from solver.games.uttt.engine import OPEN_RULES, CriticalSquares, Position, Uttt, UtttRules
+from solver.games.uttt.engine import GRID_SYMMETRIES, OPEN_RULES, CriticalSquares, Position, Uttt, UtttRules
 
 LOW64 = (1 << 64) - 1
 
@@ -28,8 +31,8 @@ class UtttKernel:
 
     @property
     def keys(self) -> tuple[Any, ...]:
-        """What the table's keys depend on: nothing of the configuration (the key is the exact position)."""
-        return ()
+        """What the table's keys depend on: the grid symmetries they are canonical under."""
+        return self.config[3]
 
     def position(self, state: Position) -> tuple[int, int, int, int, int, int, int]:
         """(X low, X high, O low, O high, sent, X won, O won): the 81-bit marks split at bit 64,
@@ -55,7 +58,7 @@ def kernel_for(game: Uttt, hooks: object) -> UtttKernel | None:  # registered in
         return None
     open_rules = game.rules.open
     if type(hooks) is CriticalSquares and hooks.open_rules == open_rules:
-        return UtttKernel(game, (True, open_rules, hooks.win_by))
+        return UtttKernel(game, (True, open_rules, hooks.win_by, hooks.symmetries))
     if type(hooks) is NoHooks:
-        return UtttKernel(game, (False, open_rules, -1))
+        return UtttKernel(game, (False, open_rules, -1, GRID_SYMMETRIES[:1]))
     return None
