@@ -42,10 +42,12 @@ BOUNDED = [entry for entry in CLOSED if "--within" in entry["command"]]
 LARGE_CLOSED = {"certificates/proofs/closed/mnk-4-8-4.p2-no-loss.json"}
 PAIRINGS = [entry for entry in CLOSED if "--within" not in entry["command"] and entry["file"] not in LARGE_CLOSED]
 # the within-23 proof (550,349 positions, past the default budget), the within-25 one (137,225
-# positions, 96,570 closed by deep count records) and the within-27 one (38 MB) take minutes: slow tests
+# positions, 96,570 closed by deep count records), the within-27 one (15 MB) and the within-29 one
+# (37 MB) take minutes: slow tests
 LARGE_BOUNDED = {"certificates/proofs/closed/uttt-open.p2-no-loss-within-23.json",
                  "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.json",
                  "certificates/proofs/closed/uttt-open.p2-no-loss-within-27.json",
+                 "certificates/proofs/closed/uttt-open.p2-no-loss-within-29.json",
                  "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.corner16.json"}
 LARGE_PAIRINGS = [entry for entry in CLOSED if entry["file"] in LARGE_CLOSED]
 PUBLISHED_BYTES = (ROOT / "certificates" / "proofs" / "mnk-3-3-3-misere.p1-no-loss.json").read_bytes()
