@@ -43,12 +43,12 @@ LEFT = {
     "certificates/proofs/closed/uttt-open.p2-no-loss-within-21.json": "two-byte records; the command now writes 82 positions",
     "certificates/proofs/closed/uttt-open.p2-no-loss-within-23.json": "two-byte records; the command now writes 1,503 positions",
     "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.json": "two-level records; the command now writes 31,223 positions",
-    # the commands now write other proofs of the claims, their keys canonical under the root's
-    # symmetries (CriticalSquares.for_claim): within 27 in 1,726,445 nodes (328,092 positions,
-    # 20,487,969 bytes, 375 s, 5.2 GB), the corner in 7,975,581 (71,571 positions, 248 s, 0.8 GB);
-    # replacing a file costs its check (ten minutes for within 27)
+    # the command now writes another proof of the claim, its keys canonical under the root's
+    # symmetries (CriticalSquares.for_claim): 1,726,445 nodes, 328,092 positions, 20,487,969 bytes,
+    # 375 s, 5.2 GB; the file is kept (a smaller proof, its check ten minutes)
     "certificates/proofs/closed/uttt-open.p2-no-loss-within-27.json": "11.5 M nodes, 1,682 s and 5.1 GB when written",
-    "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.corner16.json": "14.1 M nodes, 390 s and 1.6 GB when written",
+    "certificates/proofs/closed/uttt-open.p2-no-loss-within-25.corner16.json":  # written again with symmetric keys at 94d3067
+        "8.0 M nodes, 248 s and 0.8 GB",
     "certificates/proofs/closed/uttt-open.p2-no-loss-within-29.json": "51.7 M nodes, 2,474 s and 11.9 GB when written",
 }
 # the cheapest, run by default so that a change of the search's path is seen at once (seconds each)
