@@ -157,7 +157,8 @@ def prove(
         hooks.potential = True
     if closure_budget is not None:
         hooks.closure_budget = closure_budget
-    search, used = proof_search(game, claim, hooks if policy is None else PolicyHooks(game, policy, hooks), progress,
+    searching = hooks if policy is None else PolicyHooks(game, policy, hooks)  # a policy's keys are exact (policy.py)
+    search, used = proof_search(game, claim, searching, progress,
                                 "native" if threads > 1 and core == "auto" else core, max_memory_mb, pairings, threads, table_mb)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {}),
@@ -169,8 +170,9 @@ def prove(
         about["core"] = used
     if closing(hooks, pairings) and hasattr(hooks, "closure_version"):  # another closure: another search's numbers
         about["closure"] = hooks.closure_version
-    if policy is None and len(getattr(hooks, "symmetries", ())) > 1:  # keys canonical under them: another table
-        about["keys"] = f"canonical under {len(hooks.symmetries)} symmetries"
+    symmetries = len(getattr(searching, "symmetries", ()))
+    if symmetries > 1:  # keys canonical under them: another table
+        about["keys"] = f"canonical under {symmetries} symmetries"
     adopted = resumed = 0
     if resume is not None:
         load_checkpoint(resume, about, search, None if used == "native" else search.table_key(state))
