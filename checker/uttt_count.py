@@ -54,7 +54,7 @@ def meta_count(costs: list[int], lowered: int = -1) -> int:
 
 
 @functools.lru_cache(maxsize=None)  # 3^9 boards x 4 states x 2 players at most: remembered, not trusted more
-def board_cost(marks: tuple[int, ...], status: int, player: int) -> int:
+def board_cost(marks: bytes, status: int, player: int) -> int:
     """A board's count for `player`: 0 if its `status` (winner, 3: full, EMPTY) is `player`; 255
     if it is another or the board is full; else 3 minus `player`'s marks on the fullest local line
     of `marks` holding no mark of the other player (255: none)."""
