@@ -16,7 +16,10 @@ Import ListNotations.
 From Verified Require Import Rules Claims Checker Uttt.
 
 Definition sum {A : Type} (f : A -> nat) (l : list A) : nat := fold_right (fun x n => f x + n) 0 l.
-Definition least {A : Type} (f : A -> nat) (l : list A) : nat := fold_right (fun x n => Nat.min (f x) n) 255 l.
+(** [Nat.min] ([smaller_min]) by a comparison: the extracted [Nat.min] builds its unary result,
+    255 cells for two blocked lines, where [Nat.leb] allocates nothing. *)
+Definition smaller (a b : nat) : nat := if a <=? b then a else b.
+Definition least {A : Type} (f : A -> nat) (l : list A) : nat := fold_right (fun x n => smaller (f x) n) 255 l.
 
 Definition holds (b : list mark) (m : mark) (c : nat) : bool := mark_eqb (nth c b Empty) m.
 
@@ -51,6 +54,14 @@ Definition counted (P : player) (s : state) (lowered : option nat) : nat :=
 Definition balanced (s : state) : bool :=
   let x := count Cross s in let o := count Nought s in (x =? o) || (x =? S o).
 
+(** [balanced s && player_eqb (to_move s) P] ([turn_ok_spec]), each mark counted once. *)
+Definition turn_ok (s : state) (P : player) : bool :=
+  let x := count Cross s in let o := count Nought s in
+  ((x =? o) || (x =? S o)) && player_eqb (if x =? o then P1 else P2) P.
+
+Lemma turn_ok_spec : forall s P, turn_ok s P = balanced s && player_eqb (to_move s) P.
+Proof. reflexivity. Qed.
+
 (** The check of one closure: at [s], [P] to move, play going on, [n] plies left; [move] and
     [record] are the closure's two bytes ([None]: 255, no move). As checker/uttt_count.py [check_count]:
     without a move, the count must be the record and exceed the opponent's moves left,
@@ -58,18 +69,18 @@ Definition balanced (s : state) : bool :=
     going on, and the count with that board one lower must be the record and exceed
     ⌈min(n - 1, empty cells) / 2⌉ - 1. *)
 Definition count_ok (R : ruleset) (P : player) (n : nat) (s : state) (move : option nat) (record : nat) : bool :=
-  balanced s && player_eqb (to_move s) P &&
+  turn_ok s P &&
   match result R s with
   | Some _ => false
   | None =>
       match move with
-      | None => (record =? counted P s None) && (Nat.min n (empties s) / 2 <? counted P s None)
+      | None => let c := counted P s None in (record =? c) && (Nat.min n (empties s) / 2 <? c)
       | Some i =>
-          match nth_error (children R s) i with
+          match child R s i with
           | Some a =>
               match result R a, sent a with
-              | None, Some j => (record =? counted P a (Some j))
-                                && ((Nat.min (n - 1) (empties a) + 1) / 2 <? S (counted P a (Some j)))
+              | None, Some j => let c := counted P a (Some j) in
+                                (record =? c) && ((Nat.min (n - 1) (empties a) + 1) / 2 <? S c)
               | _, _ => false
               end
           | None => false
@@ -79,18 +90,25 @@ Definition count_ok (R : ruleset) (P : player) (n : nat) (s : state) (move : opt
 
 (* ---- proofs ---------------------------------------------------------------------------------- *)
 
+Lemma smaller_min : forall a b, smaller a b = Nat.min a b.
+Proof. intros a b. unfold smaller. destruct (Nat.leb_spec a b); lia. Qed.
+
+Lemma least_cons : forall (A : Type) (f : A -> nat) x l, least f (x :: l) = Nat.min (f x) (least f l).
+Proof. intros A f x l. apply smaller_min. Qed.
+
 Lemma least_le_255 : forall (A : Type) (f : A -> nat) l, least f l <= 255.
-Proof. intros A f l. induction l; simpl; lia. Qed.
+Proof. intros A f l. induction l; [simpl; lia|rewrite least_cons; lia]. Qed.
 
 Lemma least_mono : forall (A : Type) (f g : A -> nat) l, (forall x, In x l -> f x <= g x) -> least f l <= least g l.
 Proof.
-  intros A f g l. induction l as [|x l IH]; simpl; intro H; [lia|].
+  intros A f g l. induction l as [|x l IH]; intro H; [simpl; lia|rewrite !least_cons].
   specialize (H x (or_introl eq_refl)) as Hx. specialize (IH (fun y Hy => H y (or_intror Hy))). lia.
 Qed.
 
 Lemma least_le : forall (A : Type) (f : A -> nat) l x, In x l -> least f l <= f x.
 Proof.
-  intros A f l x. induction l as [|y l IH]; simpl; [contradiction|]. intros [->|H]; [lia|]. specialize (IH H). lia.
+  intros A f l x. induction l as [|y l IH]; [contradiction|rewrite least_cons]. intros [->|H]; [lia|].
+  specialize (IH H). lia.
 Qed.
 
 Lemma lower_min : forall a b, lower (Nat.min a b) = Nat.min (lower a) (lower b).
@@ -112,14 +130,14 @@ Proof. reflexivity. Qed.
 Lemma least_lower : forall (A : Type) (f g : A -> nat) l,
   (forall x, In x l -> lower (f x) <= g x) -> lower (least f l) <= least g l.
 Proof.
-  intros A f g l. induction l as [|x l IH]; simpl; intro H; [unfold lower; simpl; lia|].
+  intros A f g l. induction l as [|x l IH]; intro H; [unfold lower; simpl; lia|rewrite !least_cons].
   rewrite lower_min. specialize (H x (or_introl eq_refl)) as Hx. specialize (IH (fun y Hy => H y (or_intror Hy))). lia.
 Qed.
 
 Lemma least_plus1 : forall (A : Type) (f g : A -> nat) l,
   (forall x, In x l -> f x <= g x + 1) -> least f l <= least g l + 1.
 Proof.
-  intros A f g l. induction l as [|x l IH]; simpl; intro H; [lia|].
+  intros A f g l. induction l as [|x l IH]; intro H; [simpl; lia|rewrite !least_cons].
   specialize (H x (or_introl eq_refl)) as Hx. specialize (IH (fun y Hy => H y (or_intror Hy))). lia.
 Qed.
 
@@ -488,15 +506,15 @@ Fixpoint record_ok (R : ruleset) (P : player) (nest n : nat) (s : state) (r : co
       match nest with
       | O => false
       | S deeper =>
-          balanced s && player_eqb (to_move s) P &&
+          turn_ok s P &&
           match result R s with
           | Some _ => false
           | None =>
-              match nth_error (children R s) i with
+              match child R s i with
               | Some a =>
                   match result R a, sent a with
-                  | None, Some _ => (k =? length (children R a))
-                                    && all2 (fun c r' => record_ok R P deeper (n - 2) c r') (children R a) rs
+                  | None, Some _ => let replies := children R a in
+                                    (k =? length replies) && all2 (fun c r' => record_ok R P deeper (n - 2) c r') replies rs
                   | _, _ => false
                   end
               | None => false
@@ -557,11 +575,11 @@ Qed.
     left -- the opponent completes no meta line before the bound. *)
 Theorem count_ok_sound : forall n s move record, count_ok R P n s move record = true -> fw n s.
 Proof.
-  intros n s move record H. unfold count_ok in H.
+  intros n s move record H. unfold count_ok in H. rewrite turn_ok_spec in H.
   apply andb_prop in H as [H Rest]. apply andb_prop in H as [B T]. apply player_eqb_eq in T.
   destruct (result R s) as [o|] eqn:Hr; [discriminate|].
   destruct move as [i|].
-  - destruct (nth_error (children R s) i) as [a|] eqn:Na; [|discriminate].
+  - rewrite child_nth in Rest. destruct (nth_error (children R s) i) as [a|] eqn:Na; [|discriminate].
     destruct (result R a) as [oa|] eqn:Ra; [discriminate|]. destruct (sent a) as [j|] eqn:Sa; [|discriminate].
     apply andb_prop in Rest as [_ L]. rewrite counted_needed in L. apply Nat.ltb_lt in L. apply half_up_lt in L.
     destruct n as [|n]; [exact (within_cut _ _ _ _ _ _ _ _ Hr eq_refl)|].
@@ -591,10 +609,10 @@ Theorem record_ok_sound : forall nest n s r, record_ok R P nest n s r = true -> 
 Proof.
   intro nest. induction nest as [|nest IH]; intros n s r H; destruct r as [move c|i k rs];
     try exact (count_ok_sound _ _ _ _ H); [discriminate|].
-  cbn [record_ok] in H.
+  cbn [record_ok] in H. rewrite turn_ok_spec in H.
   apply andb_prop in H as [H Rest]. apply andb_prop in H as [B T]. apply player_eqb_eq in T.
   destruct (result R s) as [o|] eqn:Hr; [discriminate|].
-  destruct (nth_error (children R s) i) as [a|] eqn:Na; [|discriminate].
+  rewrite child_nth in Rest. destruct (nth_error (children R s) i) as [a|] eqn:Na; [|discriminate].
   destruct (result R a) as [oa|] eqn:Ra; [discriminate|]. destruct (sent a) as [j|]; [|discriminate].
   apply andb_prop in Rest as [_ All]. apply nth_error_In in Na.
   destruct n as [|n]; [exact (within_cut _ _ _ _ _ _ _ _ Hr eq_refl)|].

@@ -119,6 +119,19 @@ Definition children (R : ruleset) (s : state) : list state :=
             map (after R s m) (put_grid (playable R s) m (grid s) 0)
   end.
 
+(** The [i]th child ([child_nth]), without playing the others: a count closure names one move. *)
+Definition child (R : ruleset) (s : state) (i : nat) : option state :=
+  match result R s with
+  | Some _ => None
+  | None => let m := mark_of (to_move s) in option_map (after R s m) (nth_error (put_grid (playable R s) m (grid s) 0) i)
+  end.
+
+Lemma child_nth : forall R s i, child R s i = nth_error (children R s) i.
+Proof.
+  intros R s i. unfold child, children. destruct (result R s); [destruct i; reflexivity|].
+  rewrite nth_error_map. reflexivity.
+Qed.
+
 (** The claims, as for every game of the interface. *)
 Definition wins (R : ruleset) := Claims.wins state (result R) to_move (children R).
 Definition does_not_lose (R : ruleset) := Claims.does_not_lose state (result R) to_move (children R).
