@@ -99,6 +99,32 @@ def test_within_uttt_count_closures(tmp_path: Path) -> None:
     valid(parallel, tmp_path / "p.json")
 
 
+def setup(hooks: Any) -> tuple[Any, ...]:
+    """What a claim sets up in the hooks: uttt's key symmetries (how many) and win bound, positional threat space."""
+    symmetries = getattr(hooks, "symmetries", None)
+    return (None if symmetries is None else len(symmetries), getattr(hooks, "win_by", None),
+            getattr(hooks, "threat_space", None))
+
+
+@pytest.mark.parametrize(("game_text", "claim", "expected"), [
+    ("uttt:open", Claim(2, "no-loss", 21), (8, -1, None)),  # the empty grid's 8 symmetries
+    ("uttt:open", Claim(1, "win", 41), (8, 41, None)),  # a win claim's bound prunes by the count
+    ("mnk:4,5,4", Claim(1, "win", 9), (None, None, False)),  # no threat space past a bound
+    ("mnk:4,5,4", Claim(1, "win"), (None, None, True)),
+])
+def test_workers_set_up_the_hooks_for_the_claim(game_text: str, claim: Claim, expected: tuple[Any, ...]) -> None:
+    """The driver and the workers set the hooks up for the claim as the serial search does (before,
+    --workers searched uttt with exact keys and no win bound, and bounded positional claims with
+    threat space on); --plain has no hooks to set up."""
+    from solver.games.game import hooks_for_claim
+
+    game = resolve_game(game_text)
+    hooks = Options().hooks(game, claim, game.initial())
+    assert setup(hooks) == expected
+    assert setup(hooks_for_claim(game.search_hooks(), claim.result, claim.within, game.initial())) == expected
+    assert type(Options(plain=True).hooks(game, claim, game.initial())).__name__ == "NoHooks"
+
+
 def test_cli_takes_the_options_with_workers(tmp_path: Path) -> None:
     out = tmp_path / "p.json"
     result = CliRunner().invoke(app, ["prove", "mnk:4,5,4", "--claim", "no-loss", "--player", "2", "--pairings", "--workers", "2",

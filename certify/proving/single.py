@@ -26,7 +26,7 @@ from certify.files import write_atomic
 from certify.record.format import FORMAT
 from certify.record.schema import PairingCertificate, Proof, Provenance, StrategyCertificate, StrategyClaim
 from solver.games.families import game_from_rules
-from solver.games.game import Game, NoHooks
+from solver.games.game import Game, NoHooks, hooks_for_claim
 from solver.search.pns import Claim, Outcome, ProofSearch, Progress
 from solver.search.prooftree import CLOSE, NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, canonical_strategy, closure_record  # noqa: F401 (re-exported)
 from solver.games.positional.rules import RulesError
@@ -145,11 +145,7 @@ def prove(
     """
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    hooks = NoHooks() if plain else game.search_hooks()
-    if hasattr(hooks, "for_claim"):  # hooks that know the claim (uttt: a win claim's bound prunes by the count)
-        hooks = hooks.for_claim(claim.result, claim.within, state)
-    if claim.within is not None and getattr(hooks, "threat_space", False):
-        hooks.threat_space = False  # a forced win past the bound wins no bounded claim (hooks.py)
+    hooks = NoHooks() if plain else hooks_for_claim(game.search_hooks(), claim.result, claim.within, state)
     if threads > 1 and policy is not None:
         raise CoreUnavailable("--threads: a --policy is asked at every prover's position in Python, which the search "
                               "threads cannot call; leave out --threads (or use --workers)")

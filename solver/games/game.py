@@ -127,6 +127,19 @@ class NoHooks:
         return list(moves)
 
 
+def hooks_for_claim(hooks: Any, result: str, within: int | None, root: Any) -> Any:
+    """`hooks` set up for the claim (`result` "win" or "no-loss", `within` plies or None) searched
+    from `root`, as every search of one claim sets them up (serial, threads, workers): the hooks'
+    own `for_claim` where they have one (uttt: table keys under the root's symmetries, a win claim's
+    bound pruning by the count), and no threat space for a bounded claim (a forced win past the
+    bound wins no bounded claim: solver/games/positional/hooks.py)."""
+    if hasattr(hooks, "for_claim"):
+        hooks = hooks.for_claim(result, within, root)
+    if within is not None and getattr(hooks, "threat_space", False):
+        hooks.threat_space = False
+    return hooks
+
+
 def result_for(game: Game[Any, Any], state: Any, player: int) -> int:
     """The result (-1, 0, 1) of terminal `state` for `player`."""
     return game.returns(state)[player - 1]

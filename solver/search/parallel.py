@@ -80,12 +80,16 @@ class Options:
     policy: Any = None  # solver.search.policy.PlanPolicy
     table_mb: float | None = None  # each compiled worker's table cap (None: the default share, `native_search`)
 
-    def hooks(self, game: Any) -> Any:
-        """The search hooks these options give for `game`."""
-        from solver.games.game import NoHooks
+    def hooks(self, game: Any, claim: Any = None, root: Any = None) -> Any:
+        """The search hooks these options give for `game`, set up for `claim` (solver.search.pns.Claim)
+        searched from `root` as the serial search sets them up (`hooks_for_claim`), where a claim is
+        given: a job's claim is within what is left from its position, so its bound is the run's."""
+        from solver.games.game import NoHooks, hooks_for_claim
         from solver.search.policy import PolicyHooks
 
         hooks = NoHooks() if self.plain else game.search_hooks()
+        if claim is not None and not self.plain:
+            hooks = hooks_for_claim(hooks, claim.result, claim.within, root)
         return hooks if self.policy is None else PolicyHooks(game, self.policy, hooks)
 
     def closes(self, hooks: Any) -> bool:
@@ -358,7 +362,7 @@ class Driver:
         self.game, self.claim, self.engine = game, claim, engine
         self.budget, self.max_nodes, self.progress = budget, max_nodes, progress
         self.job_seconds, self.checkpoint, self.checkpoint_seconds = job_seconds, checkpoint, checkpoint_seconds
-        self.hooks = options.hooks(game)
+        self.hooks = options.hooks(game, claim, position)
         self.closure = self.hooks.closure if options.closes(self.hooks) else None
         self.stats = Stats()
         self.known: dict[Hashable, tuple[int, int]] = {}  # resolved positions: key -> (pn, dn)
@@ -686,7 +690,7 @@ def pns_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: dict,
 
     search = memo.get(("pns", claim))
     if search is None or len(search.table) > MAX_TABLE_ENTRIES:
-        search = memo[("pns", claim)] = ProofSearch(game, claim, options.hooks(game), pairings=options.pairings)
+        search = memo[("pns", claim)] = ProofSearch(game, claim, options.hooks(game, claim, position), pairings=options.pairings)
     closure = search.closure
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
         lambda state, left: closure_record(closure(state, claim.player, claim.result, TRAVERSAL_BUDGET, left)))
@@ -713,7 +717,7 @@ def native_search(game: Any, position: Any, claim: Any, max_nodes: int, memo: di
 
     search = memo.get(("native", claim))
     if search is None:
-        hooks = options.hooks(game)
+        hooks = options.hooks(game, claim, position)
         closures = options.closes(hooks) and has_closure(kernel_for(game, hooks))  # as certify/proving/single.py
         table_mb = options.table_mb or DEFAULT_TABLE_MB / default_workers()
         search = memo[("native", claim)] = NativeProofSearch(game, claim, hooks, table_mb=table_mb, closures=closures)
