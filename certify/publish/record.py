@@ -88,7 +88,7 @@ KEPT_PAIRING_PROOFS = (("mnk:4,5,4", 2), ("mnk:5,5,4", 1), ("mnk:5,5,4", 2), ("m
 # of uttt:open, (game, player, within) — the certified lower bounds of docs/uttt.md (issue 36);
 # their checks take minutes, so their entries are carried over as LARGE_PROOFS' are
 KEPT_COUNTED_PROOFS = (("uttt:open", 2, 21), ("uttt:open", 2, 23), ("uttt:open", 2, 25),  # 25: deep records
-                       ("uttt:open", 2, 27),  # 27: records three deep, the shortest each, 15 MB, its check ten minutes
+                       ("uttt:open", 2, 27),  # 27: records three deep, the shortest each, 15 MB, its check minutes
                        ("uttt:open", 2, 29))  # 29: keys canonical under the grid's symmetries, 37 MB
 # ... and from a position past the start, named in the file's name, the position in its claim:
 # (game, player, within, name). corner16: O's proof that X does not win within 25 plies of the
