@@ -99,7 +99,7 @@ def test_within_uttt_count_closures(tmp_path: Path) -> None:
     valid(parallel, tmp_path / "p.json")
 
 
-def setup(hooks: Any) -> tuple[Any, ...]:
+def claim_setup(hooks: Any) -> tuple[Any, ...]:
     """What a claim sets up in the hooks: uttt's key symmetries (how many) and win bound, positional threat space."""
     symmetries = getattr(hooks, "symmetries", None)
     return (None if symmetries is None else len(symmetries), getattr(hooks, "win_by", None),
@@ -120,8 +120,8 @@ def test_workers_set_up_the_hooks_for_the_claim(game_text: str, claim: Claim, ex
 
     game = resolve_game(game_text)
     hooks = Options().hooks(game, claim, game.initial())
-    assert setup(hooks) == expected
-    assert setup(hooks_for_claim(game.search_hooks(), claim.result, claim.within, game.initial())) == expected
+    assert claim_setup(hooks) == expected
+    assert claim_setup(hooks_for_claim(game.search_hooks(), claim.result, claim.within, game.initial())) == expected
     assert type(Options(plain=True).hooks(game, claim, game.initial())).__name__ == "NoHooks"
 
 
