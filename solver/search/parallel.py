@@ -88,7 +88,7 @@ class Options:
         from solver.search.policy import PolicyHooks
 
         hooks = NoHooks() if self.plain else game.search_hooks()
-        if claim is not None and not self.plain:
+        if claim is not None:
             hooks = hooks_for_claim(hooks, claim.result, claim.within, root)
         return hooks if self.policy is None else PolicyHooks(game, self.policy, hooks)
 
