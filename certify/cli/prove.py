@@ -21,7 +21,8 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt, default_output
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSecondsOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, is_stdout, readable_file
-from certify.proving.single import Attempt, CoreUnavailable, peak_rss_mb, prove as run_proof, prove_command, write_proof
+from certify.proving.single import (Attempt, CoreUnavailable, FirstMoveError, peak_rss_mb, prove as run_proof, prove_command,
+                                    prove_first_move, write_proof)
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
 from solver.search.policy import PolicyMoveError
@@ -139,6 +140,7 @@ def prove(
     player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --value or --batch).", show_default=False)] = None,
     value: Annotated[bool, typer.Option("--value", help="Settle the position's game value (win, draw or loss for the side to move) with the searches it needs; write every certificate that proves it (a draw: both no-loss proofs) into the -o folder.")] = False,
     position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
+    first_move: Annotated[Optional[str], typer.Option("--first-move", metavar="MOVE", show_default=False, help="Fix the player's first move (as `certify show` prints moves), as an opening book does: search the position after it and write the claim's proof from the start, that move first. A disproof refutes the move only (exit 1, nothing written). The same search as --position of that position: their checkpoints resume each other.")] = None,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this (with --workers: each compiled worker's table is capped at an equal share of it for the driver and each worker).")] = None,
@@ -190,6 +192,11 @@ def prove(
                        + (" (a policy is asked in Python at every prover's position; --workers runs it)" if policy is not None else ""))
     if core != "auto" and (parallel or value or batch is not None):
         raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
+    if first_move is not None:
+        clash = [name for name, on in (("--value", value), ("--batch", batch is not None), ("--from-proof", from_proof is not None),
+                                       ("--policy", policy is not None), ("--workers/--ray", parallel)) if on]
+        if clash:
+            raise fail(f"--first-move fixes the first move of one serial search; leave out {' and '.join(clash)}")
     if jump != 1 and from_proof is None:
         raise fail("--jump skips levels of a repair: give it with --from-proof FILE")
     if from_proof is not None:
@@ -228,6 +235,12 @@ def prove(
         except ValueError as err:
             raise option_fail("--position", err) from None
         options.append(f"--position '{position}'")
+    if first_move is not None:
+        try:
+            first_move = game_obj.format_move(game_obj.parse_move(first_move))  # canonical, as the command records it
+        except ValueError as err:
+            raise option_fail("--first-move", f"'{first_move}': {err}") from None
+        options.append(f"--first-move {first_move}")
     if plain:
         options.append("--plain")
     if pairings:
@@ -290,11 +303,16 @@ def prove(
                 raise fail(f"--policy {policy}: {err}") from None
         with search_progress(not json_out, max_nodes, max_memory) as hook:
             mine = claim_searched == target  # --resume is of the claim asked for; --checkpoint saves either search
+            settings = dict(max_nodes=max_nodes, max_memory_mb=max_memory, progress=hook, plain=plain, checkpoint=checkpoint,
+                            checkpoint_seconds=checkpoint_minutes * 60, resume=resume if mine else None, pairings=pairings,
+                            policy=plan, core=core, potential=potential, closure_budget=closure_budget, threads=threads,
+                            inherit=inherit)
             try:
-                return run_proof(game_obj, claim_searched, position, max_nodes, max_memory, hook, command, timed, plain=plain,
-                                 checkpoint=checkpoint, checkpoint_seconds=checkpoint_minutes * 60,
-                                 resume=resume if mine else None, pairings=pairings, policy=plan, core=core,
-                                 potential=potential, closure_budget=closure_budget, threads=threads, inherit=inherit), None
+                if first_move is not None:
+                    return prove_first_move(game_obj, claim_searched, position, first_move, command, timed, **settings), None
+                return run_proof(game_obj, claim_searched, position, command=command, timed=timed, **settings), None
+            except FirstMoveError as err:
+                raise option_fail("--first-move", err) from None
             except (CheckpointError, CoreUnavailable) as err:
                 raise fail(str(err)) from None
             except PolicyMoveError as err:
@@ -304,6 +322,10 @@ def prove(
     if attempt.outcome.status == "disproved" and plan is not None:  # only the policy's moves were tried
         attempt = dataclasses.replace(attempt, outcome=dataclasses.replace(attempt.outcome, status="policy fails"))
     data = summary(attempt, None)
+    if first_move is not None:
+        data["first_move"] = first_move
+        if "first_moves" in data:  # the search's root is the position after it: those are the replies
+            data["replies"] = data.pop("first_moves")
     if threads > 1:
         data["threads"] = threads
     written = attempt
@@ -350,7 +372,7 @@ def checkpoint_fate(status: str, checkpoint: Path | None, resume: Path | None, o
     removed; an unsettled search's --checkpoint is kept (it saved the table there). `status` is the
     last search's; `opposite`: the claim that search was of, after a disproof of the claim asked for
     (--checkpoint then saved the opposite's search, and --resume, the disproved claim's, is spent)."""
-    if status in ("proved", "disproved", "policy fails"):
+    if status in ("proved", "disproved", "policy fails", "first move fails"):
         removed = [path for path in dict.fromkeys((checkpoint, resume)) if path is not None and is_checkpoint(path)]
         for path in removed:
             path.unlink()
@@ -443,6 +465,12 @@ def report(data: dict, claim: Claim, name: str, out: Console = console) -> None:
     """The result in words; after a disproof, the search for the opposite claim and what it wrote."""
     where = "" if data["claim"]["root"] is None else f" from {data['claim']['root']}"
     said = f"{escape(name)}{escape(where)}: {claim.words()}"
+    if data.get("first_move"):
+        said += f" with the first move {escape(data['first_move'])}"
+    if data["status"] == "first move fails":
+        out.print(f"[bold red]first move fails[/] {said} — the claim fails after it (the claim itself is not refuted: "
+                  f"other first moves were not searched); no certificate written — {work_done(data)}")
+        return
     if data["status"] != "disproved":
         report_search(data, claim, said, out)
         return
@@ -479,6 +507,8 @@ def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
         out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work_done(data)}; root pn {pn} dn {dn}; no certificate written")
         if data.get("first_moves"):
             out.print(escape(settled_first_moves(data["first_moves"])), soft_wrap=True)
+        if data.get("replies"):
+            out.print(escape(settled_first_moves(data["replies"], data["first_move"])), soft_wrap=True)
 
 
 def report_checkpoint(fate: dict[str, str | None], status: str, out: Console) -> None:
@@ -489,12 +519,13 @@ def report_checkpoint(fate: dict[str, str | None], status: str, out: Console) ->
         out.print(f"removed the checkpoint {escape(fate['removed'])}: {why}", soft_wrap=True)
     if fate["kept"]:
         out.print(f"checkpoint kept at [bold]{escape(fate['kept'])}[/]: continue with {escape(fate['continue'] or '')}", soft_wrap=True)
-    elif not fate["removed"] and status not in ("proved", "disproved", "policy fails"):
+    elif not fate["removed"] and status not in ("proved", "disproved", "policy fails", "first move fails"):
         out.print("the search's table is not kept: --checkpoint FILE saves it (then --resume FILE continues)", soft_wrap=True)
 
 
-def settled_first_moves(rows: list[dict]) -> str:
-    """`first moves: proved X4; disproved X0 X2; 6 open`: what a stopped search settled at the root."""
+def settled_first_moves(rows: list[dict], after: str | None = None) -> str:
+    """`first moves after which …: proved X4; disproved X0 X2; 6 open`: what a stopped search settled
+    at the root; `after` a fixed first move: the root is the position after it, the rows its replies."""
     parts = []
     for status in ("proved", "disproved"):
         moves = [row["move"] for row in rows if row["status"] == status]
@@ -503,4 +534,5 @@ def settled_first_moves(rows: list[dict]) -> str:
     open_count = sum(row["status"] == "open" for row in rows)
     if open_count:
         parts.append(f"{open_count:,} open")
-    return "first moves after which the claim holds (proved) or fails (disproved): " + "; ".join(parts)
+    moves = "first moves" if after is None else f"replies to {after}"
+    return f"{moves} after which the claim holds (proved) or fails (disproved): " + "; ".join(parts)

@@ -28,7 +28,7 @@ from certify.record.schema import PairingCertificate, Proof, Provenance, Strateg
 from solver.games.families import game_from_rules
 from solver.games.game import Game, NoHooks, hooks_for_claim
 from solver.search.pns import Claim, Outcome, ProofSearch, Progress
-from solver.search.prooftree import CLOSE, NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, canonical_strategy, closure_record  # noqa: F401 (re-exported)
+from solver.search.prooftree import CLOSE, NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, after_move, canonical_strategy, closure_record  # noqa: F401 (re-exported)
 from solver.games.positional.rules import RulesError
 from solver.search.policy import PlanPolicy, PolicyHooks
 
@@ -40,6 +40,10 @@ CLOSURE_FIELDS = {"uttt": "counts"}  # the proof field of a family's closure rec
 
 class CoreUnavailable(ValueError):
     """`--core native` asked for a game or build the compiled df-pn cannot search; one line."""
+
+
+class FirstMoveError(ValueError):
+    """A --first-move that is not a legal move of the prover at the root; one line."""
 
 
 class ProofFileError(ValueError):
@@ -192,6 +196,39 @@ def prove(
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used, adopted=adopted, resumed=resumed)
+
+
+def prove_first_move(game: Game[Any, Any], claim: Claim, root: str | None, first_move: str, command: str = "",
+                     timed: bool = False, **search: Any) -> Attempt:
+    """`prove` with the prover's first move fixed, as an opening book fixes it: the search runs from
+    the position after `first_move` (a bounded claim one ply shorter there) and, if that is proved,
+    the certificate is the claim's from `root`, the move first. It is exactly the search `prove`
+    runs from that position (`--position` of it), so either one's --checkpoint resumes the other.
+    A disproof refutes the move, not the claim: status "first move fails". `search`: prove's other
+    options. Raises FirstMoveError for a move that is not the prover's to play at the root."""
+    started = time.perf_counter()
+    state = game.initial() if root is None else game.parse_position(root)
+    try:
+        move = game.parse_move(first_move)
+    except ValueError as err:
+        raise FirstMoveError(f"'{first_move}': {err}") from None
+    legal = [] if game.is_terminal(state) else game.legal_moves(state)
+    if move not in legal:
+        raise FirstMoveError(f"{first_move} is not a legal move at {game.format_position(state)}")
+    if game.to_move(state) != claim.player:
+        raise FirstMoveError(f"{first_move} is player {game.to_move(state)}'s move; the claim is player {claim.player}'s")
+    if claim.within == 1:
+        raise FirstMoveError("with --within 1 the first move is the whole claim: leave out --first-move")
+    child = game.apply(state, move)
+    after = Claim(claim.player, claim.result, None if claim.within is None else claim.within - 1)
+    attempt = prove(game, after, game.format_position(child), command=command, timed=timed, **search)
+    if attempt.outcome.status == "disproved":
+        return replace(attempt, claim=claim, root=root, outcome=replace(attempt.outcome, status="first move fails"), search=None)
+    if attempt.tree is None:
+        return replace(attempt, claim=claim, root=root)
+    tree = after_move(attempt.tree, legal.index(move))
+    certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
+    return replace(attempt, claim=claim, root=root, tree=tree, certificate=certificate, seconds=seconds)
 
 
 def closing(hooks: Any, pairings: bool) -> bool:

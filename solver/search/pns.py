@@ -29,7 +29,8 @@ EXPANDED_CACHE = 1 << 16  # nodes whose children are remembered between visits
 INF = 1 << 60  # "infinite" proof or disproof number; sums are capped here
 ClaimResult = Literal["win", "no-loss"]
 Status = Literal["proved", "disproved", "node budget", "memory budget", "time budget", "interrupted",
-                 "policy fails"]  # the last: set by callers whose search tried only a policy's moves
+                 "policy fails", "first move fails"]  # the last two: set by callers whose search tried
+                                                      # only a policy's moves, or one first move
 
 
 @dataclass(frozen=True)

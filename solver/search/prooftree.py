@@ -33,6 +33,14 @@ NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
 TRAVERSAL_BUDGET = 50_000  # steps of solver/games/positional/blocking.py per position when a Python walk writes pairings
 
 
+def after_move(tree: ProofTree, index: int) -> ProofTree:
+    """The traversal from a prover's position whose move number `index` (in the canonical legal
+    order) leads to `tree`'s root: that move, then `tree` as it is. The traversal from the earlier
+    position visits it, takes the one child, then repeats `tree`'s traversal exactly (the games are
+    acyclic, so the earlier position is not among `tree`'s)."""
+    return ProofTree([index, *tree.moves], tree.positions + 1, tree.terminals, tree.depth + 1, tree.closures)
+
+
 def closure_record(closure: tuple[int | None, Any] | bytes | None) -> bytes | None:
     """A closure as the certificate stores it: a record already (bytes, e.g. uttt's count) as it is; a
     pairing (first move or None, pairs) as the first move (NO_FIRST_MOVE: none), the number of pairs,
