@@ -73,6 +73,8 @@ LARGE_PROOFS = (
     ("mnk:4,10,4", 1, "win"),
     # 11x4, likewise, past the paper (issue 35's "then 11x4, 12x4"): the same search, 71 M nodes
     ("mnk:4,11,4", 1, "win"),
+    # 12x4, likewise, its first move fixed (`--first-move X5`, the 11x4 proof's): 89 M nodes
+    ("mnk:4,12,4", 1, "win"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
 # (mnk:4,5,4 player 2: 1,541,762 positions, work 271,350,112 since it was written again by its
