@@ -43,7 +43,8 @@ class CoreUnavailable(ValueError):
 
 
 class FirstMoveError(ValueError):
-    """A --first-move that is not a legal move of the prover at the root; one line."""
+    """A --first-move that cannot be the claim's first move: not legal at the root, the opponent's,
+    or the whole of a claim within 1 ply; one line."""
 
 
 class ProofFileError(ValueError):
