@@ -28,6 +28,8 @@ from solver.search.pns import INF, Claim, Progress
 from solver.search.policy import PolicyMoveError
 
 EXIT_INTERRUPTED = 130
+# the statuses of a search that ended with an answer (its table is spent), not stopped by a budget or Ctrl-C
+SETTLED = ("proved", "disproved", "policy fails", "first move fails")
 
 
 def number(value: int) -> str:
@@ -372,7 +374,7 @@ def checkpoint_fate(status: str, checkpoint: Path | None, resume: Path | None, o
     removed; an unsettled search's --checkpoint is kept (it saved the table there). `status` is the
     last search's; `opposite`: the claim that search was of, after a disproof of the claim asked for
     (--checkpoint then saved the opposite's search, and --resume, the disproved claim's, is spent)."""
-    if status in ("proved", "disproved", "policy fails", "first move fails"):
+    if status in SETTLED:
         removed = [path for path in dict.fromkeys((checkpoint, resume)) if path is not None and is_checkpoint(path)]
         for path in removed:
             path.unlink()
@@ -519,7 +521,7 @@ def report_checkpoint(fate: dict[str, str | None], status: str, out: Console) ->
         out.print(f"removed the checkpoint {escape(fate['removed'])}: {why}", soft_wrap=True)
     if fate["kept"]:
         out.print(f"checkpoint kept at [bold]{escape(fate['kept'])}[/]: continue with {escape(fate['continue'] or '')}", soft_wrap=True)
-    elif not fate["removed"] and status not in ("proved", "disproved", "policy fails", "first move fails"):
+    elif not fate["removed"] and status not in SETTLED:
         out.print("the search's table is not kept: --checkpoint FILE saves it (then --resume FILE continues)", soft_wrap=True)
 
 
