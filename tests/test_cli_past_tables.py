@@ -446,8 +446,13 @@ def test_a_stopped_search_says_which_first_moves_it_settled():
     assert [row["move"] for row in rows] == [f"X{cell}" for cell in range(9)]
     statuses = {row["status"] for row in rows}
     assert "disproved" in statuses and statuses <= {"disproved", "open"}  # X wins after no first move
-    said = run("prove", "tictactoe", "--claim", "win", "--player", "1", "--max-nodes", "1500", "--plain").stdout
-    assert "fails (disproved): disproved X" in " ".join(said.split())
+    open_rows = [row for row in rows if row["status"] == "open"]
+    assert open_rows and all(row["pn"] > 0 and row["dn"] > 0 for row in open_rows)  # the table's numbers after each
+    assert all("pn" not in row for row in rows if row["status"] != "open")
+    said = " ".join(run("prove", "tictactoe", "--claim", "win", "--player", "1", "--max-nodes", "1500", "--plain").stdout.split())
+    assert "fails (disproved): disproved X" in said
+    nearest = min(open_rows, key=lambda row: (row["pn"], -row["dn"]))  # named first: nearest to proved
+    assert f"{len(open_rows)} open: {nearest['move']} (pn {nearest['pn']} dn {nearest['dn']})" in said
 
 
 # ---- progress and targets ---------------------------------------------------------------------------

@@ -127,7 +127,8 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
     if attempt.adopted:
         data["table_inherited"] = attempt.adopted  # entries it started with: the disproof's table, numbers swapped
     if attempt.first_moves:
-        data["first_moves"] = [{"move": move, "status": status} for move, status in attempt.first_moves]
+        data["first_moves"] = [{"move": row.move, "status": row.status} | ({"pn": row.pn, "dn": row.dn} if row.status == "open" else {})
+                               for row in attempt.first_moves]
     if attempt.tree is not None and attempt.text is not None and path is not None:
         data.update(file=str(path), bytes=len(attempt.text.encode()), positions=attempt.tree.positions,
                     prover_moves=len(attempt.tree.moves) - len(attempt.tree.closures), closures=len(attempt.tree.closures),
@@ -525,16 +526,22 @@ def report_checkpoint(fate: dict[str, str | None], status: str, out: Console) ->
         out.print("the search's table is not kept: --checkpoint FILE saves it (then --resume FILE continues)", soft_wrap=True)
 
 
+OPEN_SHOWN = 6  # open moves named with their numbers; the rest counted
+
+
 def settled_first_moves(rows: list[dict], after: str | None = None) -> str:
-    """`first moves after which …: proved X4; disproved X0 X2; 6 open`: what a stopped search settled
-    at the root; `after` a fixed first move: the root is the position after it, the rows its replies."""
+    """`first moves after which …: proved X4; disproved X0 X2; 2 open: X1 (pn 3 dn 9), X5 (pn 7 dn 2)`:
+    what a stopped search settled at the root, its open moves nearest to proved first; `after` a
+    fixed first move: the root is the position after it, the rows its replies."""
     parts = []
     for status in ("proved", "disproved"):
         moves = [row["move"] for row in rows if row["status"] == status]
         if moves:
             parts.append(f"{status} {' '.join(moves)}")
-    open_count = sum(row["status"] == "open" for row in rows)
-    if open_count:
-        parts.append(f"{open_count:,} open")
+    nearest = sorted((row for row in rows if row["status"] == "open"), key=lambda row: (row["pn"], -row["dn"]))
+    if nearest:  # the open ones nearest to proved first: where more search would settle the claim soonest
+        shown = ", ".join(f"{row['move']} (pn {row['pn']:,} dn {row['dn']:,})" for row in nearest[:OPEN_SHOWN])
+        more = f", {len(nearest) - OPEN_SHOWN:,} more" if len(nearest) > OPEN_SHOWN else ""
+        parts.append(f"{len(nearest):,} open: {shown}{more}")
     moves = "first moves" if after is None else f"replies to {after}"
     return f"{moves} after which the claim holds (proved) or fails (disproved): " + "; ".join(parts)

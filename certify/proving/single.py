@@ -52,6 +52,16 @@ class ProofFileError(ValueError):
 
 
 @dataclass(frozen=True)
+class RootMove:
+    """A move at an unsettled search's root and what the search knows after it."""
+
+    move: str  # as the game writes it
+    status: Literal["proved", "disproved", "open"]
+    pn: int  # proof and disproof numbers of the claim after the move (0 for the settled side)
+    dn: int
+
+
+@dataclass(frozen=True)
 class Attempt:
     """A proof search's outcome and, when proved, its strategy and certificate."""
 
@@ -61,7 +71,7 @@ class Attempt:
     tree: ProofTree | None
     certificate: StrategyCertificate | None
     seconds: float  # search and traversal
-    first_moves: tuple[tuple[str, str], ...] = ()  # unsettled: each first move proved, disproved or open
+    first_moves: tuple[RootMove, ...] = ()  # unsettled: each first move proved, disproved or open
     core: str = "python"  # which df-pn searched: "python" (solver/search/pns.py) or "native" (solver/search/native.py)
     # a compiled search's disproof: the search itself, whose table holds the opposite claim's proof
     # less what it evicted, for `prove(..., inherit=)` to start from (it takes the table; until
@@ -292,15 +302,16 @@ def searched(
             return replace(outcome, seconds=time.perf_counter() - started, peak_rss_mb=peak)
 
 
-def first_moves(game: Game[Any, Any], search: ProofSearch, state: Any) -> tuple[tuple[str, str], ...]:
+def first_moves(game: Game[Any, Any], search: ProofSearch, state: Any) -> tuple[RootMove, ...]:
     """What an unsettled search did settle at the root: each candidate first move and whether
-    the claim holds after it (`proved`), fails after it (`disproved`) or is still `open`."""
+    the claim holds after it (`proved`), fails after it (`disproved`) or is still `open`, with the
+    table's proof and disproof numbers there (what says which open move is nearest to settling)."""
     if game.is_terminal(state):
         return ()
     out = []
     for move in search.hooks.candidates(state, game.legal_moves(state), game.to_move(state) == search.claim.player, search.claim.player):
         pn, dn = search.numbers(game.apply(state, move))
-        out.append((game.format_move(move), "proved" if pn == 0 else "disproved" if dn == 0 else "open"))
+        out.append(RootMove(game.format_move(move), "proved" if pn == 0 else "disproved" if dn == 0 else "open", pn, dn))
     return tuple(out)
 
 
