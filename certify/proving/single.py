@@ -57,7 +57,7 @@ class RootMove:
 
     move: str  # as the game writes it
     status: Literal["proved", "disproved", "open"]
-    pn: int  # proof and disproof numbers of the claim after the move (0 for the settled side)
+    pn: int  # proof and disproof numbers of the claim after the move: pn 0 once proved, dn 0 once disproved
     dn: int
 
 
