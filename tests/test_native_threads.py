@@ -130,6 +130,8 @@ def test_cli_threads_certificate_checkpoint_and_refusals(tmp_path: Path) -> None
     assert resumed.exit_code == 0, resumed.output
     assert json.loads(resumed.output[resumed.output.index("{"):])["threads"] == 2
     assert checker.check_file(str(out)).exit_code == 0
+    # the file says how it was found: a threaded run's bytes are not the serial command's
+    assert json.loads(out.read_text())["provenance"]["command"].endswith("--plain --threads 2")
     for clash in (["--workers", "2"], ["--core", "python"], ["--policy", "certify.papers.bertholon:open_rules_plan"]):
         refused = runner.invoke(app, ["prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--threads", "2",
                                       "-o", str(tmp_path / "r.json"), *clash])

@@ -259,6 +259,8 @@ def prove(
         if not pairings or parallel:
             raise fail("--potential: give it with --pairings, in one process (not with --workers or --ray)")
         options.append("--potential")
+    if threads > 1:  # the command that was run: its file is one of the claim's proofs, not the serial run's bytes
+        options.append(f"--threads {threads}")
     if from_proof is not None:
         from certify.cli.repairing import prove_from_proof
 
