@@ -99,12 +99,57 @@ def test_a_position_checkpoint_resumes_under_first_move(tmp_path):
     (["mnk:3,3,3", "--claim", "no-loss", "--player", "2", "--first-move", "O0", "--position", "X../.../..."],
      "error: --first-move: O0 is not a legal move"),
     (["tictactoe", "--claim", "win", "--player", "1", "--first-move", "X4", "--within", "1"], "error: --first-move: with --within 1"),
-    (["tictactoe", "--claim", "win", "--player", "1", "--first-move", "X4", "--policy", "x.py:f"], "error: --first-move fixes"),
-    (["tictactoe", "--claim", "win", "--player", "1", "--first-move", "X4", "--workers", "2"], "error: --first-move fixes"),
+    (["tictactoe", "--claim", "win", "--player", "1", "--first-move", "X4", "--value"], "error: --first-move fixes"),
+    (["tictactoe", "--claim", "win", "--player", "1", "--first-move", "X4", "--workers", "2", "--within", "1"],
+     "error: --first-move: with --within 1"),
 ])
 def test_bad_first_moves_are_one_line_errors(tmp_path, args, message):
     result = run("prove", *args, "-o", str(tmp_path / "x.json"))
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(message), result.output
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_the_parallel_driver_searches_after_the_first_move(tmp_path):
+    """--workers: the driver's jobs search the position after the move; the proof is written from the start."""
+    path = tmp_path / "p.json"
+    result = run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--first-move", "X5", "--workers", "2",
+                 "--job-nodes", "40", "-o", str(path), "--json")
+    assert result.exit_code == 0, result.stdout
+    data = json.loads(result.stdout)
+    assert data["first_move"] == "X5" and data["parallel"]["jobs"] > 0
+    rules = resolve_game("mnk:4,4,3")
+    whole = proof_of(path)
+    assert unpack_moves(whole["proof"]["moves"], whole["proof"]["turns"])[0] == rules.legal_moves(rules.initial()).index(
+        rules.parse_move("X5"))
+    assert "--first-move X5" in whole["provenance"]["command"]
+    assert checker.check_file(str(path)).message.startswith("VALID")
+    refuted = run("prove", "tictactoe", "--claim", "win", "--player", "1", "--first-move", "X4", "--workers", "2",
+                  "--job-nodes", "40", "-o", str(tmp_path / "x.json"), "--json")
+    assert refuted.exit_code == 1 and json.loads(refuted.stdout)["status"] == "first move fails"
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_a_policy_plays_after_the_first_move(tmp_path):
+    """--policy: the plan is asked from the position after the move on; where it fails there, the
+    report says the policy fails, not that the claim fails after the move."""
+    plans = tmp_path / "plans.py"
+    plans.write_text("def mirror(game, state):  # after X4 and O's corner, the opposite corner\n"
+                     "    legal = game.legal_moves(state)\n"
+                     "    if len(legal) != 7:\n"
+                     "        return []\n"
+                     "    (cell,) = set(range(9)) - {m.cell for m in legal} - {4}\n"
+                     "    return [m for m in legal if m.cell == 8 - cell] if cell in (0, 2, 6, 8) else []\n"
+                     "def edges(game, state):\n"
+                     "    return [m for m in game.legal_moves(state) if m.cell in (1, 3, 5, 7)][:1]\n")
+    path = tmp_path / "p.json"
+    result = run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--first-move", "X4",
+                 "--policy", f"{plans}:mirror", "-o", str(path), "--json")
+    assert result.exit_code == 0, result.stdout
+    assert checker.check_file(str(path)).message.startswith("VALID")
+    assert f"--first-move X4 --policy {plans}:mirror" in proof_of(path)["provenance"]["command"]
+    failing = run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "--first-move", "X4",
+                  "--policy", f"{plans}:edges", "-o", str(tmp_path / "x.json"), "--json")
+    assert failing.exit_code == 1 and json.loads(failing.stdout)["status"] == "policy fails"
     assert not (tmp_path / "x.json").exists()

@@ -143,7 +143,7 @@ def prove(
     player: Annotated[Optional[Literal["1", "2"]], typer.Option("--player", help="The side: 1 moves first, 2 second (needed unless --value or --batch).", show_default=False)] = None,
     value: Annotated[bool, typer.Option("--value", help="Settle the position's game value (win, draw or loss for the side to move) with the searches it needs; write every certificate that proves it (a draw: both no-loss proofs) into the -o folder.")] = False,
     position: Annotated[Optional[str], typer.Option("--position", help="Start here instead of the initial position (the family's notation, as `certify show` prints it).")] = None,
-    first_move: Annotated[Optional[str], typer.Option("--first-move", metavar="MOVE", show_default=False, help="Fix the player's first move (as `certify show` prints moves), as an opening book does: search the position after it and write the claim's proof from the start, that move first. A disproof refutes the move only (exit 1, nothing written). The same search as --position of that position: their checkpoints resume each other.")] = None,
+    first_move: Annotated[Optional[str], typer.Option("--first-move", metavar="MOVE", show_default=False, help="Fix the player's first move (as `certify show` prints moves), as an opening book does: search the position after it and write the claim's proof from the start, that move first. A disproof refutes the move only (exit 1, nothing written). The same search as --position of that position: their checkpoints resume each other. With --workers/--ray or --policy too.")] = None,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Certificate file: of the claim, or of its opposite if the claim is disproved (default: NAME.pP-CLAIM.json of the claim certified; - for stdout); with --batch, the folder of certificates.")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", min=1, help="Stop after this many node expansions.")] = None,
     max_memory: Annotated[Optional[int], typer.Option("--max-memory", min=16, metavar="MB", help="Stop when the process's resident memory passes this (with --workers: each compiled worker's table is capped at an equal share of it for the driver and each worker).")] = None,
@@ -196,10 +196,9 @@ def prove(
     if core != "auto" and (parallel or value or batch is not None):
         raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
     if first_move is not None:
-        clash = [name for name, on in (("--value", value), ("--batch", batch is not None), ("--from-proof", from_proof is not None),
-                                       ("--policy", policy is not None), ("--workers/--ray", parallel)) if on]
+        clash = [name for name, on in (("--value", value), ("--batch", batch is not None), ("--from-proof", from_proof is not None)) if on]
         if clash:
-            raise fail(f"--first-move fixes the first move of one serial search; leave out {' and '.join(clash)}")
+            raise fail(f"--first-move fixes the first move of one claim's search; leave out {' and '.join(clash)}")
     if jump != 1 and from_proof is None:
         raise fail("--jump skips levels of a repair: give it with --from-proof FILE")
     if from_proof is not None:
@@ -300,10 +299,22 @@ def prove(
             from solver.search.parallel import Options
 
             mine = claim_searched == target
+            stats: list[Any] = []
+
+            def drive(claim_driven: Claim, start: str | None) -> Attempt:
+                attempt, figures = prove_in_parallel(game_obj, claim_driven, start, spec, job_nodes, max_nodes, command, timed,
+                                                     not json_out, job_seconds, checkpoint, checkpoint_minutes * 60,
+                                                     resume if mine else None,
+                                                     Options(plain, pairings, plan, worker_table_mb(spec, max_memory)))
+                stats.append(figures)
+                return attempt
+
             try:
-                return prove_in_parallel(game_obj, claim_searched, position, spec, job_nodes, max_nodes, command, timed,
-                                         not json_out, job_seconds, checkpoint, checkpoint_minutes * 60,
-                                         resume if mine else None, Options(plain, pairings, plan, worker_table_mb(spec, max_memory)))
+                if first_move is not None:
+                    return prove_first_move(game_obj, claim_searched, position, first_move, command, timed, run=drive), stats[-1]
+                return drive(claim_searched, position), stats[-1]
+            except FirstMoveError as err:
+                raise option_fail("--first-move", err) from None
             except PolicyMoveError as err:
                 raise fail(f"--policy {policy}: {err}") from None
         with search_progress(not json_out, max_nodes, max_memory) as hook:
@@ -324,7 +335,7 @@ def prove(
                 raise fail(f"--policy {policy}: {err}") from None
 
     attempt, stats = search(target)
-    if attempt.outcome.status == "disproved" and plan is not None:  # only the policy's moves were tried
+    if attempt.outcome.status in ("disproved", "first move fails") and plan is not None:  # only the policy's moves were tried
         attempt = dataclasses.replace(attempt, outcome=dataclasses.replace(attempt.outcome, status="policy fails"))
     data = summary(attempt, None)
     if first_move is not None:

@@ -210,13 +210,15 @@ def prove(
 
 
 def prove_first_move(game: Game[Any, Any], claim: Claim, root: str | None, first_move: str, command: str = "",
-                     timed: bool = False, **search: Any) -> Attempt:
+                     timed: bool = False, run: Callable[[Claim, str], Attempt] | None = None, **search: Any) -> Attempt:
     """`prove` with the prover's first move fixed, as an opening book fixes it: the search runs from
     the position after `first_move` (a bounded claim one ply shorter there) and, if that is proved,
     the certificate is the claim's from `root`, the move first. It is exactly the search `prove`
     runs from that position (`--position` of it), so either one's --checkpoint resumes the other.
-    A disproof refutes the move, not the claim: status "first move fails". `search`: prove's other
-    options. Raises FirstMoveError for a move that is not the prover's to play at the root."""
+    A disproof refutes the move, not the claim: status "first move fails". `run(claim, position)`:
+    the search of the claim after the move (default: `prove` with `search`, its other options; the
+    parallel driver's otherwise). Raises FirstMoveError for a move that is not the prover's to play
+    at the root."""
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
     try:
@@ -232,7 +234,10 @@ def prove_first_move(game: Game[Any, Any], claim: Claim, root: str | None, first
         raise FirstMoveError("with --within 1 the first move is the whole claim: leave out --first-move")
     child = game.apply(state, move)
     after = Claim(claim.player, claim.result, None if claim.within is None else claim.within - 1)
-    attempt = prove(game, after, game.format_position(child), command=command, timed=timed, **search)
+    if run is None:
+        attempt = prove(game, after, game.format_position(child), command=command, timed=timed, **search)
+    else:
+        attempt = run(after, game.format_position(child))
     if attempt.outcome.status == "disproved":
         return replace(attempt, claim=claim, root=root, outcome=replace(attempt.outcome, status="first move fails"), search=None)
     if attempt.tree is None:
