@@ -71,6 +71,41 @@ def test_batch_certificates_are_those_of_prove_and_a_rerun_resumes(tmp_path: Pat
     assert checked.exit_code == 0 and len(json.loads(checked.output)["files"]) == 3
 
 
+def test_batch_lines_with_first_moves(tmp_path: Path) -> None:
+    """An opening book as a batch: each first move a line, each proof the one `certify prove
+    --first-move` writes; a refuted first move certifies nothing and is said apart from a refuted claim."""
+    batch, folder = tmp_path / "book.txt", tmp_path / "proofs"
+    batch.write_text("mnk:4,4,3 --claim win --player 1 --first-move x5\n"
+                     "mnk:4,4,3 --claim win --player 1 --first-move X6\n"
+                     "tictactoe --claim win --player 1 --first-move X4\n")
+    result = run("prove", "--batch", str(batch), "-o", str(folder), "--workers", "2", "--json")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.output)
+    assert [(i["first_move"], i["status"]) for i in data["items"]] == [("X5", "proved"), ("X6", "proved"), ("X4", "first move fails")]
+    assert data["counts"]["first move fails"] == 1 and data["items"][2]["files"] == []
+    assert data["items"][0]["file"] != data["items"][1]["file"]  # one name per opening
+    single = tmp_path / "single.json"
+    assert run("prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--first-move", "X5", "-o", str(single)).exit_code == 0
+    assert Path(data["items"][0]["file"]).read_bytes() == single.read_bytes()
+    again = json.loads(run("prove", "--batch", str(batch), "-o", str(folder), "--json").output)
+    assert [i["status"] for i in again["items"]] == ["existing", "existing", "first move fails"]
+    table = " ".join(run("prove", "--batch", str(batch), "-o", str(folder)).output.split())
+    assert "X4 first" in table and "first move fails" in table and "not refuted" in table
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("tictactoe --value --first-move X4", "line 1: --first-move fixes the first move of a claim's proof; leave out --value"),
+    ("tictactoe --claim win --player 1 --first-move X9", "line 1: --first-move: X9 is not a legal move"),
+    ("tictactoe --claim no-loss --player 2 --first-move X4", "line 1: --first-move: X4 is player 1's move"),
+])
+def test_a_bad_first_move_in_a_batch_is_one_line(tmp_path: Path, line: str, message: str) -> None:
+    batch = tmp_path / "lines.txt"
+    batch.write_text(line + "\n")
+    result = run("prove", "--batch", str(batch), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2 and message in " ".join(result.output.split()), result.output
+    assert not (tmp_path / "out").exists()
+
+
 def test_check_folder_reports_the_worst(tmp_path: Path) -> None:
     assert run("prove", "tictactoe", "--claim", "no-loss", "--player", "1", "-o", str(tmp_path / "a.json")).exit_code == 0
     (tmp_path / "b.json").write_text("{}")

@@ -136,7 +136,7 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
 
     The folder defaults to FILE's name without its suffix plus `.proofs`, beside it.
     """
-    from certify.proving.batch import BatchError, Options, load_batch, prove_item
+    from certify.proving.batch import ITEM_STATUSES, BatchError, Options, load_batch, prove_item
     from certify.files import FileProblem
     from solver.workers import EngineError
 
@@ -159,7 +159,7 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
         except (EngineError, BatchError, FileProblem) as err:
             raise fail(str(err)) from None
     rows = [r.row() for r in results]
-    counts = {status: sum(r.status == status for r in results) for status in ("proved", "existing", "refuted", "unresolved", "failed")}
+    counts = {status: sum(r.status == status for r in results) for status in ITEM_STATUSES}
     exit_code = EXIT_OK if counts["proved"] + counts["existing"] == len(results) else EXIT_FAILED
     if json_out:
         console.print_json(json.dumps({"folder": str(folder), "engine": spec.describe(), "counts": counts,
@@ -167,7 +167,7 @@ def run_batch(batch_file: Path, folder: Path | None, spec: Any, max_nodes: int |
         raise typer.Exit(exit_code)
     table = Table("line", "position", "status", "nodes", "time", "certificate", title=f"batch {escape(str(batch_file))} on {spec.describe()}")
     for r in results:
-        style = {"proved": "green", "existing": "green", "refuted": "yellow", "unresolved": "yellow", "failed": "red"}[r.status]
+        style = {"proved": "green", "existing": "green", "failed": "red"}.get(r.status, "yellow")
         note = f" ({escape(r.note)})" if r.note else ""
         shown = ", ".join(f.name for f in r.files) or "—"
         table.add_row(str(r.item.line), escape(r.item.words()), f"[{style}]{r.status}[/]{note}", f"{r.nodes:,}", f"{r.seconds:.2f} s", escape(shown))

@@ -1,10 +1,11 @@
 """Batch proving: many positions, each to its own certificate in one folder, on a parallel engine.
 
 A batch file holds one proof per line: what you would type after `certify prove`, that is GAME,
-`--claim win|no-loss` and `--player 1|2`, or `--value`, and optionally `--position P` (shell
-quoting; `#` starts a comment; blank lines are skipped). A line does what `certify prove` does
-with the same words: a claim is certified, or its opposite when it is refuted; `--value` writes
-every certificate of the position's value. Each certificate is written to the output folder under
+`--claim win|no-loss` and `--player 1|2`, or `--value`, and optionally `--position P` and, with a
+claim, `--first-move MOVE` (shell quoting; `#` starts a comment; blank lines are skipped). A line
+does what `certify prove` does with the same words: a claim is certified, or its opposite when it
+is refuted (a refuted first move certifies nothing: other first moves were not searched);
+`--value` writes every certificate of the position's value. Each certificate is written to the output folder under
 a name derived from the line's content (`name_for`), so a rerun skips every line whose
 certificates are already there: an interrupted batch resumes where it stopped. Certificates are
 written by the driver with atomic writes only, so a killed run never leaves a partial file.
@@ -21,7 +22,7 @@ import re
 import shlex
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -44,10 +45,12 @@ class Item:
     position: str | None
     claim: str  # win, no-loss, or value
     player: int | None  # None for a value line
+    first_move: str | None = None  # the prover's first move, fixed (`certify prove --first-move`)
 
     def identity(self) -> dict[str, Any]:
         """What the proof is about (the line number is not part of it)."""
-        return {"game": self.game, "position": self.position, "claim": self.claim, "player": self.player}
+        return {"game": self.game, "position": self.position, "claim": self.claim, "player": self.player,
+                **({"first_move": self.first_move} if self.first_move is not None else {})}
 
     def command(self, claim: Claim) -> str:
         """The `certify prove` command of `claim` at this line's position, as its provenance records it
@@ -55,13 +58,16 @@ class Item:
         words = [f"certify prove {self.game}", f"--claim {claim.result}", f"--player {claim.player}"]
         if self.position is not None:
             words.append(f"--position '{self.position}'")
+        if self.first_move is not None:
+            words.append(f"--first-move {self.first_move}")
         return " ".join(words)
 
     def words(self) -> str:
         """`mnk:4,4,3 at POSITION: player 1 win` or `tictactoe: value`."""
         where = f" at {self.position}" if self.position else ""
         said = "value" if self.player is None else f"player {self.player} {self.claim}"
-        return f"{self.game}{where}: {said}"
+        opening = "" if self.first_move is None else f", {self.first_move} first"
+        return f"{self.game}{where}: {said}{opening}"
 
 
 class _LineParser(argparse.ArgumentParser):
@@ -76,6 +82,7 @@ def _line_parser() -> argparse.ArgumentParser:
     parser.add_argument("--claim", choices=("win", "no-loss"))
     parser.add_argument("--player", type=int, choices=(1, 2))
     parser.add_argument("--value", action="store_true")
+    parser.add_argument("--first-move", default=None)
     return parser
 
 
@@ -84,11 +91,13 @@ def _item(number: int, args: argparse.Namespace) -> Item:
     if args.value:
         if args.claim is not None or args.player is not None:
             raise BatchError("--value settles both players' claims; leave out --claim and --player")
+        if args.first_move is not None:
+            raise BatchError("--first-move fixes the first move of a claim's proof; leave out --value")
         return Item(number, args.game, args.position, "value", None)
     missing = [name for name in ("claim", "player") if getattr(args, name) is None]
     if missing:
         raise BatchError(f"the following arguments are required: {', '.join('--' + m for m in missing)} (or --value)")
-    return Item(number, args.game, args.position, args.claim, args.player)
+    return Item(number, args.game, args.position, args.claim, args.player, args.first_move)
 
 
 def parse_batch(text: str) -> list[Item]:
@@ -110,8 +119,9 @@ def parse_batch(text: str) -> list[Item]:
 
 def name_for(item: Item, claim: Claim) -> str:
     """The file name of `claim`'s certificate for this line: `certify prove`'s stem
-    (`mnk-4-4-3.p1-win`), then a hash of the game and position, which tells positions apart."""
-    digest = hashlib.sha256(json.dumps({"game": item.game, "position": item.position}, sort_keys=True).encode()).hexdigest()[:12]
+    (`mnk-4-4-3.p1-win`), then a hash of the game and position (and first move), which tells them apart."""
+    start = {"game": item.game, "position": item.position} | ({"first_move": item.first_move} if item.first_move else {})
+    digest = hashlib.sha256(json.dumps(start, sort_keys=True).encode()).hexdigest()[:12]
     return f"{file_stem(game_name(item.game))}.p{claim.player}-{claim.result}.{digest}.json"
 
 
@@ -125,15 +135,17 @@ def outcomes(item: Item) -> list[tuple[Claim, ...]]:
     """The sets of claims whose certificates settle this line, the line's own answer first.
 
     A claim: itself, or its opposite (certified when it is refuted). A value: player 1 wins,
-    player 2 wins, or both do not lose (a draw).
+    player 2 wins, or both do not lose (a draw). With a first move, the claim alone: its refutation
+    refutes the move, which certifies nothing.
     """
     if item.player is None:
         return [(Claim(1, "win"),), (Claim(2, "win"),), (Claim(1, "no-loss"), Claim(2, "no-loss"))]
     claim = Claim(item.player, item.claim)  # type: ignore[arg-type]
-    return [(claim,), (claim.opposite(),)]
+    return [(claim,)] if item.first_move is not None else [(claim,), (claim.opposite(),)]
 
 
-ItemStatus = Literal["proved", "refuted", "unresolved", "failed", "existing"]
+ItemStatus = Literal["proved", "refuted", "first move fails", "unresolved", "failed", "existing"]
+ITEM_STATUSES: tuple[ItemStatus, ...] = ("proved", "existing", "refuted", "first move fails", "unresolved", "failed")
 
 
 @dataclass(frozen=True)
@@ -184,9 +196,10 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
     """Worker side: `certify prove` of one line (the serial search) and the certificates it writes.
 
     Each certificate is the one `certify prove` writes for the same words, byte for byte: a proved
-    claim's; a refuted claim's opposite (status `refuted`); a value line's every proof of the value.
+    claim's; a refuted claim's opposite (status `refuted`); a value line's every proof of the value;
+    none after a refuted first move (status `first move fails`).
     """
-    from certify.proving.single import prove, settle_value
+    from certify.proving.single import prove, prove_first_move, settle_value
 
     die_once_for_tests(options.die_once)
     game = resolve_game(item.game)
@@ -197,9 +210,16 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
             return ItemAnswer("unresolved", (), nodes, seconds, settled.searches[-1].outcome.status)
         return ItemAnswer("proved", tuple((p.claim, p.text or "") for p in settled.proofs), nodes, seconds, settled.value)
     claim = Claim(item.player, item.claim)  # type: ignore[arg-type]
-    attempt = prove(game, claim, item.position, max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command(claim))
+    budgets = dict(max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command(claim))
+    if item.first_move is not None:
+        attempt = prove_first_move(game, claim, item.position, item.first_move, **budgets)
+    else:
+        attempt = prove(game, claim, item.position, **budgets)
     if attempt.outcome.status == "proved":
         return ItemAnswer("proved", ((claim, attempt.text or ""),), attempt.outcome.nodes, attempt.seconds)
+    if attempt.outcome.status == "first move fails":
+        return ItemAnswer("first move fails", (), attempt.outcome.nodes, attempt.seconds,
+                          f"{claim.words()} fails after {item.first_move}; the claim itself is not refuted")
     if attempt.outcome.status != "disproved":
         return ItemAnswer("unresolved", (), attempt.outcome.nodes, attempt.seconds, attempt.outcome.status)
     opposite = prove(game, claim.opposite(), item.position, max_nodes=options.max_nodes,
@@ -220,10 +240,18 @@ class Batch:
     results: list[ItemResult] = field(default_factory=list)
 
     def validate(self) -> None:
-        """Resolve every line's game and position now, so a bad line stops the batch before any work."""
-        for item in self.items:
+        """Resolve every line's game, position and first move now, so a bad line stops the batch
+        before any work; a first move is then written as `certify prove` records it."""
+        from certify.proving.single import FirstMoveError, opening_move
+
+        for number, item in enumerate(self.items):
             try:
-                start_of(item)
+                game, state = start_of(item)
+                if item.first_move is not None:
+                    move = opening_move(game, Claim(item.player, item.claim), state, item.first_move)  # type: ignore[arg-type]
+                    self.items[number] = replace(item, first_move=game.format_move(move))
+            except FirstMoveError as err:
+                raise BatchError(f"line {item.line}: --first-move: {err}") from None
             except ValueError as err:  # RulesError is a ValueError too
                 raise BatchError(f"line {item.line}: {err}") from None
 

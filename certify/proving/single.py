@@ -209,6 +209,22 @@ def prove(
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used, adopted=adopted, resumed=resumed)
 
 
+def opening_move(game: Game[Any, Any], claim: Claim, state: Any, first_move: str) -> Any:
+    """The move `first_move` names, if it can open `claim` at `state`: legal there and the prover's,
+    and not the whole claim (within 1); raises FirstMoveError otherwise."""
+    try:
+        move = game.parse_move(first_move)
+    except ValueError as err:
+        raise FirstMoveError(f"'{first_move}': {err}") from None
+    if game.is_terminal(state) or move not in game.legal_moves(state):
+        raise FirstMoveError(f"{first_move} is not a legal move at {game.format_position(state)}")
+    if game.to_move(state) != claim.player:
+        raise FirstMoveError(f"{first_move} is player {game.to_move(state)}'s move; the claim is player {claim.player}'s")
+    if claim.within == 1:
+        raise FirstMoveError("with --within 1 the first move is the whole claim: leave out --first-move")
+    return move
+
+
 def prove_first_move(game: Game[Any, Any], claim: Claim, root: str | None, first_move: str, command: str = "",
                      timed: bool = False, run: Callable[[Claim, str], Attempt] | None = None, **search: Any) -> Attempt:
     """`prove` with the prover's first move fixed, as an opening book fixes it: the search runs from
@@ -221,17 +237,8 @@ def prove_first_move(game: Game[Any, Any], claim: Claim, root: str | None, first
     at the root."""
     started = time.perf_counter()
     state = game.initial() if root is None else game.parse_position(root)
-    try:
-        move = game.parse_move(first_move)
-    except ValueError as err:
-        raise FirstMoveError(f"'{first_move}': {err}") from None
-    legal = [] if game.is_terminal(state) else game.legal_moves(state)
-    if move not in legal:
-        raise FirstMoveError(f"{first_move} is not a legal move at {game.format_position(state)}")
-    if game.to_move(state) != claim.player:
-        raise FirstMoveError(f"{first_move} is player {game.to_move(state)}'s move; the claim is player {claim.player}'s")
-    if claim.within == 1:
-        raise FirstMoveError("with --within 1 the first move is the whole claim: leave out --first-move")
+    move = opening_move(game, claim, state, first_move)
+    legal = game.legal_moves(state)
     child = game.apply(state, move)
     after = Claim(claim.player, claim.result, None if claim.within is None else claim.within - 1)
     if run is None:
