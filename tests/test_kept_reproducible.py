@@ -40,6 +40,7 @@ LEFT = {
     "certificates/proofs/mnk-4-12-4.p1-win.json": "tens of minutes (89 M nodes, 15 GB)",
     "certificates/proofs/mnk-4-13-4.p1-win.json": "tens of minutes (72 M nodes, 14 GB)",
     "certificates/proofs/mnk-4-14-4.p1-win.json": "an hour and a half (228 M nodes, 14 GB)",
+    "certificates/proofs/mnk-4-15-4.p1-win.json": "three quarters of an hour (81 M nodes, 6.3 GB)",
     "certificates/proofs/closed/mnk-4-8-4.p2-no-loss.json": "13.6 M nodes, 603 s and 1.58 GB when written",
     # the count closure's earlier forms, kept as docs/uttt.md's record of them (and read by
     # tests/test_verified.py's count probe): no option of today's command writes them

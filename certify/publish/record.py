@@ -79,6 +79,8 @@ LARGE_PROOFS = (
     ("mnk:4,13,4", 1, "win"),
     # 14x4, likewise (`--first-move X6`, the top row's centre-left cell, as X5 is 12x4's): 228 M nodes
     ("mnk:4,14,4", 1, "win"),
+    # 15x4, likewise (`--first-move X7`, the centre of the top row): 81 M nodes
+    ("mnk:4,15,4", 1, "win"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
 # (mnk:4,5,4 player 2: 1,541,762 positions, work 271,350,112 since it was written again by its
