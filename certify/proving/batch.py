@@ -5,10 +5,11 @@ A batch file holds one proof per line: what you would type after `certify prove`
 claim, `--first-move MOVE` (shell quoting; `#` starts a comment; blank lines are skipped). A line
 does what `certify prove` does with the same words: a claim is certified, or its opposite when it
 is refuted (a refuted first move certifies nothing: other first moves were not searched);
-`--value` writes every certificate of the position's value. Each certificate is written to the output folder under
-a name derived from the line's content (`name_for`), so a rerun skips every line whose
-certificates are already there: an interrupted batch resumes where it stopped. Certificates are
-written by the driver with atomic writes only, so a killed run never leaves a partial file.
+`--value` writes every certificate of the position's value. Each certificate is written to the
+output folder under a name derived from the line's content (`name_for`), so a rerun skips every
+line whose certificates are already there: an interrupted batch resumes where it stopped.
+Certificates are written by the driver with atomic writes only, so a killed run never leaves a
+partial file.
 """
 
 from __future__ import annotations
@@ -222,8 +223,7 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
                           f"{claim.words()} fails after {item.first_move}; the claim itself is not refuted")
     if attempt.outcome.status != "disproved":
         return ItemAnswer("unresolved", (), attempt.outcome.nodes, attempt.seconds, attempt.outcome.status)
-    opposite = prove(game, claim.opposite(), item.position, max_nodes=options.max_nodes,
-                     max_memory_mb=options.max_memory_mb, command=item.command(claim), inherit=attempt)  # as `certify prove` records it
+    opposite = prove(game, claim.opposite(), item.position, **budgets, inherit=attempt)  # the claim's command, as `certify prove` records it
     nodes, seconds = attempt.outcome.nodes + opposite.outcome.nodes, attempt.seconds + opposite.seconds
     if opposite.outcome.status != "proved":
         return ItemAnswer("refuted", (), nodes, seconds, f"{claim.words()} is false; the opposite: {opposite.outcome.status}")
