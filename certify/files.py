@@ -44,6 +44,12 @@ def file_stem(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "game"
 
 
+def proof_stem(game_name: str, player: int, result: str, within: int | None = None) -> str:
+    """`mnk-4-4-3.p1-win`, `uttt-open.p1-win-within-41`: the stem of a proof's default file name."""
+    bound = "" if within is None else f"-within-{within}"
+    return f"{file_stem(game_name)}.p{player}-{result}{bound}"
+
+
 def is_stdout(path: Path | str | None) -> bool:
     """Whether an output path is `-`, meaning standard output."""
     return path is not None and str(path) == "-"

@@ -29,6 +29,10 @@ def test_lines_read_like_the_prove_command() -> None:
     assert [(i.line, i.game, i.claim, i.player) for i in items] == [
         (2, "tictactoe", "no-loss", 1), (3, "tictactoe", "no-loss", 2), (5, "misere", "win", 2), (6, "tictactoe", "win", 1)]
     assert parse_batch("uttt --position '..X. *' --claim win --player 2")[0].position == "..X. *"
+    bounded = parse_batch("uttt:open --claim win --player 1 --within 41 --plain")[0]
+    assert (bounded.within, bounded.plain, bounded.pairings, bounded.target) == (41, True, False, Claim(1, "win", 41))
+    assert parse_batch("mnk:4,9,4 --claim no-loss --player 2 --pairings")[0].pairings
+    assert parse_batch("tictactoe --value --plain")[0].plain
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -39,6 +43,10 @@ def test_lines_read_like_the_prove_command() -> None:
     ("tictactoe --claim win --player 1 --colour red", "line 1: unrecognized arguments: --colour red"),
     ("tictactoe --position 'X --claim win --player 1", "line 1: No closing quotation"),
     ("# nothing\n\n", "lists no positions"),
+    ("tictactoe --claim win --player 1 --within 0", "line 1: --within 0: give a number of plies, 1 or more"),
+    ("tictactoe --claim win --player 1 --within five", "line 1: argument --within: invalid int value"),
+    ("tictactoe --value --within 3", "line 1: --within bounds a claim; leave out --value"),
+    ("tictactoe --value --pairings", "line 1: --pairings closes a claim's branches; leave out --value"),
 ])
 def test_bad_lines_are_named(text: str, message: str) -> None:
     with pytest.raises(BatchError, match=message):
@@ -50,6 +58,17 @@ def test_names_follow_content_not_line_numbers() -> None:
     claim = Claim(1, "no-loss")
     assert name_for(a, claim) == name_for(b, claim) and name_for(a, claim).startswith("tictactoe.p1-no-loss.")
     assert len({name_for(i, Claim(i.player, i.claim)) for i in parse_batch(BATCH)}) == 4
+
+
+def test_a_bound_is_named_and_the_search_settings_are_not() -> None:
+    """`--within` changes what is proved, so the name; `--pairings` and `--plain` change how, so a rerun
+    with them finds the certificates already there."""
+    plain, searched, bounded = parse_batch("tictactoe --claim no-loss --player 2\n"
+                                           "tictactoe --claim no-loss --player 2 --pairings --plain\n"
+                                           "tictactoe --claim no-loss --player 2 --within 6")
+    assert name_for(plain, plain.target) == name_for(searched, searched.target)
+    assert name_for(bounded, bounded.target).startswith("tictactoe.p2-no-loss-within-6.")
+    assert plain.identity() == searched.identity() != bounded.identity()
 
 
 def test_names_have_the_stem_of_prove_whole() -> None:

@@ -93,10 +93,44 @@ def test_batch_lines_with_first_moves(tmp_path: Path) -> None:
     assert "X4 first" in table and "first move fails" in table and "not refuted" in table
 
 
+def test_batch_lines_with_a_bound_pairings_and_plain_search(tmp_path: Path) -> None:
+    """A line takes `--within`, `--pairings` and `--plain` as `certify prove` does: the same
+    certificate byte for byte, under `certify prove`'s name for it (a bound is part of the name)."""
+    lines = [["tictactoe", "--claim", "no-loss", "--player", "2", "--pairings"],
+             ["mnk:4,4,3", "--claim", "win", "--player", "1", "--within", "7", "--plain"],
+             ["tictactoe", "--claim", "win", "--player", "1", "--within", "5"]]
+    batch, folder = tmp_path / "lines.txt", tmp_path / "proofs"
+    batch.write_text("".join(" ".join(words) + "\n" for words in lines))
+    data = json.loads(run("prove", "--batch", str(batch), "-o", str(folder), "--workers", "2", "--json").output)
+    assert [(i["status"], i.get("within")) for i in data["items"]] == [("proved", None), ("proved", 7), ("refuted", 5)]
+    names = [Path(i["file"]).name for i in data["items"]]
+    assert names[1].startswith("mnk-4-4-3.p1-win-within-7.") and names[2].startswith("tictactoe.p2-no-loss-within-5.")
+    for number, words in enumerate(lines):
+        single = tmp_path / f"single{number}.json"
+        run("prove", *words, "-o", str(single))
+        assert Path(data["items"][number]["file"]).read_bytes() == single.read_bytes(), words
+    assert json.loads(single.read_text())["claim"]["within"] == 5  # the opposite keeps the bound
+    assert json.loads(Path(data["items"][0]["file"]).read_text())["proof"]["closures"] > 0  # --pairings closed branches
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--pairings"], "give --pairings there, not here"),
+    (["--within", "5", "--plain"], "give --within and --plain there, not here"),
+    (["--policy", "certify.papers.bertholon:open_rules_plan"], "leave out --policy"),
+])
+def test_search_options_of_a_batch_go_on_its_lines(tmp_path: Path, args: list[str], message: str) -> None:
+    batch = tmp_path / "lines.txt"
+    batch.write_text("tictactoe --claim no-loss --player 2\n")
+    result = run("prove", "--batch", str(batch), *args, "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2 and message in " ".join(result.output.split()), result.output
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize(("line", "message"), [
     ("tictactoe --value --first-move X4", "line 1: --first-move fixes the first move of a claim's proof; leave out --value"),
     ("tictactoe --claim win --player 1 --first-move X9", "line 1: --first-move: X9 is not a legal move"),
     ("tictactoe --claim no-loss --player 2 --first-move X4", "line 1: --first-move: X4 is player 1's move"),
+    ("uttt --claim no-loss --player 2 --within 20 --pairings", "line 1: --pairings: uttt has no pairing closures"),
 ])
 def test_a_bad_first_move_in_a_batch_is_one_line(tmp_path: Path, line: str, message: str) -> None:
     batch = tmp_path / "lines.txt"
@@ -118,7 +152,8 @@ def test_check_folder_reports_the_worst(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["prove", "--batch", "nope.txt"], "nope.txt: no such file"),
-    (["prove", "tictactoe", "--batch", "x.txt"], "give none of them here"),
+    (["prove", "tictactoe", "--batch", "x.txt"], "give GAME there, not here"),
+    (["prove", "tictactoe", "--value", "--pairings"], "leave out --pairings"),
     (["prove", "--batch", "x.txt", "--workers", "-1"], "--workers"),
     (["prove", "tictactoe", "--player", "1"], "error: certify prove: missing --claim, or give --batch FILE"),
     (["prove"], "error: certify prove: missing argument GAME and --claim and --player, or give --batch FILE"),

@@ -30,7 +30,6 @@ PlayerOpt = Annotated[Optional[Player], typer.Option("--player", help="The side:
 
 def default_output(game_name: str, claim: Claim) -> Path:
     """`mnk-4-4-3.p1-win.json`: the game's name made file-safe, the player and the claim."""
-    from certify.files import file_stem
+    from certify.files import proof_stem
 
-    bound = "" if claim.within is None else f"-within-{claim.within}"
-    return Path(f"{file_stem(game_name)}.p{claim.player}-{claim.result}{bound}.json")
+    return Path(f"{proof_stem(game_name, claim.player, claim.result, claim.within)}.json")

@@ -21,7 +21,7 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt, default_output
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSecondsOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, is_stdout, readable_file
-from certify.proving.single import (Attempt, CoreUnavailable, FirstMoveError, peak_rss_mb, prove as run_proof, prove_command,
+from certify.proving.single import (Attempt, CoreUnavailable, FirstMoveError, has_pairings, peak_rss_mb, prove as run_proof, prove_command,
                                     prove_first_move, write_proof)
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
@@ -210,7 +210,7 @@ def prove(
             raise fail("--from-proof makes a proved win shorter: give --claim win and --within N")
     if value:
         given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch),
-                                      ("--within", within), ("--policy", policy)) if v is not None]
+                                      ("--within", within), ("--policy", policy), ("--pairings", pairings or None)) if v is not None]
         given += ["--workers/--ray"] if parallel else []
         if given:
             raise fail(f"--value settles both players' claims with the serial search; leave out {' and '.join(given)}")
@@ -218,8 +218,15 @@ def prove(
             raise fail("certify prove --value: missing argument GAME (see 'certify prove --help')")
         prove_value(game, position, output, max_nodes, max_memory, plain, timed, force, json_out)
     if batch is not None:
-        if game is not None or claim is not None or player is not None or position is not None:
-            raise fail("--batch FILE reads GAME, --claim, --player and --position from FILE's lines; give none of them here")
+        unused = [name for name, v in (("--policy", policy), ("--closure-budget", closure_budget), ("--potential", potential or None),
+                                       ("--timed", timed or None)) if v is not None]
+        if unused:
+            raise fail(f"--batch searches each line with its own words and the default settings; leave out {' and '.join(unused)}")
+        on_lines = [name for name, v in (("GAME", game), ("--claim", claim), ("--player", player), ("--position", position),
+                                         ("--within", within), ("--plain", plain or None), ("--pairings", pairings or None))
+                    if v is not None]
+        if on_lines:
+            raise fail(f"--batch FILE reads each proof's words from FILE's lines; give {' and '.join(on_lines)} there, not here")
         from certify.cli.parallel import engine_spec, run_batch
 
         run_batch(batch, output, engine_spec(workers, ray, ray_address), max_nodes, max_memory, json_out)
@@ -246,8 +253,7 @@ def prove(
     if plain:
         options.append("--plain")
     if pairings:
-        hooks = game_obj.search_hooks()
-        if not hasattr(hooks, "closure") or getattr(hooks, "always_close", False):  # a count closes without it
+        if not has_pairings(game_obj):
             raise fail(f"--pairings: {game_obj.rules.name} has no pairing closures (positional games with own marks have them)")
         options.append("--pairings")
     if closure_budget is not None:

@@ -1,8 +1,9 @@
 """Batch proving: many positions, each to its own certificate in one folder, on a parallel engine.
 
 A batch file holds one proof per line: what you would type after `certify prove`, that is GAME,
-`--claim win|no-loss` and `--player 1|2`, or `--value`, and optionally `--position P` and, with a
-claim, `--first-move MOVE` (shell quoting; `#` starts a comment; blank lines are skipped). A line
+`--claim win|no-loss` and `--player 1|2`, or `--value`, and optionally `--position P`, `--plain`
+and, with a claim, `--within N`, `--first-move MOVE` and `--pairings` (shell quoting; `#` starts a
+comment; blank lines are skipped). A line
 does what `certify prove` does with the same words: a claim is certified, or its opposite when it
 is refuted (a refuted first move certifies nothing: other first moves were not searched);
 `--value` writes every certificate of the position's value. Each certificate is written to the
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from certify.files import file_stem, write_atomic
+from certify.files import proof_stem, write_atomic
 from solver.workers import EngineSpec, WorkerLost, die_once_for_tests
 from solver.games.families import resolve_game
 from solver.search.pns import Claim
@@ -47,28 +48,41 @@ class Item:
     claim: str  # win, no-loss, or value
     player: int | None  # None for a value line
     first_move: str | None = None  # the prover's first move, fixed (`certify prove --first-move`)
+    within: int | None = None  # a bounded claim (`certify prove --within N`)
+    plain: bool = False  # how the search runs, not what it proves: neither is part of the identity
+    pairings: bool = False
+
+    @property
+    def target(self) -> Claim:
+        """The line's claim (a claim line only)."""
+        assert self.player is not None, "a value line states no claim"
+        return Claim(self.player, self.claim, self.within)  # type: ignore[arg-type]
 
     def identity(self) -> dict[str, Any]:
-        """What the proof is about (the line number is not part of it)."""
-        return {"game": self.game, "position": self.position, "claim": self.claim, "player": self.player,
-                **({"first_move": self.first_move} if self.first_move is not None else {})}
+        """What the proof is about (the line number and how the search runs are not part of it)."""
+        extra = {name: getattr(self, name) for name in ("first_move", "within") if getattr(self, name) is not None}
+        return {"game": self.game, "position": self.position, "claim": self.claim, "player": self.player, **extra}
 
     def command(self, claim: Claim) -> str:
         """The `certify prove` command of `claim` at this line's position, as its provenance records it
-        (the same words `certify prove` records, so the certificate is the same byte for byte)."""
-        words = [f"certify prove {self.game}", f"--claim {claim.result}", f"--player {claim.player}"]
+        (the words `certify prove` records, in its order, so the certificate is the same byte for byte)."""
+        from certify.proving.single import prove_command
+
+        options = [f"--within {self.within}"] if self.within is not None else []
         if self.position is not None:
-            words.append(f"--position '{self.position}'")
+            options.append(f"--position '{self.position}'")
         if self.first_move is not None:
-            words.append(f"--first-move {self.first_move}")
-        return " ".join(words)
+            options.append(f"--first-move {self.first_move}")
+        options += ["--plain"] * self.plain + ["--pairings"] * self.pairings
+        return prove_command(self.game, claim, options)
 
     def words(self) -> str:
         """`mnk:4,4,3 at POSITION: player 1 win` or `tictactoe: value`."""
         where = f" at {self.position}" if self.position else ""
         said = "value" if self.player is None else f"player {self.player} {self.claim}"
+        bound = "" if self.within is None else f" within {self.within} plies"
         opening = "" if self.first_move is None else f", {self.first_move} first"
-        return f"{self.game}{where}: {said}{opening}"
+        return f"{self.game}{where}: {said}{bound}{opening}"
 
 
 class _LineParser(argparse.ArgumentParser):
@@ -84,21 +98,29 @@ def _line_parser() -> argparse.ArgumentParser:
     parser.add_argument("--player", type=int, choices=(1, 2))
     parser.add_argument("--value", action="store_true")
     parser.add_argument("--first-move", default=None)
+    parser.add_argument("--within", type=int, default=None)
+    parser.add_argument("--plain", action="store_true")
+    parser.add_argument("--pairings", action="store_true")
     return parser
 
 
 def _item(number: int, args: argparse.Namespace) -> Item:
     """The item of one parsed line; raises BatchError when the claim is not stated exactly once."""
+    if args.within is not None and args.within < 1:
+        raise BatchError(f"--within {args.within}: give a number of plies, 1 or more")
     if args.value:
         if args.claim is not None or args.player is not None:
             raise BatchError("--value settles both players' claims; leave out --claim and --player")
-        if args.first_move is not None:
-            raise BatchError("--first-move fixes the first move of a claim's proof; leave out --value")
-        return Item(number, args.game, args.position, "value", None)
+        for name, why in (("first_move", "fixes the first move of a claim's proof"), ("within", "bounds a claim"),
+                          ("pairings", "closes a claim's branches")):
+            if getattr(args, name) not in (None, False):
+                raise BatchError(f"--{name.replace('_', '-')} {why}; leave out --value")
+        return Item(number, args.game, args.position, "value", None, plain=args.plain)
     missing = [name for name in ("claim", "player") if getattr(args, name) is None]
     if missing:
         raise BatchError(f"the following arguments are required: {', '.join('--' + m for m in missing)} (or --value)")
-    return Item(number, args.game, args.position, args.claim, args.player, args.first_move)
+    return Item(number, args.game, args.position, args.claim, args.player, args.first_move, args.within,
+                args.plain, args.pairings)
 
 
 def parse_batch(text: str) -> list[Item]:
@@ -120,10 +142,11 @@ def parse_batch(text: str) -> list[Item]:
 
 def name_for(item: Item, claim: Claim) -> str:
     """The file name of `claim`'s certificate for this line: `certify prove`'s stem
-    (`mnk-4-4-3.p1-win`), then a hash of the game and position (and first move), which tells them apart."""
+    (`mnk-4-4-3.p1-win`, `uttt-open.p1-win-within-41`), then a hash of the game and position (and
+    first move), which tells them apart."""
     start = {"game": item.game, "position": item.position} | ({"first_move": item.first_move} if item.first_move is not None else {})
     digest = hashlib.sha256(json.dumps(start, sort_keys=True).encode()).hexdigest()[:12]
-    return f"{file_stem(game_name(item.game))}.p{claim.player}-{claim.result}.{digest}.json"
+    return f"{proof_stem(game_name(item.game), claim.player, claim.result, claim.within)}.{digest}.json"
 
 
 @functools.lru_cache(maxsize=64)
@@ -141,7 +164,7 @@ def outcomes(item: Item) -> list[tuple[Claim, ...]]:
     """
     if item.player is None:
         return [(Claim(1, "win"),), (Claim(2, "win"),), (Claim(1, "no-loss"), Claim(2, "no-loss"))]
-    claim = Claim(item.player, item.claim)  # type: ignore[arg-type]
+    claim = item.target
     return [(claim,)] if item.first_move is not None else [(claim,), (claim.opposite(),)]
 
 
@@ -205,13 +228,14 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
     die_once_for_tests(options.die_once)
     game = resolve_game(item.game)
     if item.player is None:
-        settled = settle_value(game, item.position, options.max_nodes, None, options.max_memory_mb, command=item.command)
+        settled = settle_value(game, item.position, options.max_nodes, None, options.max_memory_mb, item.plain, command=item.command)
         nodes, seconds = settled.nodes, settled.seconds
         if settled.value is None:
             return ItemAnswer("unresolved", (), nodes, seconds, settled.searches[-1].outcome.status)
         return ItemAnswer("proved", tuple((p.claim, p.text or "") for p in settled.proofs), nodes, seconds, settled.value)
-    claim = Claim(item.player, item.claim)  # type: ignore[arg-type]
-    budgets = dict(max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command(claim))
+    claim = item.target
+    budgets = dict(max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command(claim),
+                   plain=item.plain, pairings=item.pairings)
     if item.first_move is not None:
         attempt = prove_first_move(game, claim, item.position, item.first_move, **budgets)
     else:
@@ -242,11 +266,13 @@ class Batch:
     def validate(self) -> None:
         """Resolve every line's game, position and first move now, so a bad line stops the batch
         before any work; a first move is then written as `certify prove` records it."""
-        from certify.proving.single import FirstMoveError, opening_move
+        from certify.proving.single import FirstMoveError, has_pairings, opening_move
 
         for number, item in enumerate(self.items):
             try:
                 game, state = start_of(item)
+                if item.pairings and not has_pairings(game):
+                    raise BatchError(f"line {item.line}: --pairings: {game.rules.name} has no pairing closures (positional games with own marks have them)")
                 if item.first_move is not None:
                     move = opening_move(game, Claim(item.player, item.claim), state, item.first_move)  # type: ignore[arg-type]
                     self.items[number] = replace(item, first_move=game.format_move(move))

@@ -254,6 +254,13 @@ def prove_first_move(game: Game[Any, Any], claim: Claim, root: str | None, first
     return replace(attempt, claim=claim, root=root, tree=tree, certificate=certificate, seconds=seconds)
 
 
+def has_pairings(game: Game[Any, Any]) -> bool:
+    """Whether `--pairings` means something for `game`: its hooks close by pairings (positional
+    own-mark games), not by a count asked always (uttt's, which needs no flag)."""
+    hooks = game.search_hooks()
+    return hasattr(hooks, "closure") and not getattr(hooks, "always_close", False)
+
+
 def closing(hooks: Any, pairings: bool) -> bool:
     """Whether the search asks the hooks' `closure`: with --pairings, or always where the hooks say
     so (uttt's meta-line count, which closes bounded no-loss claims only)."""
