@@ -110,34 +110,70 @@ def prove(
     position: str | None = None,
     max_nodes: int | None = 1_000_000,
     max_memory: float | None = None,
+    *,
+    within: int | None = None,
+    first_move: str | None = None,
+    pairings: bool = False,
+    threads: int = 1,
 ) -> Proof:
     """Prove by proof-number search that `player` wins (`claim="win"`) or does not lose (`"no-loss"`).
 
     Works for every family (`"uttt"` too) and boards past the table solver's 4×4; `position` is a
     position in the family's notation, as `certify show` prints it (None: the start). The search
     stops after `max_nodes` nodes or at `max_memory` MB of resident memory (each None: no limit).
-    As `certify prove` does, a disproved claim has its opposite searched with the same budget:
-    `Proof.opposite`.
+    `within`, `first_move`, `pairings` and `threads` are `certify prove`'s `--within N` (a bounded
+    claim), `--first-move MOVE` (the prover's first move fixed), `--pairings` (pairing closures) and
+    `--threads N`. As `certify prove` does, a disproved claim has its opposite searched with the
+    same budget (`Proof.opposite`; not after a fixed first move, whose refutation certifies
+    nothing), and the certificate records the `certify prove` command of the same words, so that
+    `Proof.save` writes that command's file byte for byte.
     """
-    from certify.proving.single import prove as search
+    from certify.proving.single import FirstMoveError, prove as search, prove_command, prove_first_move, prove_options, require_pairings
     from solver.search.pns import Claim
 
     family = family_game(text)
     if claim not in ("win", "no-loss"):
         raise CertifyError(f"claim {quoted(claim)}: must be 'win' or 'no-loss'")
-    target = Claim(require_player(player), claim)  # type: ignore[arg-type]
     require_budget("max_nodes", max_nodes, whole=True)
     require_budget("max_memory", max_memory, whole=False)
-    if position is not None:
-        with bad_input():
-            family.parse_position(require_text("position", position, POSITION_EXAMPLE))
-    attempt = search(family, target, position, max_nodes=max_nodes, max_memory_mb=max_memory)
-    opposite = None
-    if attempt.outcome.status == "disproved":
-        opposite = Proof(search(family, target.opposite(), position, max_nodes=max_nodes, max_memory_mb=max_memory,
-                                inherit=attempt), family)  # from the disproof's table, where the search can
-        attempt = replace(attempt, search=None)  # its table went to the opposite's search
+    require_budget("within", within, whole=True)
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 64:
+        raise CertifyError(f"threads {quoted(threads)}: expected a whole number from 1 to 64")
+    target = Claim(require_player(player), claim, within)  # type: ignore[arg-type]
+    with bad_input():
+        if position is not None:
+            position = family.format_position(family.parse_position(require_text("position", position, POSITION_EXAMPLE)))
+        if first_move is not None:
+            first_move = family.format_move(family.parse_move(require_text("first_move", first_move, "a move like 'X4'")))
+        if pairings:
+            require_pairings(family)
+    name = game_name(text, family)  # no command is recorded for rules no name states: none writes the file again
+    command = "" if name is None else prove_command(name, target, prove_options(within, position, first_move, pairings=pairings, threads=threads))
+    settings: dict[str, Any] = dict(max_nodes=max_nodes, max_memory_mb=max_memory, pairings=pairings, threads=threads, command=command)
+    with bad_input():
+        try:
+            if first_move is not None:
+                return Proof(prove_first_move(family, target, position, first_move, **settings), family)
+            attempt = search(family, target, position, **settings)
+        except FirstMoveError as err:
+            raise CertifyError(f"first_move: {err}") from None
+        opposite = None
+        if attempt.outcome.status == "disproved":
+            opposite = Proof(search(family, target.opposite(), position, **settings, inherit=attempt), family)  # from the disproof's table
+            attempt = replace(attempt, search=None)  # its table went to the opposite's search
     return Proof(attempt, family, opposite)
+
+
+def game_name(text: str | GameRules, family: Any) -> str | None:
+    """How a recorded command names the game: as given, or, for rules given as a value, by the name
+    that states them again (a built-in's, `mnk:...`); None when no name does (a spec file's rules)."""
+    if isinstance(text, str):
+        return text
+    name = family.rules.name
+    try:
+        return name if family_game(name).rules.sha256() == family.rules.sha256() else None
+    except CertifyError:
+        return None
 
 
 def start(game: str | GameRules, moves: str | list[Any] = "", certificate: Certified | Proof | str | Path | None = None,
@@ -412,10 +448,8 @@ class Proof:
         return Path(path)
 
     def __repr__(self) -> str:
-        claim = self.attempt.claim
-        what = "wins" if claim.result == "win" else "does not lose"
         opposite = "" if self.opposite is None else f"; the opposite: {self.opposite.status}{self.opposite._size()}"
-        return f"<Proof {self.family.rules.name}: player {claim.player} {what}: {self.status}{self._size()}{opposite}>"
+        return f"<Proof {self.family.rules.name}: {self.attempt.claim.words()}: {self.status}{self._size()}{opposite}>"
 
     def _size(self) -> str:
         return f", {self.positions:,} positions" if self.positions is not None else ""

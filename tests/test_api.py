@@ -117,3 +117,23 @@ def test_uttt_cells_are_filled_by_their_values():
     assert start._repr_svg_().count(VALUE_FILL["win"]) == 1  # the strategy's first move
     assert start.play("4.4")._repr_svg_().count(VALUE_FILL["loss"]) == 8  # every reply
     assert VALUE_FILL["win"] not in certify.start("uttt:open")._repr_svg_()  # nothing known, nothing filled
+
+
+@pytest.mark.parametrize(("words", "call"), [
+    ("tictactoe --claim no-loss --player 2", dict(text="tictactoe", player=2, claim="no-loss")),
+    ("mnk:4,4,3 --claim win --player 1 --within 7 --first-move x5 --pairings",
+     dict(text="mnk:4,4,3", player=1, claim="win", within=7, first_move="x5", pairings=True)),
+    ("tictactoe --claim win --player 1 --within 5 --position X../.../...",  # disproved: the opposite's file
+     dict(text="tictactoe", player=1, claim="win", within=5, position="X../.../...")),
+])
+def test_a_proof_saved_from_python_is_the_file_certify_prove_writes(tmp_path: Path, words: str, call: dict) -> None:
+    """The same words give the same bytes, so a notebook's certificate names the command that writes it again."""
+    from typer.testing import CliRunner
+
+    from certify.cli import app
+
+    cli = tmp_path / "cli.json"
+    CliRunner().invoke(app, ["prove", *words.split(), "-o", str(cli)], catch_exceptions=False)
+    proof = certify.prove(**call)
+    saved = proof.opposite if proof.status == "disproved" else proof
+    assert saved.save(tmp_path / "api.json").read_bytes() == cli.read_bytes()

@@ -21,8 +21,8 @@ from certify.cli.options import GAME_HELP, ForceOpt, JsonOpt, default_output
 from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSecondsOpt, RayAddressOpt, RayOpt, WorkersOpt
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, is_stdout, readable_file
-from certify.proving.single import (Attempt, CoreUnavailable, FirstMoveError, has_pairings, peak_rss_mb, prove as run_proof, prove_command,
-                                    prove_first_move, write_proof)
+from certify.proving.single import (Attempt, CoreUnavailable, FirstMoveError, peak_rss_mb, prove as run_proof, prove_command,
+                                    prove_first_move, prove_options, require_pairings, write_proof)
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
 from solver.search.policy import PolicyMoveError
@@ -235,37 +235,26 @@ def prove(
         raise fail(f"certify prove: missing {' and '.join(missing)}, or give --batch FILE (see 'certify prove --help')")
     game_obj = load_any_game(game)
     target = Claim(int(player), claim, within)
-    options = []  # recorded in provenance after the claim: the command that regenerates the file
-    if within is not None:
-        options.append(f"--within {within}")
     if position is not None:
         try:
             position = game_obj.format_position(game_obj.parse_position(position))  # canonical, as written in the file
         except ValueError as err:
             raise option_fail("--position", err) from None
-        options.append(f"--position '{position}'")
     if first_move is not None:
         try:
             first_move = game_obj.format_move(game_obj.parse_move(first_move))  # canonical, as the command records it
         except ValueError as err:
             raise option_fail("--first-move", f"'{first_move}': {err}") from None
-        options.append(f"--first-move {first_move}")
-    if plain:
-        options.append("--plain")
     if pairings:
-        if not has_pairings(game_obj):
-            raise fail(f"--pairings: {game_obj.rules.name} has no pairing closures (positional games with own marks have them)")
-        options.append("--pairings")
-    if closure_budget is not None:
-        if not pairings or parallel:
-            raise fail("--closure-budget: give it with --pairings, in one process (not with --workers or --ray)")
-        options.append(f"--closure-budget {closure_budget}")
-    if potential:
-        if not pairings or parallel:
-            raise fail("--potential: give it with --pairings, in one process (not with --workers or --ray)")
-        options.append("--potential")
-    if threads > 1:  # the command that was run: its file is one of the claim's proofs, not the serial run's bytes
-        options.append(f"--threads {threads}")
+        try:
+            require_pairings(game_obj)
+        except ValueError as err:
+            raise fail(str(err)) from None
+    for name, given in (("--closure-budget", closure_budget is not None), ("--potential", potential)):
+        if given and (not pairings or parallel):
+            raise fail(f"{name}: give it with --pairings, in one process (not with --workers or --ray)")
+    # recorded in provenance after the claim: the command that regenerates the file
+    options = prove_options(within, position, first_move, plain, pairings, closure_budget, potential, threads)
     if from_proof is not None:
         from certify.cli.repairing import prove_from_proof
 

@@ -66,15 +66,9 @@ class Item:
     def command(self, claim: Claim) -> str:
         """The `certify prove` command of `claim` at this line's position, as its provenance records it
         (the words `certify prove` records, in its order, so the certificate is the same byte for byte)."""
-        from certify.proving.single import prove_command
+        from certify.proving.single import prove_command, prove_options
 
-        options = [f"--within {self.within}"] if self.within is not None else []
-        if self.position is not None:
-            options.append(f"--position '{self.position}'")
-        if self.first_move is not None:
-            options.append(f"--first-move {self.first_move}")
-        options += ["--plain"] * self.plain + ["--pairings"] * self.pairings
-        return prove_command(self.game, claim, options)
+        return prove_command(self.game, claim, prove_options(self.within, self.position, self.first_move, self.plain, self.pairings))
 
     def words(self) -> str:
         """`mnk:4,4,3 at POSITION: player 1 win` or `tictactoe: value`."""
@@ -266,13 +260,13 @@ class Batch:
     def validate(self) -> None:
         """Resolve every line's game, position and first move now, so a bad line stops the batch
         before any work; a first move is then written as `certify prove` records it."""
-        from certify.proving.single import FirstMoveError, has_pairings, opening_move
+        from certify.proving.single import FirstMoveError, opening_move, require_pairings
 
         for number, item in enumerate(self.items):
             try:
                 game, state = start_of(item)
-                if item.pairings and not has_pairings(game):
-                    raise BatchError(f"line {item.line}: --pairings: {game.rules.name} has no pairing closures (positional games with own marks have them)")
+                if item.pairings:
+                    require_pairings(game)
                 if item.first_move is not None:
                     move = opening_move(game, Claim(item.player, item.claim), state, item.first_move)  # type: ignore[arg-type]
                     self.items[number] = replace(item, first_move=game.format_move(move))

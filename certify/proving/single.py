@@ -114,6 +114,21 @@ def prove_command(game: str, claim: Claim, options: list[str]) -> str:
     return " ".join([f"certify prove {game} --claim {claim.result} --player {claim.player}", *options])
 
 
+def prove_options(within: int | None = None, position: str | None = None, first_move: str | None = None,
+                  plain: bool = False, pairings: bool = False, closure_budget: int | None = None,
+                  potential: bool = False, threads: int = 1) -> list[str]:
+    """The options `prove_command` records after the claim, in the one order every caller writes
+    them (the command line, a batch line, the Python API), so that the same words give the same
+    file; `position` and `first_move` as the game formats them."""
+    options = [] if within is None else [f"--within {within}"]
+    options += [] if position is None else [f"--position '{position}'"]
+    options += [] if first_move is None else [f"--first-move {first_move}"]
+    options += ["--plain"] * plain + ["--pairings"] * pairings
+    options += [] if closure_budget is None else [f"--closure-budget {closure_budget}"]
+    options += ["--potential"] * potential
+    return options + ([f"--threads {threads}"] if threads > 1 else [])  # a threaded file is one of the claim's proofs, not the serial run's bytes
+
+
 def prove(
     game: Game[Any, Any],
     claim: Claim,
@@ -254,11 +269,12 @@ def prove_first_move(game: Game[Any, Any], claim: Claim, root: str | None, first
     return replace(attempt, claim=claim, root=root, tree=tree, certificate=certificate, seconds=seconds)
 
 
-def has_pairings(game: Game[Any, Any]) -> bool:
-    """Whether `--pairings` means something for `game`: its hooks close by pairings (positional
-    own-mark games), not by a count asked always (uttt's, which needs no flag)."""
+def require_pairings(game: Game[Any, Any]) -> None:
+    """Raises ValueError unless `--pairings` means something for `game`: its hooks close by pairings
+    (positional own-mark games), not by a count asked always (uttt's, which needs no flag)."""
     hooks = game.search_hooks()
-    return hasattr(hooks, "closure") and not getattr(hooks, "always_close", False)
+    if not hasattr(hooks, "closure") or getattr(hooks, "always_close", False):
+        raise ValueError(f"--pairings: {game.rules.name} has no pairing closures (positional games with own marks have them)")
 
 
 def closing(hooks: Any, pairings: bool) -> bool:
