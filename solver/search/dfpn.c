@@ -1356,8 +1356,9 @@ static PyObject *Search_search(Search *self, PyObject *args, PyObject *kwargs) {
         numbers(self, state, &pn, &dn);
     }
     self->progress = NULL;
-    const char *status = self->status != RUNNING ? STOP_WORDS[self->status] : pn == 0 ? "proved" : dn == 0 ? "disproved"
-                                                                                         : "threshold";
+    /* a root settled as a stop came (a thread proved it as the supervisor saw Ctrl-C) is settled */
+    const char *status = pn == 0 ? "proved" : dn == 0 ? "disproved" : self->status != RUNNING ? STOP_WORDS[self->status]
+                                                                                                 : "threshold";
     return Py_BuildValue("sKKdd", status, (unsigned long long)pn, (unsigned long long)dn, now() - self->started, self->peak_mb);
 }
 

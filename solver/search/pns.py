@@ -179,6 +179,8 @@ class ProofSearch:
         except KeyboardInterrupt:
             status = "interrupted"
         pn, dn = self.numbers(state)
+        if pn == 0 or dn == 0:  # settled as the stop came: settled (the compiled search says the same)
+            status = "proved" if pn == 0 else "disproved"
         return Outcome(status, pn, dn, self.nodes, len(self.table), time.perf_counter() - self._started, self._peak_mb)
 
     def numbers(self, state: Any) -> tuple[int, int]:
