@@ -113,6 +113,22 @@ def test_batch_lines_with_a_bound_pairings_and_plain_search(tmp_path: Path) -> N
     assert json.loads(Path(data["items"][0]["file"]).read_text())["proof"]["closures"] > 0  # --pairings closed branches
 
 
+def test_a_batch_writes_positions_as_certify_prove_does(tmp_path: Path) -> None:
+    """A position in another spelling (lower case) and a value line searched `--plain` give the
+    files `certify prove --value` writes for the same words, byte for byte, their commands spelled
+    the canonical way."""
+    batch, folder, single = tmp_path / "lines.txt", tmp_path / "proofs", tmp_path / "single"
+    batch.write_text("tictactoe --value --plain --position 'x../.o./...'\n")
+    data = json.loads(run("prove", "--batch", str(batch), "-o", str(folder), "--json").output)
+    assert data["items"][0]["position"] == "X../.O./..." and len(data["items"][0]["files"]) == 2
+    single.mkdir()
+    assert run("prove", "tictactoe", "--value", "--plain", "--position", "x../.o./...", "-o", str(single)).exit_code == 0
+    for name in data["items"][0]["files"]:
+        mine = single / Path(name).name.replace(Path(name).suffixes[-2], "")  # the batch's name adds a hash
+        assert Path(name).read_bytes() == mine.read_bytes()
+        assert "--position 'X../.O./...' --plain" in json.loads(mine.read_text())["provenance"]["command"]
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--pairings"], "give --pairings there, not here"),
     (["--within", "5", "--plain"], "give --within and --plain there, not here"),

@@ -427,10 +427,10 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
     with user_errors():
         for path in paths.values():  # refuse before the searches, not after
             check_proof_output(path, game_obj.rules.sha256(), root, force)
-    extra = ([f"--position '{position}'"] if position is not None else []) + (["--plain"] if plain else [])
+    extra = prove_options(position=root, plain=plain)  # each claim's own command: it writes that file again
 
     def command(c: Claim) -> str:
-        return " ".join([f"certify prove {game} --claim {c.result} --player {c.player}", *extra])
+        return prove_command(game, c, extra)
 
     with search_progress(not json_out, max_nodes, max_memory) as hook:
         settled = settle_value(game_obj, position, max_nodes, None, max_memory, plain, hook, command)

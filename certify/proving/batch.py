@@ -259,7 +259,7 @@ class Batch:
 
     def validate(self) -> None:
         """Resolve every line's game, position and first move now, so a bad line stops the batch
-        before any work; a first move is then written as `certify prove` records it."""
+        before any work; a position and a first move are then written as `certify prove` records them."""
         from certify.proving.single import FirstMoveError, opening_move, require_pairings
 
         for number, item in enumerate(self.items):
@@ -267,6 +267,8 @@ class Batch:
                 game, state = start_of(item)
                 if item.pairings:
                     require_pairings(game)
+                if item.position is not None:
+                    item = self.items[number] = replace(item, position=game.format_position(state))
                 if item.first_move is not None:
                     move = opening_move(game, Claim(item.player, item.claim), state, item.first_move)  # type: ignore[arg-type]
                     self.items[number] = replace(item, first_move=game.format_move(move))
