@@ -41,6 +41,8 @@ LEFT = {
     "certificates/proofs/mnk-4-13-4.p1-win.json": "tens of minutes (72 M nodes, 14 GB)",
     "certificates/proofs/mnk-4-14-4.p1-win.json": "an hour and a half (228 M nodes, 14 GB)",
     "certificates/proofs/mnk-4-15-4.p1-win.json": "three quarters of an hour (81 M nodes, 6.3 GB)",
+    # its command runs two threads, so it writes another proof of the claim, not these bytes
+    "certificates/proofs/mnk-4-16-4.p1-win.json": "two threads: another proof each run (228 M nodes, 14 GB; about an hour at 65 k nodes a second)",
     "certificates/proofs/closed/mnk-4-8-4.p2-no-loss.json": "13.6 M nodes, 603 s and 1.58 GB when written",
     # the count closure's earlier forms, kept as docs/uttt.md's record of them (and read by
     # tests/test_verified.py's count probe): no option of today's command writes them

@@ -81,6 +81,9 @@ LARGE_PROOFS = (
     ("mnk:4,14,4", 1, "win"),
     # 15x4, likewise (`--first-move X7`, the centre of the top row): 81 M nodes
     ("mnk:4,15,4", 1, "win"),
+    # 16x4, likewise (`--first-move X7`, the top row's centre-left cell), the largest 4-row board of
+    # 64 cells; found on two threads (`--threads 2`, resumed twice): 228 M nodes
+    ("mnk:4,16,4", 1, "win"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
 # (mnk:4,5,4 player 2: 1,541,762 positions, work 271,350,112 since it was written again by its
