@@ -33,6 +33,7 @@ def test_lines_read_like_the_prove_command() -> None:
     assert (bounded.within, bounded.plain, bounded.pairings, bounded.target) == (41, True, False, Claim(1, "win", 41))
     assert parse_batch("mnk:4,9,4 --claim no-loss --player 2 --pairings")[0].pairings
     assert parse_batch("tictactoe --value --plain")[0].plain
+    assert parse_batch("mnk:4,9,4 --claim win --player 1 --threads 2")[0].threads == 2
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -45,7 +46,9 @@ def test_lines_read_like_the_prove_command() -> None:
     ("# nothing\n\n", "lists no positions"),
     ("tictactoe --claim win --player 1 --within 0", "line 1: --within 0: give a number of plies, 1 or more"),
     ("tictactoe --claim win --player 1 --within five", "line 1: argument --within: invalid int value"),
-    ("tictactoe --value --within 3", "line 1: --within bounds a claim; leave out --value"),
+    ("tictactoe --value --within 1", "line 1: --within bounds a claim; leave out --value"),
+    ("tictactoe --value --threads 2", "line 1: --threads runs one claim's search; leave out --value"),
+    ("tictactoe --claim win --player 1 --threads 0", "line 1: --threads 0: give a number of threads from 1 to 64"),
     ("tictactoe --value --pairings", "line 1: --pairings closes a claim's branches; leave out --value"),
 ])
 def test_bad_lines_are_named(text: str, message: str) -> None:
@@ -64,7 +67,7 @@ def test_a_bound_is_named_and_the_search_settings_are_not() -> None:
     """`--within` changes what is proved, so the name; `--pairings` and `--plain` change how, so a rerun
     with them finds the certificates already there."""
     plain, searched, bounded = parse_batch("tictactoe --claim no-loss --player 2\n"
-                                           "tictactoe --claim no-loss --player 2 --pairings --plain\n"
+                                           "tictactoe --claim no-loss --player 2 --pairings --plain --threads 2\n"
                                            "tictactoe --claim no-loss --player 2 --within 6")
     assert name_for(plain, plain.target) == name_for(searched, searched.target)
     assert name_for(bounded, bounded.target).startswith("tictactoe.p2-no-loss-within-6.")

@@ -32,7 +32,7 @@ RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="
 JobNodesOpt = Annotated[int, typer.Option("--job-nodes", min=1, metavar="N", help="Parallel search: the node budget of the first worker jobs (of every job with --job-seconds 0); with --from-proof, of each sub-search.")]
 JobSecondsOpt = Annotated[Optional[float], typer.Option("--job-seconds", min=0.0, metavar="S", show_default=False, help="Parallel search: adapt the jobs' node budget so a job takes about S seconds of CPU (default 0.1; raise it with the workers, docs/scaling.md; 0: keep --job-nodes).")]
 BatchOpt = Annotated[Optional[Path], typer.Option("--batch", metavar="FILE", show_default=False,
-                                                  help="Prove every line of FILE (GAME --claim C --player P [--within N] [--first-move M] [--pairings], or GAME --value; [--position X] [--plain]) as `certify prove` would, certificates in the -o folder; resumable.")]
+                                                  help="Prove every line of FILE (GAME --claim C --player P [--within N] [--first-move M] [--pairings] [--threads N], or GAME --value; [--position X] [--plain]) as `certify prove` would, certificates in the -o folder; resumable.")]
 
 
 def engine_spec(workers: int | None, ray: bool, ray_address: str | None) -> Any:

@@ -160,7 +160,7 @@ def prove(
     from_proof: Annotated[Optional[Path], typer.Option("--from-proof", metavar="FILE", show_default=False, help="With --claim win --within N: take FILE, a proof of the same win (e.g. a longer one), as the plan and search only where its plays end after ply N, from its deepest such positions of the player upwards (each sub-search --job-nodes nodes, --max-nodes all together); writes the proof of the win within N.")] = None,
     jump: Annotated[int, typer.Option("--jump", min=1, metavar="LEVELS", help="With --from-proof: after a level of the player's positions whose sub-searches were more than 90% disproved, skip the next LEVELS-1 levels up and search LEVELS levels up (1: every level). With --checkpoint FILE the settled sub-results are logged to FILE; --resume FILE goes on from them.")] = 1,
     timed: Annotated[bool, typer.Option("--timed", help="Record the wall time in provenance (the file is then not reproducible).")] = False,
-    threads: Annotated[int, typer.Option("--threads", min=1, max=64, metavar="N", help="Search with N threads of this process sharing the compiled search's one table (SPDFPN-style; docs/scaling.md): the serial search's options, checkpoints and certificate, on N cores. Not with --policy, --workers/--ray, --batch, --value or --core python.")] = 1,
+    threads: Annotated[int, typer.Option("--threads", min=1, max=64, metavar="N", help="Search with N threads of this process sharing the compiled search's one table (SPDFPN-style; docs/scaling.md): the serial search's options, checkpoints and certificate, on N cores. Not with --policy, --workers/--ray, --value or --core python; a --batch line takes its own.")] = 1,
     workers: WorkersOpt = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
@@ -188,7 +188,7 @@ def prove(
     if (checkpoint is not None or resume is not None) and (value or batch is not None):
         raise fail("--checkpoint and --resume are for the search of one claim (leave out --value and --batch)")
     if threads > 1:
-        clash = [name for name, on in (("--workers/--ray", parallel), ("--batch", batch is not None), ("--value", value),
+        clash = [name for name, on in (("--workers/--ray", parallel), ("--value", value),
                                        ("--policy", policy is not None), ("--core python", core == "python")) if on]
         if clash:
             raise fail(f"--threads runs the compiled search's threads on one table; leave out {' and '.join(clash)}"
@@ -223,8 +223,8 @@ def prove(
         if unused:
             raise fail(f"--batch searches each line with its own words and the default settings; leave out {' and '.join(unused)}")
         on_lines = [name for name, v in (("GAME", game), ("--claim", claim), ("--player", player), ("--position", position),
-                                         ("--within", within), ("--plain", plain or None), ("--pairings", pairings or None))
-                    if v is not None]
+                                         ("--within", within), ("--plain", plain or None), ("--pairings", pairings or None),
+                                         ("--threads", threads if threads > 1 else None)) if v is not None]
         if on_lines:
             raise fail(f"--batch FILE reads each proof's words from FILE's lines; give {' and '.join(on_lines)} there, not here")
         from certify.cli.parallel import engine_spec, run_batch

@@ -2,8 +2,8 @@
 
 A batch file holds one proof per line: what you would type after `certify prove`, that is GAME,
 `--claim win|no-loss` and `--player 1|2`, or `--value`, and optionally `--position P`, `--plain`
-and, with a claim, `--within N`, `--first-move MOVE` and `--pairings` (shell quoting; `#` starts a
-comment; blank lines are skipped). A line
+and, with a claim, `--within N`, `--first-move MOVE`, `--pairings` and `--threads N` (shell quoting;
+`#` starts a comment; blank lines are skipped). A line
 does what `certify prove` does with the same words: a claim is certified, or its opposite when it
 is refuted (a refuted first move certifies nothing: other first moves were not searched);
 `--value` writes every certificate of the position's value. Each certificate is written to the
@@ -49,8 +49,9 @@ class Item:
     player: int | None  # None for a value line
     first_move: str | None = None  # the prover's first move, fixed (`certify prove --first-move`)
     within: int | None = None  # a bounded claim (`certify prove --within N`)
-    plain: bool = False  # how the search runs, not what it proves: neither is part of the identity
+    plain: bool = False  # how the search runs, not what it proves: none of the three is part of the identity
     pairings: bool = False
+    threads: int = 1
 
     @property
     def target(self) -> Claim:
@@ -68,7 +69,8 @@ class Item:
         (the words `certify prove` records, in its order, so the certificate is the same byte for byte)."""
         from certify.proving.single import prove_command, prove_options
 
-        return prove_command(self.game, claim, prove_options(self.within, self.position, self.first_move, self.plain, self.pairings))
+        return prove_command(self.game, claim, prove_options(self.within, self.position, self.first_move, self.plain, self.pairings,
+                                                             threads=self.threads))
 
     def words(self) -> str:
         """`mnk:4,4,3 at POSITION: player 1 win` or `tictactoe: value`."""
@@ -95,6 +97,7 @@ def _line_parser() -> argparse.ArgumentParser:
     parser.add_argument("--within", type=int, default=None)
     parser.add_argument("--plain", action="store_true")
     parser.add_argument("--pairings", action="store_true")
+    parser.add_argument("--threads", type=int, default=1)
     return parser
 
 
@@ -102,19 +105,23 @@ def _item(number: int, args: argparse.Namespace) -> Item:
     """The item of one parsed line; raises BatchError when the claim is not stated exactly once."""
     if args.within is not None and args.within < 1:
         raise BatchError(f"--within {args.within}: give a number of plies, 1 or more")
+    if not 1 <= args.threads <= 64:
+        raise BatchError(f"--threads {args.threads}: give a number of threads from 1 to 64")
     if args.value:
         if args.claim is not None or args.player is not None:
             raise BatchError("--value settles both players' claims; leave out --claim and --player")
-        for name, why in (("first_move", "fixes the first move of a claim's proof"), ("within", "bounds a claim"),
-                          ("pairings", "closes a claim's branches")):
-            if getattr(args, name) not in (None, False):
-                raise BatchError(f"--{name.replace('_', '-')} {why}; leave out --value")
+        for given, name, why in ((args.first_move is not None, "--first-move", "fixes the first move of a claim's proof"),
+                                 (args.within is not None, "--within", "bounds a claim"),
+                                 (args.pairings, "--pairings", "closes a claim's branches"),
+                                 (args.threads != 1, "--threads", "runs one claim's search")):
+            if given:
+                raise BatchError(f"{name} {why}; leave out --value")
         return Item(number, args.game, args.position, "value", None, plain=args.plain)
     missing = [name for name in ("claim", "player") if getattr(args, name) is None]
     if missing:
         raise BatchError(f"the following arguments are required: {', '.join('--' + m for m in missing)} (or --value)")
     return Item(number, args.game, args.position, args.claim, args.player, args.first_move, args.within,
-                args.plain, args.pairings)
+                args.plain, args.pairings, args.threads)
 
 
 def parse_batch(text: str) -> list[Item]:
@@ -229,7 +236,7 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
         return ItemAnswer("proved", tuple((p.claim, p.text or "") for p in settled.proofs), nodes, seconds, settled.value)
     claim = item.target
     budgets = dict(max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command(claim),
-                   plain=item.plain, pairings=item.pairings)
+                   plain=item.plain, pairings=item.pairings, threads=item.threads)
     if item.first_move is not None:
         attempt = prove_first_move(game, claim, item.position, item.first_move, **budgets)
     else:
