@@ -138,6 +138,7 @@ def test_a_batch_writes_positions_as_certify_prove_does(tmp_path: Path) -> None:
     (["--pairings"], "give --pairings there, not here"),
     (["--within", "5", "--plain"], "give --within and --plain there, not here"),
     (["--threads", "2"], "give --threads there, not here"),
+    (["--first-move", "X4"], "give --first-move there, not here"),
     (["--policy", "certify.papers.bertholon:open_rules_plan"], "leave out --policy"),
 ])
 def test_search_options_of_a_batch_go_on_its_lines(tmp_path: Path, args: list[str], message: str) -> None:

@@ -196,7 +196,7 @@ def prove(
     if core != "auto" and (parallel or value or batch is not None):
         raise fail(f"--core {core} is for the serial search of one claim (leave out --value, --workers, --ray and --batch)")
     if first_move is not None:
-        clash = [name for name, on in (("--value", value), ("--batch", batch is not None), ("--from-proof", from_proof is not None)) if on]
+        clash = [name for name, on in (("--value", value), ("--from-proof", from_proof is not None)) if on]  # --batch: on its lines
         if clash:
             raise fail(f"--first-move fixes the first move of one claim's search; leave out {' and '.join(clash)}")
     if jump != 1 and from_proof is None:
@@ -223,7 +223,7 @@ def prove(
         if unused:
             raise fail(f"--batch searches each line with its own words and the default settings; leave out {' and '.join(unused)}")
         on_lines = [name for name, v in (("GAME", game), ("--claim", claim), ("--player", player), ("--position", position),
-                                         ("--within", within), ("--plain", plain or None), ("--pairings", pairings or None),
+                                         ("--within", within), ("--first-move", first_move), ("--plain", plain or None), ("--pairings", pairings or None),
                                          ("--threads", threads if threads > 1 else None)) if v is not None]
         if on_lines:
             raise fail(f"--batch FILE reads each proof's words from FILE's lines; give {' and '.join(on_lines)} there, not here")
