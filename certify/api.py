@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from html import escape
 from pathlib import Path
@@ -128,7 +128,7 @@ def prove(
     nothing), and the certificate records the `certify prove` command of the same words, so that
     `Proof.save` writes that command's file byte for byte.
     """
-    from certify.proving.single import FirstMoveError, prove as search, prove_command, prove_first_move, prove_options, require_pairings
+    from certify.proving.single import FirstMoveError, prove_claim, prove_command, prove_options, require_pairings
     from solver.search.pns import Claim
 
     family = family_game(text)
@@ -152,16 +152,10 @@ def prove(
     settings: dict[str, Any] = dict(max_nodes=max_nodes, max_memory_mb=max_memory, pairings=pairings, threads=threads, command=command)
     with bad_input():
         try:
-            if first_move is not None:
-                return Proof(prove_first_move(family, target, position, first_move, **settings), family)
-            attempt = search(family, target, position, **settings)
+            attempt, opposite = prove_claim(family, target, position, first_move, **settings)
         except FirstMoveError as err:
             raise CertifyError(f"first_move: {err}") from None
-        opposite = None
-        if attempt.outcome.status == "disproved":
-            opposite = Proof(search(family, target.opposite(), position, **settings, inherit=attempt), family)  # from the disproof's table
-            attempt = replace(attempt, search=None)  # its table went to the opposite's search
-    return Proof(attempt, family, opposite)
+    return Proof(attempt, family, None if opposite is None else Proof(opposite, family))
 
 
 def game_name(text: str | GameRules, family: Any) -> str | None:

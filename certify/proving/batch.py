@@ -224,7 +224,7 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
     claim's; a refuted claim's opposite (status `refuted`); a value line's every proof of the value;
     none after a refuted first move (status `first move fails`).
     """
-    from certify.proving.single import prove, prove_first_move, settle_value
+    from certify.proving.single import prove_claim, settle_value
 
     die_once_for_tests(options.die_once)
     game = resolve_game(item.game)
@@ -237,18 +237,14 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
     claim = item.target
     budgets = dict(max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command(claim),
                    plain=item.plain, pairings=item.pairings, threads=item.threads)
-    if item.first_move is not None:
-        attempt = prove_first_move(game, claim, item.position, item.first_move, **budgets)
-    else:
-        attempt = prove(game, claim, item.position, **budgets)
+    attempt, opposite = prove_claim(game, claim, item.position, item.first_move, **budgets)
     if attempt.outcome.status == "proved":
         return ItemAnswer("proved", ((claim, attempt.text or ""),), attempt.outcome.nodes, attempt.seconds)
     if attempt.outcome.status == "first move fails":
         return ItemAnswer("first move fails", (), attempt.outcome.nodes, attempt.seconds,
                           f"{claim.words()} fails after {item.first_move}; the claim itself is not refuted")
-    if attempt.outcome.status != "disproved":
+    if opposite is None:
         return ItemAnswer("unresolved", (), attempt.outcome.nodes, attempt.seconds, attempt.outcome.status)
-    opposite = prove(game, claim.opposite(), item.position, **budgets, inherit=attempt)  # the claim's command, as `certify prove` records it
     nodes, seconds = attempt.outcome.nodes + opposite.outcome.nodes, attempt.seconds + opposite.seconds
     if opposite.outcome.status != "proved":
         return ItemAnswer("refuted", (), nodes, seconds, f"{claim.words()} is false; the opposite: {opposite.outcome.status}")
@@ -277,7 +273,7 @@ class Batch:
                 if item.position is not None:
                     item = self.items[number] = replace(item, position=game.format_position(state))
                 if item.first_move is not None:
-                    move = opening_move(game, Claim(item.player, item.claim), state, item.first_move)  # type: ignore[arg-type]
+                    move = opening_move(game, item.target, state, item.first_move)
                     self.items[number] = replace(item, first_move=game.format_move(move))
             except FirstMoveError as err:
                 raise BatchError(f"line {item.line}: --first-move: {err}") from None

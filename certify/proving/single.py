@@ -269,6 +269,20 @@ def prove_first_move(game: Game[Any, Any], claim: Claim, root: str | None, first
     return replace(attempt, claim=claim, root=root, tree=tree, certificate=certificate, seconds=seconds)
 
 
+def prove_claim(game: Game[Any, Any], claim: Claim, root: str | None, first_move: str | None = None,
+                **search: Any) -> tuple[Attempt, Attempt | None]:
+    """What `certify prove` does with a claim: the search of it (after `first_move`, when given) and,
+    when it is disproved, the search of its opposite from the disproof's table (none after a
+    refuted first move, which certifies nothing). Returns (the claim's attempt, the opposite's)."""
+    if first_move is not None:
+        return prove_first_move(game, claim, root, first_move, **search), None
+    attempt = prove(game, claim, root, **search)
+    if attempt.outcome.status != "disproved":
+        return attempt, None
+    opposite = prove(game, claim.opposite(), root, **search, inherit=attempt)
+    return replace(attempt, search=None), opposite  # its table went to the opposite's search
+
+
 def require_pairings(game: Game[Any, Any]) -> None:
     """Raises ValueError unless `--pairings` means something for `game`: its hooks close by pairings
     (positional own-mark games), not by a count asked always (uttt's, which needs no flag)."""
