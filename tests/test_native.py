@@ -24,7 +24,8 @@ from solver.search.native import ENTRY_BYTES, SLOT_BYTES, NativeProofSearch, ker
 from solver.search.pns import Claim, ProofSearch
 from solver.search.prooftree import canonical_strategy
 from solver.games.positional.rules import make_rules
-from solver.games.positional.engine import Game
+from solver.games.positional.engine import Game, Move
+from solver.search.policy import PolicyHooks
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAIMS = [Claim(player, result) for player in (1, 2) for result in ("win", "no-loss")]
@@ -185,3 +186,33 @@ def test_frontier_bench_runs_whole_processes_against_the_targets() -> None:
     met, missed = frontier_benchmarks([("tictactoe", 1, "no-loss", 600.0), ("tictactoe", 2, "no-loss", 0.0)])
     assert met["verdict"] == "VALID" and met["positions"] > 0 and met["prove_peak_mb"] > 0 and met["target_met"]
     assert missed["verdict"] == "VALID" and not missed["target_met"]  # no process ends in 0 s
+
+
+def middle_first(game: Game, code: int) -> tuple[Move, ...]:
+    """A test policy: the mover's mark on the board's middle cell while it is free; elsewhere the search chooses."""
+    middle = game.rules.rows // 2 * game.rules.cols + game.rules.cols // 2
+    return tuple(m for m in game.legal_moves(code) if m.cell == middle)
+
+
+@pytest.mark.parametrize("game_text,proves", [("tictactoe", 2), ("mnk:4,4,3", 2), ("misere", 1)])
+def test_a_policy_searches_as_the_python_core(game_text: str, proves: int) -> None:
+    """A positional game's policy runs in the compiled core (a callback at the prover's positions,
+    exact table keys): the same statuses, root numbers and node counts as solver/search/pns.py with
+    the same hooks, and the same certificate, which the checker accepts."""
+    game = resolve_game(game_text)
+    proved = 0
+    for claim in CLAIMS:
+        hooks = PolicyHooks(game, middle_first, game.search_hooks())
+        assert kernel_for(game, hooks) is not None
+        native = NativeProofSearch(game, claim, hooks)
+        outcome = native.search(game.initial())
+        reference = ProofSearch(game, claim, hooks).search(game.initial())
+        assert (outcome.status, outcome.root_pn, outcome.root_dn, outcome.nodes) == (
+            reference.status, reference.root_pn, reference.root_dn, reference.nodes), (game_text, claim)
+        if outcome.status == "proved":
+            proved += 1
+            ours = prove(game, claim, max_nodes=None, policy=middle_first, core="native")
+            theirs = prove(game, claim, max_nodes=None, policy=middle_first, core="python")
+            assert ours.core == "native" and ours.text == theirs.text
+            assert checker.check_document(json.loads(ours.text or "")).exit_code == 0
+    assert proved >= proves

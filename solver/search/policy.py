@@ -4,6 +4,12 @@ A policy (`PlanPolicy`) is a function of (game, state) giving the moves the plan
 prover there, or none to leave the choice to the search. `PolicyHooks` wraps the family's hooks
 with it for either df-pn (solver/search/pns.py, and solver/search/native.py, which hands the
 policy to the compiled core as a callback at the prover's positions).
+
+A policy whose function has the attribute `symmetric` set true promises that it names the images
+of its moves at the images of a position under the game's symmetries (up to the position's own
+symmetries: Patashnik's Qubic dictionary, looked up by canonical form, certify/papers/patashnik.py).
+Its search keeps the family's symmetric table keys, so a position's images share one entry; any
+other policy's search takes exact keys.
 """
 
 from __future__ import annotations
@@ -30,9 +36,12 @@ class PolicyHooks:
     def __init__(self, game: Game[Any, Any], policy: PlanPolicy, inner: Any) -> None:
         # keys exact, and the inner hooks' optional ones but `table_key`: a plan need not be symmetric, so
         # a symmetric image sharing the position's table entry could be proved by moves the plan forbids
-        # here (`exact`: hooks whose keys are symmetric give them up, the compiled kernel's too)
-        self.game, self.policy, self.inner = game, policy, inner.exact() if hasattr(inner, "exact") else inner
-        for name in ("closure", "always_close"):
+        # here (`exact`: hooks whose keys are symmetric give them up, the compiled kernel's too); a
+        # symmetric plan keeps them (the module docstring)
+        symmetric = bool(getattr(policy, "symmetric", False))
+        self.game, self.policy = game, policy
+        self.inner = inner.exact() if hasattr(inner, "exact") and not symmetric else inner
+        for name in ("closure", "always_close") + (("table_key",) if symmetric else ()):
             if hasattr(self.inner, name):
                 setattr(self, name, getattr(self.inner, name))
 

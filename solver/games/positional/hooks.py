@@ -30,6 +30,7 @@ claims (`within`) take no threat space: a forced win may come past the bound.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from copy import copy
 from operator import itemgetter
 from typing import Protocol, TypeVar
 
@@ -89,6 +90,14 @@ class PositionalHooks:
             group_plies = GROUP_PLIES if len(self.group) <= LARGE_GROUP else LARGE_GROUP_PLIES
         self.group_plies = group_plies
         self.images, self.group_images = _images(self.fast, rules.cells), _images(self.group, rules.cells)
+
+    def exact(self) -> PositionalHooks:
+        """These hooks with exact table keys, no symmetry shared (a policy's search,
+        solver/search/policy.py: a plan need not be symmetric)."""
+        hooks = copy(self)
+        hooks.fast = hooks.group = [tuple(range(self.rules.cells))]
+        hooks.images = hooks.group_images = _images(hooks.fast, self.rules.cells)
+        return hooks
 
     def table_key(self, state: int) -> bytes:
         """The least symmetric image of the board, as bytes: symmetric positions share an entry."""

@@ -287,6 +287,12 @@ static void key(const void *kernel, const void *state, DfpnKey *key) {
     key->w[2] = 0;
 }
 
+/* The marks (X bitboard, O bitboard), for a policy (kernel.py `state` reads them back). */
+static PyObject *export(const void *kernel, const void *state) {
+    const Position *p = state;
+    return Py_BuildValue("KK", (unsigned long long)p->x, (unsigned long long)p->o);
+}
+
 /* The winner once `mark` is placed on `cell` by `player` in `after` (DFPN_OPEN if play goes on). */
 static int result_after(const Kernel *k, const Position *after, int cell, int mark, int player) {
     if (k->goal == MOST_LINES) return (after->x | after->o) == k->full ? result(k, after) : DFPN_OPEN;
@@ -644,6 +650,7 @@ const DfpnFamily dfpn_positional = {
     .expand = expand,
     .legal = legal,
     .identity = identity,
+    .export = export,
     .close = closure,
 };
 

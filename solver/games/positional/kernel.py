@@ -14,6 +14,7 @@ and the exact board as key, and closes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from solver.games.positional.engine import Game, Move
@@ -52,6 +53,23 @@ class PositionalKernel:
     def move(self, code: int) -> Move:
         """The kernel's move code `4 * cell + mark`."""
         return Move(code >> 2, code & 3)
+
+    def code(self, move: Move) -> int:
+        """The kernel's code of an engine move (`move`'s inverse), for a policy's moves."""
+        return 4 * move.cell + move.mark
+
+    def state(self, exported: tuple[int, int]) -> int:
+        """The engine's state code of the kernel's exported marks (X bitboard, O bitboard), for a policy:
+        sum(mark * 3**cell), a byte of each bitboard at a time (a policy is called at every prover's position)."""
+        x, o = exported
+        tables = _byte_codes()
+        return sum(table[x >> 8 * k & 255] + 2 * table[o >> 8 * k & 255] for k, table in enumerate(tables))
+
+
+@cache
+def _byte_codes() -> tuple[tuple[int, ...], ...]:
+    """[k][b]: sum(3**(8k + i)) over the bits i of the byte b."""
+    return tuple(tuple(sum(3 ** (8 * k + i) for i in range(8) if b >> i & 1) for b in range(256)) for k in range(MAX_CELLS // 8))
 
 
 def kernel_for(game: Game, hooks: object) -> PositionalKernel | None:  # registered in solver/search/native.py
