@@ -174,6 +174,29 @@ def line_problem(game: Game, board: Board) -> str | None:
     return None
 
 
+def symmetry(game: Game, raw: object, index: int) -> tuple[int, ...]:
+    """A proof's symmetry `index`: a permutation of the cells (the mark on cell i goes to cell p[i])
+    mapping the set of lines onto itself, so that it maps every position to one of the same value
+    (marks and lines move together). Raises NotACertificate when it is not one."""
+    where = f"proof.symmetries[{index}]"
+    if type(raw) is not list or len(raw) != game.cells or any(type(cell) is not int for cell in raw):
+        raise NotACertificate(f"{where} must be an array of {game.cells} integers")
+    if sorted(raw) != list(range(game.cells)):
+        raise NotACertificate(f"{where} is not a permutation of the cells 0..{game.cells - 1}")
+    lines = set(game.lines)
+    if any(tuple(sorted(raw[cell] for cell in line)) not in lines for line in game.lines):
+        raise NotACertificate(f"{where} does not map every line onto a line")
+    return tuple(raw)
+
+
+def image(board: Board, permutation: tuple[int, ...]) -> Board:
+    """The board with the mark on cell i moved to cell permutation[i]."""
+    out = bytearray(len(board))
+    for cell, mark in enumerate(board):
+        out[permutation[cell]] = mark
+    return bytes(out)
+
+
 def draw_board(game: Game, board: Board) -> str:
     """The board as rows of X, O and '.', separated by ' / ' (e.g. 'X O . / . X . / O . .')."""
     rows = [board[start:start + game.cols] for start in range(0, game.cells, game.cols)]

@@ -24,6 +24,13 @@ move of the prover (255: none) and the fewest marks the opponent then needs for 
 recounted there, must exceed the opponent's moves left before the bound; or (254, a move, k) and
 k such records (nested three deep at most), one closing each reply to that move (checker/uttt_count.py
 `check_count`).
+
+A proof of a positional game may also name a prover's position as a symmetric image of one it
+reached before: the move byte IMAGE, and the next byte of `proof.images`, the index of a
+permutation of `proof.symmetries` (each checked once to map the lines onto the lines,
+checker/positional.py `symmetry`). The permutation must take the position to another one already seen;
+that one has as many marks, so it is no position on the play leading here (each move adds a mark):
+its whole strategy was checked, and maps to one from here. The traversal does not go past it.
 """
 
 from array import array
@@ -37,6 +44,7 @@ WORDS = {1: "win", 0: "draw", -1: "loss"}
 CLOSE = 255  # never a move index: at most 128 legal moves in a positional game, 81 in uttt
 NO_FIRST_MOVE = 255  # a closure's first byte when the prover makes no first move
 POTENTIAL = 254  # a potential closure's first byte (then the first move, the number of pairs, the pairs)
+IMAGE = 253  # the move byte of a prover's position proved as a symmetric image of one seen before
 
 
 def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> str:  # type: ignore[no-untyped-def]
@@ -60,7 +68,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     turns = count_field(proof, "turns", "proof", 0, positions)
     moves = unpack_bytes(proof, "moves", "proof", turns)
     proof_bytes, closures = closures_of(proof, family, game, result, turns, limits)
-    closed = loose = 0  # loose: the potential closures among them
+    symmetries, images = images_of(proof, family, game, turns, limits)
+    closed = loose = imaged = 0  # loose: the potential closures among them; imaged: the positions named as images
     root = family.initial(game) if root_text is None else family.parse_position(game, root_text)
     worst = 1 if result == "win" else 0
     seen, stack, used = {}, [(root, None, 0)], 0  # seen: position → longest play from it, once left
@@ -108,6 +117,21 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                     pairing.blocking(game, state, player, *closure_at(proof_bytes, at))
                 closed += 1
                 continue
+            if index == IMAGE and symmetries:  # without symmetries, 253 is an out-of-range move index as before
+                if imaged == len(images):
+                    raise Invalid(f"proof.moves[{used - 1}] names {family.draw_board(game, state)} an image, "
+                                  f"but proof.images has only {len(images)}")
+                if images[imaged] >= len(symmetries):
+                    raise Invalid(f"proof.images[{imaged}] = {images[imaged]}, but proof.symmetries has only {len(symmetries)}")
+                other = positional.image(state, symmetries[images[imaged]])
+                if other == state:  # seen, but its own strategy is what is to be checked
+                    raise Invalid(f"proof.images[{imaged}] maps {family.draw_board(game, state)} to itself")
+                if other not in seen:
+                    raise Invalid(f"proof.images[{imaged}] maps {family.draw_board(game, state)} to "
+                                  f"{family.draw_board(game, other)}, which the strategy has not reached")
+                seen[state] = seen[other]
+                imaged += 1
+                continue
             if index >= len(children):
                 raise Invalid(f"proof.moves[{used - 1}] = {index} at {family.draw_board(game, state)}, "
                               f"which has only {len(children)} legal moves")
@@ -119,6 +143,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
         raise Invalid(f"proof.moves has {turns - used} move(s) the strategy never uses")
     if closed != len(closures):
         raise Invalid(f"proof.closures has {len(closures) - closed} closure(s) the strategy never uses")
+    if imaged != len(images):
+        raise Invalid(f"proof.images has {len(images) - imaged} image(s) the strategy never uses")
     if len(seen) != positions:
         raise Invalid(f"proof.positions = {positions}, but the strategy reaches {len(seen)} positions")
     where = "the start" if root_text is None else f"position {family.draw_board(game, root)}"  # in full, as read
@@ -127,9 +153,11 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     closing = f", {counted(closed, 'position', 'positions')} closed by {how}" if closures else ""
     if loose:
         closing += f" ({loose:,} of them leaving lines of potential below 1/2)"
+    if symmetries:
+        closing += f", {counted(imaged, 'position', 'positions')} as symmetric images of others"
     longest = f"the longest play to an end or {how} lasts" if closures else "the longest play lasts"
     return (f"player {player} {claimed} from {where}: {counted(positions, 'position', 'positions')}, "
-            f"{counted(turns - closed, 'move', 'moves')} of player {player}{closing} checked; {longest} "
+            f"{counted(turns - closed - imaged, 'move', 'moves')} of player {player}{closing} checked; {longest} "
             f"{counted(seen[root], 'ply', 'plies')}")
 
 
@@ -189,6 +217,26 @@ def closures_of(proof: dict, family, game, result: str, turns: int, limits: Limi
     if len(closures) != count:
         raise NotACertificate(f"proof.pairings holds {len(closures)} closures, proof.closures says {count}")
     return raw, closures
+
+
+def images_of(proof: dict, family, game, turns: int, limits: Limits) -> tuple[list[tuple[int, ...]], bytes]:  # type: ignore[no-untyped-def]
+    """The permutations of `proof.symmetries` (absent: none, and the file is as before), each checked
+    to map the lines onto the lines, and the bytes of `proof.images`, one per position named an image:
+    its permutation's index. Only positional games have them; checking the permutations (each reads
+    the lines) and the images (each moves the board's cells) counts against the budget first."""
+    if "symmetries" not in proof:
+        return [], b""
+    if family is not positional:
+        raise NotACertificate("proof.symmetries: only a positional game's proof names positions as images")
+    raw = field(proof, "symmetries", list, "proof")
+    count = count_field(proof, "image_count", "proof", 0, turns)
+    if not 1 <= len(raw) <= 256:
+        raise NotACertificate(f"proof.symmetries lists {len(raw)} permutations, not 1 to 256")
+    work = len(raw) * sum(map(len, game.lines)) + count * game.cells
+    if work > limits.max_work:
+        raise NotACertificate(f"proof.symmetries and proof.images: work {work:,}, over the work budget "
+                              f"({limits.max_work:,} work); to check them, raise it: --max-work {work}")
+    return [positional.symmetry(game, p, i) for i, p in enumerate(raw)], unpack_bytes(proof, "images", "proof", count)
 
 
 def closure_at(raw: bytes, offset: int) -> tuple[int | None, list[list[int]]]:

@@ -238,6 +238,11 @@ let check limits f doc : string =
   let turns = int_in "proof" "turns" 0 positions proof in
   let moves = Unpack.field "proof" "moves" turns proof in
   let no_loss = result = "no-loss" in
+  (match proof with
+   | Obj fields when List.mem_assoc "symmetries" fields ->
+     (* checker/proof.py images_of: positions named as symmetric images of others (move byte 253) *)
+     unread "positions named as symmetric images (proof.symmetries, move byte 253, docs/certificate-format.md) are not proved in verified/ yet; `python -m checker` reads them"
+   | _ -> ());
   let closures = closures_of f proof no_loss turns limits in
   let root = match root_text with None -> f.initial () | Some t -> f.parse_position t in
   let prover = if player = 1 then Core.P1 else Core.P2 in

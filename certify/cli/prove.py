@@ -22,7 +22,7 @@ from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSe
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, is_stdout, readable_file
 from certify.proving.single import (Attempt, CoreUnavailable, FirstMoveError, peak_rss_mb, prove as run_proof, prove_command,
-                                    prove_first_move, prove_options, require_pairings, write_proof)
+                                    image_symmetries, prove_first_move, prove_options, require_pairings, write_proof)
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
 from solver.search.policy import PolicyMoveError
@@ -131,8 +131,9 @@ def summary(attempt: Attempt, path: Path | None) -> dict:
                                for row in attempt.first_moves]
     if attempt.tree is not None and attempt.text is not None and path is not None:
         data.update(file=str(path), bytes=len(attempt.text.encode()), positions=attempt.tree.positions,
-                    prover_moves=len(attempt.tree.moves) - len(attempt.tree.closures), closures=len(attempt.tree.closures),
-                    depth=attempt.tree.depth)  # a closure's CLOSE byte sits among the moves but is no move
+                    prover_moves=len(attempt.tree.moves) - len(attempt.tree.closures) - len(attempt.tree.images),
+                    closures=len(attempt.tree.closures), images=len(attempt.tree.images),
+                    depth=attempt.tree.depth)  # a closure's CLOSE byte and an image's IMAGE byte sit among the moves but are no moves
     return data
 
 
@@ -154,6 +155,7 @@ def prove(
     plain: Annotated[bool, typer.Option("--plain", help="Search every legal move in canonical order, without the family's pruning and ordering (uttt: seed 003's critical squares), to measure what they save.")] = False,
     pairings: Annotated[bool, typer.Option("--pairings", help="no-loss, positional own-mark games: close a branch where a pairing blocks every line left to the opponent (the checker verifies it there); a win claim: give up a branch where the opponent has such a pairing.")] = False,
     closure_budget: Annotated[Optional[int], typer.Option("--closure-budget", min=1, metavar="STEPS", help="With --pairings: at most this many steps of the pairing search per position (default 2,000). On mnk:8,8,5 closures that succeed take few steps and failing ones the whole budget: 50 searched the same nodes 2.3x faster than 200 (docs/findings.md).")] = None,
+    images: Annotated[bool, typer.Option("--images", help="Positional games: write a prover's position that a symmetry of the lines maps to another already in the proof as that image (a smaller file: qubic's 192 symmetries, 4x4's 32; the stdlib checker verifies each; the verified checker answers NOT READ).")] = False,
     potential: Annotated[bool, typer.Option("--potential", help="With --pairings: a closure's pairs may leave lines unblocked whose Erdos-Selfridge potential is below 1/2 (docs/certificate-format.md; the verified checker answers NOT READ for such a proof).")] = False,
     within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
@@ -203,14 +205,16 @@ def prove(
         raise fail("--jump skips levels of a repair: give it with --from-proof FILE")
     if from_proof is not None:
         given = [name for name, v in (("--value", value or None), ("--batch", batch), ("--policy", policy),
-                                      ("--plain", plain or None), ("--pairings", pairings or None)) if v is not None]
+                                      ("--plain", plain or None), ("--pairings", pairings or None), ("--images", images or None))
+                 if v is not None]
         if given or parallel or core != "auto":
             raise fail(f"--from-proof runs its own serial sub-searches; leave out {' and '.join(given or ['--workers/--ray/--core'])}")
         if claim != "win" or within is None:
             raise fail("--from-proof makes a proved win shorter: give --claim win and --within N")
     if value:
         given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch),
-                                      ("--within", within), ("--policy", policy), ("--pairings", pairings or None)) if v is not None]
+                                      ("--within", within), ("--policy", policy), ("--pairings", pairings or None),
+                                      ("--images", images or None)) if v is not None]
         given += ["--workers/--ray"] if parallel else []
         if given:
             raise fail(f"--value settles both players' claims with the serial search; leave out {' and '.join(given)}")
@@ -219,7 +223,7 @@ def prove(
         prove_value(game, position, output, max_nodes, max_memory, plain, timed, force, json_out)
     if batch is not None:
         unused = [name for name, v in (("--policy", policy), ("--closure-budget", closure_budget), ("--potential", potential or None),
-                                       ("--timed", timed or None)) if v is not None]
+                                       ("--images", images or None), ("--timed", timed or None)) if v is not None]
         if unused:
             raise fail(f"--batch searches each line with its own words and the default settings; leave out {' and '.join(unused)}")
         on_lines = [name for name, v in (("GAME", game), ("--claim", claim), ("--player", player), ("--position", position),
@@ -253,8 +257,15 @@ def prove(
     for name, given in (("--closure-budget", closure_budget is not None), ("--potential", potential)):
         if given and (not pairings or parallel):
             raise fail(f"{name}: give it with --pairings, in one process (not with --workers or --ray)")
+    if images:
+        if parallel:
+            raise fail("--images: give it in one process (not with --workers or --ray)")
+        try:
+            image_symmetries(game_obj)
+        except ValueError as err:
+            raise fail(str(err)) from None
     # recorded in provenance after the claim: the command that regenerates the file
-    options = prove_options(within, position, first_move, plain, pairings, closure_budget, potential, threads)
+    options = prove_options(within, position, first_move, plain, pairings, closure_budget, potential, threads, images)
     if from_proof is not None:
         from certify.cli.repairing import prove_from_proof
 
@@ -317,7 +328,7 @@ def prove(
             settings = dict(max_nodes=max_nodes, max_memory_mb=max_memory, progress=hook, plain=plain, checkpoint=checkpoint,
                             checkpoint_seconds=checkpoint_minutes * 60, resume=resume if mine else None, pairings=pairings,
                             policy=plan, core=core, potential=potential, closure_budget=closure_budget, threads=threads,
-                            inherit=inherit)
+                            inherit=inherit, images=images)
             try:
                 if first_move is not None:
                     return prove_first_move(game_obj, claim_searched, position, first_move, command, timed, **settings), None
@@ -512,7 +523,8 @@ def report_search(data: dict, claim: Claim, said: str, out: Console) -> None:
         where = "stdout" if data["file"] == "-" else f"[bold]{escape(data['file'])}[/]"
         out.print(f"wrote {where} ({plural(data['bytes'], 'byte')}): {plural(data['prover_moves'], 'move')} of "
                   f"player {claim.player}, {plural(data['positions'], 'position')}"
-                  f"{', ' + plural(data['closures'], 'closure') if data['closures'] else ''}, depth {data['depth']}")
+                  f"{', ' + plural(data['closures'], 'closure') if data['closures'] else ''}"
+                  f"{', ' + plural(data['images'], 'image') if data.get('images') else ''}, depth {data['depth']}")
     else:  # the opposite of a disproved claim is proved unless the budget runs out or Ctrl-C
         pn, dn = (number(INF if v is None else v) for v in (data["root_pn"], data["root_dn"]))
         out.print(f"[yellow]not settled ({data['status']})[/] {said} — {work_done(data)}; root pn {pn} dn {dn}; no certificate written")

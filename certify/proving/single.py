@@ -30,6 +30,7 @@ from solver.games.game import Game, NoHooks, hooks_for_claim
 from solver.search.pns import Claim, Outcome, ProofSearch, Progress
 from solver.search.prooftree import CLOSE, NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, after_move, canonical_strategy, closure_record  # noqa: F401 (re-exported)
 from solver.games.positional.rules import RulesError
+from solver.games.positional.symmetry import line_automorphisms
 from solver.search.policy import PlanPolicy, PolicyHooks
 
 Core = Literal["auto", "python", "native"]  # which df-pn searches: the compiled one where it can (auto)
@@ -116,7 +117,7 @@ def prove_command(game: str, claim: Claim, options: list[str]) -> str:
 
 def prove_options(within: int | None = None, position: str | None = None, first_move: str | None = None,
                   plain: bool = False, pairings: bool = False, closure_budget: int | None = None,
-                  potential: bool = False, threads: int = 1) -> list[str]:
+                  potential: bool = False, threads: int = 1, images: bool = False) -> list[str]:
     """The options `prove_command` records after the claim, in the one order every caller writes
     them (the command line, a batch line, the Python API), so that the same words give the same
     file; `position` and `first_move` as the game formats them."""
@@ -125,7 +126,7 @@ def prove_options(within: int | None = None, position: str | None = None, first_
     options += [] if first_move is None else [f"--first-move {first_move}"]
     options += ["--plain"] * plain + ["--pairings"] * pairings
     options += [] if closure_budget is None else [f"--closure-budget {closure_budget}"]
-    options += ["--potential"] * potential
+    options += ["--potential"] * potential + ["--images"] * images
     return options + ([f"--threads {threads}"] if threads > 1 else [])  # a threaded file is one of the claim's proofs, not the serial run's bytes
 
 
@@ -151,6 +152,7 @@ def prove(
     closure_budget: int | None = None,
     threads: int = 1,
     inherit: Attempt | None = None,
+    images: bool = False,
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
@@ -168,12 +170,15 @@ def prove(
     of the compiled search share its table (CoreUnavailable where the compiled search cannot run,
     or with a policy, which calls Python at every prover's position). `table_mb`: the compiled
     table's cap, below what the memory budget leaves (a benchmark gives it its peer's table size).
-    `inherit`: the attempt that disproved this claim's opposite from the same root; where both
+    `images`: the certificate names a prover's position that a symmetry of the game maps to
+    another already in the proof as that image (`image_symmetries`; a smaller file, read by the
+    stdlib checker). `inherit`: the attempt that disproved this claim's opposite from the same root; where both
     searches are compiled and key positions alike, this one takes that search's table, its numbers
     swapped (solver/search/native.py `adopt`), and starts from the disproof, not from nothing
     (not with `resume`, whose table is this claim's own).
     """
     started = time.perf_counter()
+    named_by = image_symmetries(game) if images else ()  # refused before any search
     state = game.initial() if root is None else game.parse_position(root)
     hooks = NoHooks() if plain else hooks_for_claim(game.search_hooks(), claim.result, claim.within, state)
     if threads > 1 and policy is not None:
@@ -218,8 +223,9 @@ def prove(
     closure = getattr(hooks, "closure", None) if walk is None and closing(hooks, pairings) else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
         lambda position, left: closure_record(closure(position, claim.player, claim.result, TRAVERSAL_BUDGET, left)))
-    tree = (walk(state) if walk is not None
-            else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within))
+    tree = (walk(state, 0, named_by) if walk is not None
+            else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within,
+                                    symmetries=[permuted(game, p) for p in named_by]))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used, adopted=adopted, resumed=resumed)
 
@@ -456,6 +462,20 @@ def move_values(
     return out
 
 
+def image_symmetries(game: Game[Any, Any]) -> tuple[tuple[int, ...], ...]:
+    """The cell permutations a proof names images by (`--images`): a positional game's line
+    automorphisms but the identity, in their order (solver/games/positional/symmetry.py); raises
+    ValueError for a game of another family."""
+    if game.rules.canonical().get("family") != "positional":
+        raise ValueError(f"--images: {game.rules.name} is not a positional game (only their proofs name images)")
+    return line_automorphisms(game.rules)[1:]
+
+
+def permuted(game: Game[Any, Any], permutation: tuple[int, ...]) -> Callable[[Any], Any]:
+    """The state map of a cell permutation: the mark on cell i goes to cell permutation[i]."""
+    return lambda state: game.code([mark for _, mark in sorted(zip(permutation, game.board(state)))])
+
+
 def strategy_certificate(
     game: Game[Any, Any],
     claim: Claim,
@@ -483,7 +503,9 @@ def strategy_certificate(
                              within=claim.within),
         proof=Proof(traversal="dfs-preorder", positions=tree.positions, turns=len(tree.moves), moves=pack_moves(tree.moves),
                     **({"closures": len(tree.closures), "closure_bytes": len(packed), field: pack_moves(list(packed))}
-                       if tree.closures else {})),
+                       if tree.closures else {}),
+                    **({"symmetries": [list(p) for p in image_symmetries(game)], "image_count": len(tree.images),
+                        "images": pack_moves(list(tree.images))} if tree.images else {})),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
     return certificate, seconds
@@ -494,7 +516,7 @@ def certificate_text(certificate: StrategyCertificate | PairingCertificate) -> s
     unbounded = {"claim": {"within"}} if getattr(certificate.claim, "within", None) is None else None  # files as before
     data = certificate.model_dump(mode="json", exclude=unbounded)
     proof = data.get("proof", {})
-    for key in ("closures", "closure_bytes", "pairings", "counts"):  # absent when unused: the format before them
+    for key in ("closures", "closure_bytes", "pairings", "counts", "symmetries", "image_count", "images"):  # absent when unused: the format before them
         if key in proof and proof[key] is None:
             del proof[key]
     return json.dumps(data, sort_keys=True, indent=2) + "\n"
@@ -530,6 +552,9 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any], closu
     A proof with closures is refused unless `closures`: then a closed position maps to CLOSED (its
     record is the checker's to read; a reader that draws the proof shows where it closes)."""
     claim = certificate.claim
+    if certificate.proof.image_count:
+        raise ProofFileError(f"proof: {certificate.proof.image_count:,} positions are named as symmetric images of others; "
+                             "replaying such a proof as moves is not supported here (`python -m checker FILE` checks it)")
     if certificate.proof.closures and not closures:
         raise ProofFileError(f"proof: {certificate.proof.closures:,} positions are closed (by a pairing or a count); replaying "
                              "such a proof as moves is not supported here (`python -m checker FILE` checks it)")

@@ -293,9 +293,9 @@ def large_entry(root: Path, game: str, player: int, result: str, path: Path, car
 
 
 def prover_moves(document: dict) -> int:
-    """The prover's moves of a strategy proof: its turns, less the closures (a closure's CLOSE
-    byte sits among proof.moves but is no move)."""
-    return document["proof"]["turns"] - document["proof"].get("closures", 0)
+    """The prover's moves of a strategy proof: its turns, less the closures and the images (their
+    CLOSE and IMAGE bytes sit among proof.moves but are no moves)."""
+    return document["proof"]["turns"] - document["proof"].get("closures", 0) - document["proof"].get("image_count", 0)
 
 
 def proof_entry(game: str, player: int, result: str, path: Path, text: str, nodes: int | None,

@@ -128,6 +128,9 @@ class Proof(_Strict):
     closure_bytes: int | None = Field(None, ge=0)
     pairings: str | None = None  # positional: per closure, k, then k pairs of cells; uint8, zlib, base64
     counts: str | None = None  # uttt: per closure, the opponent's fewest marks to a meta line; uint8, zlib, base64
+    symmetries: list[list[int]] | None = None  # positional: the cell permutations images are named by (--images)
+    image_count: int | None = Field(None, ge=0)  # positions named an image of another (move byte 253); absent: none
+    images: str | None = None  # per image, in traversal order, its permutation's index; uint8, zlib, base64
 
 
 class StrategyCertificate(_Strict):

@@ -71,6 +71,7 @@ typedef uint64_t u64;
 #define GROWTH_HEADROOM_DEN 2
 #define CHECK_EVERY 1024 /* nodes between looks at the clock, memory, Ctrl-C and progress */
 #define DFPN_CLOSE 255 /* the move byte of a position a closure proves (checker/proof.py CLOSE) */
+#define DFPN_IMAGE 253 /* the move byte of a position named a symmetric image of one seen (checker/proof.py IMAGE) */
 
 typedef struct {
     DfpnKey key;
@@ -851,6 +852,12 @@ static void seen_put(Seen *seen, const DfpnKey *key) { /* `key` is known to be a
 }
 
 /* Add `key`; 1 if it was new, 0 if seen before, -1 out of memory. */
+static int seen_has(const Seen *seen, const DfpnKey *key) {
+    for (u64 i = key_hash(key) & (seen->slots - 1); seen->taken[i]; i = (i + 1) & (seen->slots - 1))
+        if (same_key(&seen->keys[i], key)) return 1;
+    return 0;
+}
+
 static int seen_add(Seen *seen, const DfpnKey *key) {
     for (u64 i = key_hash(key) & (seen->slots - 1); seen->taken[i]; i = (i + 1) & (seen->slots - 1))
         if (same_key(&seen->keys[i], key)) return 0;
@@ -921,11 +928,23 @@ static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *
 
 /* solver/search/prooftree.py canonical_strategy, with `choose` the proved move and `close` the
    family's closure (when the search takes closures): the same traversal, so the same certificate.
-   Returns (moves as bytes, positions, terminals, depth, the closures' records as a list of bytes). */
+   `images`: the symmetries (each a bytes, cell i going to byte i) under which a prover's position
+   mapped to another one seen is named that image. Returns (moves as bytes, positions, terminals,
+   depth, the closures' records as a list of bytes, the images' symmetry indices as bytes). */
 static PyObject *Search_strategy(Search *self, PyObject *args) {
-    PyObject *position;
+    PyObject *position, *symmetries = NULL;
     int ply = 0; /* the position's ply from the search's root: a bounded claim's bound counts from there */
-    if (!ready(self) || !PyArg_ParseTuple(args, "O|i", &position, &ply)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "O|iO", &position, &ply, &symmetries)) return NULL;
+    Py_ssize_t nsym = symmetries && symmetries != Py_None ? PySequence_Size(symmetries) : 0;
+    if (nsym < 0) return NULL;
+    if (nsym && !self->family->image) {
+        PyErr_Format(PyExc_ValueError, "family '%s' names no images", self->family->name);
+        return NULL;
+    }
+    if (nsym > 255) {
+        PyErr_SetString(PyExc_ValueError, "at most 255 symmetries name images (one byte each)");
+        return NULL;
+    }
     Pending root;
     if (self->family->parse(self->kernel, position, root.state) < 0) return NULL;
     root.ply = ply;
@@ -937,8 +956,24 @@ static PyObject *Search_strategy(Search *self, PyObject *args) {
     Seen seen = {0};
     u64 terminals = 0, steps = 0;
     int depth = 0;
-    PyObject *out = NULL, *records = PyList_New(0);
+    PyObject *out = NULL, *records = PyList_New(0), *permutations = NULL;
+    size_t images_cap = 1 << 12, images_len = 0;
+    unsigned char *images = malloc(images_cap);
+    const unsigned char **perm = calloc(nsym ? (size_t)nsym : 1, sizeof *perm);
     if (!records) goto done;
+    if (nsym) {
+        permutations = PySequence_Tuple(symmetries);
+        if (!permutations) goto done;
+        for (Py_ssize_t g = 0; g < nsym; g++) {
+            PyObject *item = PyTuple_GET_ITEM(permutations, g);
+            if (!PyBytes_Check(item)) {
+                PyErr_SetString(PyExc_TypeError, "a symmetry is a bytes of cells");
+                goto done;
+            }
+            perm[g] = (const unsigned char *)PyBytes_AS_STRING(item);
+        }
+    }
+    if (!images || !perm) goto no_memory;
     if (!stack || !moves || !legal || !buffer || !seen_init(&seen, 1 << 16)) goto no_memory;
     stack[stack_len++] = root;
     self->limit_nodes = ~0ULL, self->limit_mb = 1e300, self->deadline = 1e300, self->progress = NULL;
@@ -964,6 +999,27 @@ static PyObject *Search_strategy(Search *self, PyObject *args) {
         int count = self->family->legal(self->kernel, at.state, legal);
         int pick = -1, push = count, closed = 0;
         if (self->family->mover(self->kernel, at.state) == self->prover) {
+            int named = -1;
+            for (Py_ssize_t g = 0; g < nsym && named < 0; g++) {
+                DfpnKey other;
+                self->family->image(self->kernel, at.state, perm[g], &other);
+                if (!same_key(&other, &id) && seen_has(&seen, &other)) named = (int)g; /* never itself */
+            }
+            if (named >= 0) {
+                if (moves_len == moves_cap) {
+                    unsigned char *bigger = realloc(moves, moves_cap *= 2);
+                    if (!bigger) goto no_memory;
+                    moves = bigger;
+                }
+                if (images_len == images_cap) {
+                    unsigned char *bigger = realloc(images, images_cap *= 2);
+                    if (!bigger) goto no_memory;
+                    images = bigger;
+                }
+                moves[moves_len++] = DFPN_IMAGE;
+                images[images_len++] = (unsigned char)named;
+                continue; /* the traversal does not go past an image */
+            }
             int length = self->closures ? closure(self, at.state, at.ply, 1, self->record) : 0;
             if (length) {
                 PyObject *record = PyBytes_FromStringAndSize((const char *)self->record, length);
@@ -1000,8 +1056,8 @@ static PyObject *Search_strategy(Search *self, PyObject *args) {
                 stack[stack_len++].ply = at.ply + 1;
             }
     }
-    out = Py_BuildValue("y#KKiO", (const char *)moves, (Py_ssize_t)moves_len, (unsigned long long)seen.used,
-                        (unsigned long long)terminals, depth, records);
+    out = Py_BuildValue("y#KKiOy#", (const char *)moves, (Py_ssize_t)moves_len, (unsigned long long)seen.used,
+                        (unsigned long long)terminals, depth, records, (const char *)images, (Py_ssize_t)images_len);
     goto done;
 no_memory:
     PyErr_NoMemory();
@@ -1010,8 +1066,11 @@ done:
     free(moves);
     free(legal);
     free(buffer);
+    free(images);
+    free((void *)perm);
     seen_free(&seen);
     Py_XDECREF(records);
+    Py_XDECREF(permutations);
     return out;
 }
 
@@ -1570,9 +1629,9 @@ static PyMethodDef Search_methods[] = {
      "adopt(other): take the table of a search of this claim's complement (same family and keys), numbers swapped;"
      " `other` keeps an empty table."},
     {"strategy", (PyCFunction)Search_strategy, METH_VARARGS,
-     "strategy(position, ply=0) -> (moves, positions, terminals, depth, closures): the canonical traversal of the proved"
+     "strategy(position, ply=0, images=None) -> (moves, positions, terminals, depth, closures, images): the canonical traversal of the proved"
      " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes (CLOSE where a closure"
-     " proves the position), and the closures' records in traversal order."},
+     " proves the position, IMAGE where it is named an image), the closures' records, and the images' symmetry indices."},
     {NULL},
 };
 

@@ -64,6 +64,11 @@ typedef struct {
        with a Python exception set. A search with a policy hands it to the policy at the prover's
        positions. */
     PyObject *(*export)(const void *kernel, const void *state);
+    /* Optional (NULL: the family's proofs name no images): the identity (as `identity` gives it) of
+       the position with the mark on cell i moved to cell permutation[i], for the strategy walk's
+       images (solver/search/prooftree.py): a permutation the caller took from the family's own
+       symmetries. */
+    void (*image)(const void *kernel, const void *state, const unsigned char *permutation, DfpnKey *key);
     /* Optional (NULL: the family closes nothing): at a position where the prover moves, whether the
        family's knowledge proves the claim there without search. no_loss: the claim's kind;
        plies_left: the plies left before the claim's `within` bound (-1: unbounded). Returns the

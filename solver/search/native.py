@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import resource
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 import weakref
 from importlib import import_module
 from pathlib import Path
@@ -255,12 +255,16 @@ class NativeProofSearch:
             raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
         return self.kernel.move(code)
 
-    def strategy(self, state: Any, ply: int = 0) -> ProofTree:
+    def strategy(self, state: Any, ply: int = 0, images: Sequence[Sequence[int]] = ()) -> ProofTree:
         """The proved strategy from `state` as prooftree.canonical_strategy traverses it with
         `proved_move` and, with closures, the family's closure (the same moves and counts), walked in C.
-        `ply`: the state's ply from the search's root, where a bounded claim's bound counts from."""
-        moves, positions, terminals, depth, closures = self._core.strategy(self.kernel.position(state), ply)
-        return ProofTree(list(moves), positions, terminals, depth, tuple(closures))
+        `ply`: the state's ply from the search's root, where a bounded claim's bound counts from.
+        `images`: cell permutations (the game's symmetries but the identity) naming a prover's
+        position that one maps to another already seen as that image (prooftree.py)."""
+        permutations = tuple(bytes(p) for p in images) or None
+        moves, positions, terminals, depth, closures, named = self._core.strategy(self.kernel.position(state), ply,
+                                                                                 permutations)
+        return ProofTree(list(moves), positions, terminals, depth, tuple(closures), tuple(named))
 
     def adopt(self, other: NativeProofSearch) -> bool:
         """Take the table of `other`, a search of this claim's opposite from the same root (a

@@ -6,11 +6,16 @@ depth-first, pre-order, from the root, children in the canonical legal-move orde
 visited once (a position is "seen" when it is first taken from the stack, so transpositions are
 merged and the proof is a DAG). At the prover's positions the one chosen child is followed; at
 the opponent's, every child. The checker (checker/proof.py) repeats the same traversal.
+
+With symmetries (a positional game's line automorphisms but the identity, `--images`), a prover's
+position that one of them maps to a position already seen is named that image instead (the byte
+IMAGE, and the symmetry's index: the first that does, in their order), and not gone past: the
+strategy from the seen one, mapped, is the strategy from here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,9 +31,11 @@ class ProofTree:
     terminals: int
     depth: int  # longest play from the root, in plies
     closures: tuple[bytes, ...] = ()  # the records of the CLOSE moves as the certificate stores them, in traversal order
+    images: tuple[int, ...] = ()  # the symmetries' indices of the IMAGE moves, in traversal order
 
 
 CLOSE = 255  # the move byte of a prover's position closed by a closure (never a move index)
+IMAGE = 253  # the move byte of a prover's position named a symmetric image of one seen (never a move index)
 NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
 TRAVERSAL_BUDGET = 50_000  # steps of solver/games/positional/blocking.py per position when a Python walk writes pairings
 
@@ -38,7 +45,7 @@ def after_move(tree: ProofTree, index: int) -> ProofTree:
     order) leads to `tree`'s root: that move, then `tree` as it is. The traversal from the earlier
     position visits it, takes the one child, then repeats `tree`'s traversal exactly (the games are
     acyclic, so the earlier position is not among `tree`'s)."""
-    return ProofTree([index, *tree.moves], tree.positions + 1, tree.terminals, tree.depth + 1, tree.closures)
+    return ProofTree([index, *tree.moves], tree.positions + 1, tree.terminals, tree.depth + 1, tree.closures, tree.images)
 
 
 def closure_record(closure: tuple[int | None, Any] | bytes | None) -> bytes | None:
@@ -53,16 +60,19 @@ def closure_record(closure: tuple[int | None, Any] | bytes | None) -> bytes | No
 
 def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any],
                        close: Callable[[Any, int | None], bytes | None] | None = None, within: int | None = None,
-                       visit: Callable[[Any, int], None] | None = None) -> ProofTree:
+                       visit: Callable[[Any, int], None] | None = None,
+                       symmetries: Sequence[Callable[[Any], Any]] = ()) -> ProofTree:
     """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc),
     or, where `close(state, plies_left)` gives a closure's record (as the certificate stores it: a
     pairing's, a count's), closes the position by it (the byte CLOSE); with `within` N, positions at
     ply N are leaves (a bounded claim) and `plies_left` is N minus the ply (None without a bound).
     `visit(state, ply)`, if given, is called once at each position the traversal reaches, before the rest
-    (solver/search/parallel.py learns a worker's moves there)."""
+    (solver/search/parallel.py learns a worker's moves there). `symmetries`: state maps under which
+    a prover's position mapped to a seen one is named that image (the module docstring)."""
     seen: set[Any] = set()
     moves: list[int] = []
     closures: list[bytes] = []
+    images: list[int] = []
     terminals = depth = 0
     stack = [(root, 0)]
     while stack:
@@ -81,6 +91,12 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
             continue
         legal = game.legal_moves(state)
         if game.to_move(state) == prover:
+            image = next((i for i, symmetry in enumerate(symmetries)
+                          if (other := game.key(symmetry(state))) != key and other in seen), None)  # not itself
+            if image is not None:
+                moves.append(IMAGE)
+                images.append(image)
+                continue
             record = None if close is None else close(state, None if within is None else within - ply)
             if record is not None:
                 moves.append(CLOSE)
@@ -91,4 +107,4 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
             stack.append((game.apply(state, move), ply + 1))
         else:
             stack.extend((game.apply(state, move), ply + 1) for move in reversed(legal))
-    return ProofTree(moves, len(seen), terminals, depth, tuple(closures))
+    return ProofTree(moves, len(seen), terminals, depth, tuple(closures), tuple(images))

@@ -287,6 +287,15 @@ static void key(const void *kernel, const void *state, DfpnKey *key) {
     key->w[2] = 0;
 }
 
+/* The identity of the board with the mark on cell c moved to permutation[c] (the walk's images). */
+static void image_identity(const void *kernel, const void *state, const unsigned char *permutation, DfpnKey *key) {
+    const Position *p = state;
+    u64 x = 0, o = 0;
+    for (u64 bits = p->x; bits; bits &= bits - 1) x |= 1ULL << permutation[__builtin_ctzll(bits)];
+    for (u64 bits = p->o; bits; bits &= bits - 1) o |= 1ULL << permutation[__builtin_ctzll(bits)];
+    key->w[0] = x, key->w[1] = o, key->w[2] = 0;
+}
+
 /* The marks (X bitboard, O bitboard), for a policy (kernel.py `state` reads them back). */
 static PyObject *export(const void *kernel, const void *state) {
     const Position *p = state;
@@ -651,6 +660,7 @@ const DfpnFamily dfpn_positional = {
     .legal = legal,
     .identity = identity,
     .export = export,
+    .image = image_identity,
     .close = closure,
 };
 
