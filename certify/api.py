@@ -115,20 +115,23 @@ def prove(
     first_move: str | None = None,
     pairings: bool = False,
     threads: int = 1,
+    images: bool = False,
 ) -> Proof:
     """Prove by proof-number search that `player` wins (`claim="win"`) or does not lose (`"no-loss"`).
 
     Works for every family (`"uttt"` too) and boards past the table solver's 4×4; `position` is a
     position in the family's notation, as `certify show` prints it (None: the start). The search
     stops after `max_nodes` nodes or at `max_memory` MB of resident memory (each None: no limit).
-    `within`, `first_move`, `pairings` and `threads` are `certify prove`'s `--within N` (a bounded
-    claim), `--first-move MOVE` (the prover's first move fixed), `--pairings` (pairing closures) and
-    `--threads N`. As `certify prove` does, a disproved claim has its opposite searched with the
-    same budget (`Proof.opposite`; not after a fixed first move, whose refutation certifies
+    `within`, `first_move`, `pairings`, `threads` and `images` are `certify prove`'s `--within N` (a
+    bounded claim), `--first-move MOVE` (the prover's first move fixed), `--pairings` (pairing
+    closures), `--threads N` and `--images` (positions named as symmetric images of others). As
+    `certify prove` does, a disproved claim has its opposite searched with the same budget
+    (`Proof.opposite`; not after a fixed first move, whose refutation certifies
     nothing), and the certificate records the `certify prove` command of the same words, so that
     `Proof.save` writes that command's file byte for byte.
     """
-    from certify.proving.single import FirstMoveError, prove_claim, prove_command, prove_options, require_pairings
+    from certify.proving.single import (FirstMoveError, image_symmetries, prove_claim, prove_command, prove_options,
+                                        require_pairings)
     from solver.search.pns import Claim
 
     family = family_game(text)
@@ -147,9 +150,13 @@ def prove(
             first_move = family.format_move(family.parse_move(require_text("first_move", first_move, "a move like 'X4'")))
         if pairings:
             require_pairings(family)
+        if images:
+            image_symmetries(family)
     name = game_name(text, family)  # no command is recorded for rules no name states: none writes the file again
-    command = "" if name is None else prove_command(name, target, prove_options(within, position, first_move, pairings=pairings, threads=threads))
-    settings: dict[str, Any] = dict(max_nodes=max_nodes, max_memory_mb=max_memory, pairings=pairings, threads=threads, command=command)
+    command = "" if name is None else prove_command(name, target, prove_options(within, position, first_move, pairings=pairings,
+                                                                                      threads=threads, images=images))
+    settings: dict[str, Any] = dict(max_nodes=max_nodes, max_memory_mb=max_memory, pairings=pairings, threads=threads, command=command,
+                                    images=images)
     with bad_input():
         try:
             attempt, opposite = prove_claim(family, target, position, first_move, **settings)

@@ -128,3 +128,19 @@ def test_the_verified_checker_says_it_does_not_read_images(tmp_path: Path) -> No
     path.write_text(json.dumps(document("tictactoe", Claim(2, "no-loss"))))
     done = subprocess.run([str(binary), str(path)], capture_output=True, text=True)
     assert done.returncode == 3 and "NOT READ" in done.stdout + done.stderr
+
+
+def test_the_python_api_writes_what_the_command_writes(tmp_path: Path) -> None:
+    import certify
+    from certify.errors import CertifyError
+
+    proof = certify.prove("mnk:4,4,3", 1, images=True)
+    path = tmp_path / "api.json"
+    proof.save(path)
+    out = tmp_path / "cli.json"
+    done = subprocess.run([sys.executable, "-m", "certify", "prove", "mnk:4,4,3", "--claim", "win", "--player", "1", "--images",
+                           "-o", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert path.read_bytes() == out.read_bytes()
+    with pytest.raises(CertifyError, match="not a positional game"):
+        certify.prove("uttt", 1, images=True, max_nodes=10)
