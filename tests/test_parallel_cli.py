@@ -93,28 +93,31 @@ def test_batch_lines_with_first_moves(tmp_path: Path) -> None:
     assert "X4 first" in table and "first move fails" in table and "not refuted" in table
 
 
-def test_batch_lines_with_a_bound_pairings_plain_search_and_threads(tmp_path: Path) -> None:
-    """A line takes `--within`, `--pairings`, `--plain` and `--threads` as `certify prove` does: the
+def test_batch_lines_with_a_bound_pairings_plain_search_threads_and_images(tmp_path: Path) -> None:
+    """A line takes `--within`, `--pairings`, `--plain`, `--threads` and `--images` as `certify prove` does: the
     same certificate byte for byte (one thread), under `certify prove`'s name for it (a bound is part
     of the name)."""
     lines = [["tictactoe", "--claim", "no-loss", "--player", "2", "--pairings"],
              ["mnk:4,4,3", "--claim", "win", "--player", "1", "--within", "7", "--plain"],
              ["tictactoe", "--claim", "win", "--player", "1", "--within", "5"],
-             ["mnk:4,4,4", "--claim", "no-loss", "--player", "2", "--threads", "2"]]
+             ["mnk:4,4,4", "--claim", "no-loss", "--player", "2", "--threads", "2"],
+             ["mnk:4,4,4", "--claim", "no-loss", "--player", "1", "--images"]]
     batch, folder = tmp_path / "lines.txt", tmp_path / "proofs"
     batch.write_text("".join(" ".join(words) + "\n" for words in lines))
     data = json.loads(run("prove", "--batch", str(batch), "-o", str(folder), "--workers", "2", "--json").output)
-    assert [(i["status"], i.get("within")) for i in data["items"]] == [("proved", None), ("proved", 7), ("refuted", 5), ("proved", None)]
+    assert [(i["status"], i.get("within")) for i in data["items"]] == [("proved", None), ("proved", 7), ("refuted", 5), ("proved", None),
+                                                                       ("proved", None)]
     names = [Path(i["file"]).name for i in data["items"]]
     assert names[1].startswith("mnk-4-4-3.p1-win-within-7.") and names[2].startswith("tictactoe.p2-no-loss-within-5.")
-    for number, words in enumerate(lines[:3]):
+    for number, words in [*enumerate(lines[:3]), (4, lines[4])]:
         single = tmp_path / f"single{number}.json"
         run("prove", *words, "-o", str(single))
         assert Path(data["items"][number]["file"]).read_bytes() == single.read_bytes(), words
     threaded = Path(data["items"][3]["file"])  # two threads race: another proof each run, its command says so
     assert json.loads(threaded.read_text())["provenance"]["command"].endswith("--threads 2")
     assert checker.check_file(str(threaded)).exit_code == 0
-    assert json.loads(single.read_text())["claim"]["within"] == 5  # the opposite keeps the bound
+    assert json.loads((tmp_path / "single2.json").read_text())["claim"]["within"] == 5  # the opposite keeps the bound
+    assert json.loads(single.read_text())["proof"]["image_count"] > 0  # --images named images
     assert json.loads(Path(data["items"][0]["file"]).read_text())["proof"]["closures"] > 0  # --pairings closed branches
 
 
@@ -138,6 +141,7 @@ def test_a_batch_writes_positions_as_certify_prove_does(tmp_path: Path) -> None:
     (["--pairings"], "give --pairings there, not here"),
     (["--within", "5", "--plain"], "give --within and --plain there, not here"),
     (["--threads", "2"], "give --threads there, not here"),
+    (["--images"], "give --images there, not here"),
     (["--first-move", "X4"], "give --first-move there, not here"),
     (["--policy", "certify.papers.bertholon:open_rules_plan"], "leave out --policy"),
 ])
@@ -154,6 +158,8 @@ def test_search_options_of_a_batch_go_on_its_lines(tmp_path: Path, args: list[st
     ("tictactoe --claim win --player 1 --first-move X9", "line 1: --first-move: X9 is not a legal move"),
     ("tictactoe --claim no-loss --player 2 --first-move X4", "line 1: --first-move: X4 is player 1's move"),
     ("uttt --claim no-loss --player 2 --within 20 --pairings", "line 1: --pairings: uttt has no pairing closures"),
+    ("uttt --claim win --player 1 --images", "line 1: --images: uttt is not a positional game"),
+    ("tictactoe --value --images", "line 1: --images names images in a claim's proof; leave out --value"),
 ])
 def test_a_bad_first_move_in_a_batch_is_one_line(tmp_path: Path, line: str, message: str) -> None:
     batch = tmp_path / "lines.txt"

@@ -223,12 +223,12 @@ def prove(
         prove_value(game, position, output, max_nodes, max_memory, plain, timed, force, json_out)
     if batch is not None:
         unused = [name for name, v in (("--policy", policy), ("--closure-budget", closure_budget), ("--potential", potential or None),
-                                       ("--images", images or None), ("--timed", timed or None)) if v is not None]
+                                       ("--timed", timed or None)) if v is not None]
         if unused:
             raise fail(f"--batch searches each line with its own words and the default settings; leave out {' and '.join(unused)}")
         on_lines = [name for name, v in (("GAME", game), ("--claim", claim), ("--player", player), ("--position", position),
                                          ("--within", within), ("--first-move", first_move), ("--plain", plain or None), ("--pairings", pairings or None),
-                                         ("--threads", threads if threads > 1 else None)) if v is not None]
+                                         ("--threads", threads if threads > 1 else None), ("--images", images or None)) if v is not None]
         if on_lines:
             raise fail(f"--batch FILE reads each proof's words from FILE's lines; give {' and '.join(on_lines)} there, not here")
         from certify.cli.parallel import engine_spec, run_batch
