@@ -174,6 +174,17 @@ def line_problem(game: Game, board: Board) -> str | None:
     return None
 
 
+def completions(game: Game, board: Board, player: int) -> set[int]:
+    """The empty cells where `player` would complete a line now: lines holding only `player`'s
+    marks and one empty cell."""
+    cells = set()
+    for line in game.lines:
+        empty = [cell for cell in line if board[cell] == EMPTY]
+        if len(empty) == 1 and all(board[cell] == player for cell in line if cell != empty[0]):
+            cells.add(empty[0])
+    return cells
+
+
 def symmetry(game: Game, raw: object, index: int) -> tuple[int, ...]:
     """A proof's symmetry `index`: a permutation of the cells (the mark on cell i goes to cell p[i])
     mapping the set of lines onto itself, so that it maps every position to one of the same value

@@ -31,6 +31,11 @@ permutation of `proof.symmetries` (each checked once to map the lines onto the l
 checker/positional.py `symmetry`). The permutation must take the position to another one already seen;
 that one has as many marks, so it is no position on the play leading here (each move adds a mark):
 its whole strategy was checked, and maps to one from here. The traversal does not go past it.
+
+With `proof.replies` "blocks" (own marks, the first line wins), an opponent's position where the
+prover has a line to complete and the opponent none lists only the opponent's moves on those cells:
+any other move leaves a line the prover completes next (a win two plies on, counted as such in the
+longest play). Not within two plies of a bound, where every move is listed as before.
 """
 
 from array import array
@@ -69,14 +74,15 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
     moves = unpack_bytes(proof, "moves", "proof", turns)
     proof_bytes, closures = closures_of(proof, family, game, result, turns, limits)
     symmetries, images = images_of(proof, family, game, turns, limits)
+    blocks = blocks_of(proof, family, game, positions, limits)
     closed = loose = imaged = 0  # loose: the potential closures among them; imaged: the positions named as images
     root = family.initial(game) if root_text is None else family.parse_position(game, root_text)
     worst = 1 if result == "win" else 0
     seen, stack, used = {}, [(root, None, 0)], 0  # seen: position → longest play from it, once left
     while stack:
         state, below, ply = stack.pop()
-        if below is not None:  # every position below is done: leave this one
-            seen[state] = 1 + max(seen[child] for child in below)
+        if below is not None:  # every position below is done: leave this one (None: a reply not listed, lost at once)
+            seen[state] = 1 + max(1 if child is None else seen[child] for child in below)
             continue
         if state in seen:
             continue
@@ -137,8 +143,13 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
                               f"which has only {len(children)} legal moves")
             stack += [(state, [children[index][1]], ply), (children[index][1], None, ply + 1)]
         else:
-            stack.append((state, [child for _, child in children], ply))
-            stack.extend((child, None, ply + 1) for _, child in reversed(children))
+            listed = children
+            if blocks and (within is None or ply + 2 <= within):
+                threats = positional.completions(game, state, player)
+                if threats and not positional.completions(game, state, 3 - player):
+                    listed = [(move, child) for move, child in children if move[0] in threats]
+            stack.append((state, [child for _, child in listed] + [None] * (len(listed) < len(children)), ply))
+            stack.extend((child, None, ply + 1) for _, child in reversed(listed))
     if used != turns:
         raise Invalid(f"proof.moves has {turns - used} move(s) the strategy never uses")
     if closed != len(closures):
@@ -155,6 +166,8 @@ def check(envelope: Envelope, family, game, limits: Limits, progress=None) -> st
         closing += f" ({loose:,} of them leaving lines of potential below 1/2)"
     if symmetries:
         closing += f", {counted(imaged, 'position', 'positions')} as symmetric images of others"
+    if blocks:
+        closing += f", only blocks listed where player {player} has a line to complete"
     longest = f"the longest play to an end or {how} lasts" if closures else "the longest play lasts"
     return (f"player {player} {claimed} from {where}: {counted(positions, 'position', 'positions')}, "
             f"{counted(turns - closed - imaged, 'move', 'moves')} of player {player}{closing} checked; {longest} "
@@ -237,6 +250,23 @@ def images_of(proof: dict, family, game, turns: int, limits: Limits) -> tuple[li
         raise NotACertificate(f"proof.symmetries and proof.images: work {work:,}, over the work budget "
                               f"({limits.max_work:,} work); to check them, raise it: --max-work {work}")
     return [positional.symmetry(game, p, i) for i, p in enumerate(raw)], unpack_bytes(proof, "images", "proof", count)
+
+
+def blocks_of(proof: dict, family, game, positions: int, limits: Limits) -> bool:  # type: ignore[no-untyped-def]
+    """Whether `proof.replies` is "blocks" (absent: every reply is listed, as before). Only positional
+    games with own marks whose first line wins have it; finding the prover's and the opponent's lines
+    to complete at a position reads the lines again, which counts against the budget first."""
+    if "replies" not in proof:
+        return False
+    word_field(proof, "replies", "proof", ("blocks",))
+    if family is not positional or game.marks != "own" or game.goal != "first-line-wins":
+        raise NotACertificate("proof.replies: only blocks are listed, and only in a positional game of own marks "
+                              "whose first line wins")
+    work = positions * 2 * sum(map(len, game.lines))
+    if work > limits.max_work:
+        raise NotACertificate(f"proof.replies: work {work:,}, over the work budget ({limits.max_work:,} work); "
+                              f"to check them, raise it: --max-work {work}")
+    return True
 
 
 def closure_at(raw: bytes, offset: int) -> tuple[int | None, list[list[int]]]:

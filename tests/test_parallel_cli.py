@@ -101,7 +101,7 @@ def test_batch_lines_with_a_bound_pairings_plain_search_threads_and_images(tmp_p
              ["mnk:4,4,3", "--claim", "win", "--player", "1", "--within", "7", "--plain"],
              ["tictactoe", "--claim", "win", "--player", "1", "--within", "5"],
              ["mnk:4,4,4", "--claim", "no-loss", "--player", "2", "--threads", "2"],
-             ["mnk:4,4,4", "--claim", "no-loss", "--player", "1", "--images"]]
+             ["mnk:4,4,4", "--claim", "no-loss", "--player", "1", "--images", "--blocks"]]
     batch, folder = tmp_path / "lines.txt", tmp_path / "proofs"
     batch.write_text("".join(" ".join(words) + "\n" for words in lines))
     data = json.loads(run("prove", "--batch", str(batch), "-o", str(folder), "--workers", "2", "--json").output)
@@ -142,6 +142,7 @@ def test_a_batch_writes_positions_as_certify_prove_does(tmp_path: Path) -> None:
     (["--within", "5", "--plain"], "give --within and --plain there, not here"),
     (["--threads", "2"], "give --threads there, not here"),
     (["--images"], "give --images there, not here"),
+    (["--blocks"], "give --blocks there, not here"),
     (["--first-move", "X4"], "give --first-move there, not here"),
     (["--policy", "certify.papers.bertholon:open_rules_plan"], "leave out --policy"),
 ])
@@ -160,6 +161,7 @@ def test_search_options_of_a_batch_go_on_its_lines(tmp_path: Path, args: list[st
     ("uttt --claim no-loss --player 2 --within 20 --pairings", "line 1: --pairings: uttt has no pairing closures"),
     ("uttt --claim win --player 1 --images", "line 1: --images: uttt is not a positional game"),
     ("tictactoe --value --images", "line 1: --images names images in a claim's proof; leave out --value"),
+    ("misere --claim no-loss --player 1 --blocks", "line 1: --blocks: misere is not a game of own marks whose first line wins"),
 ])
 def test_a_bad_first_move_in_a_batch_is_one_line(tmp_path: Path, line: str, message: str) -> None:
     batch = tmp_path / "lines.txt"

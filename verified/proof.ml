@@ -239,6 +239,9 @@ let check limits f doc : string =
   let moves = Unpack.field "proof" "moves" turns proof in
   let no_loss = result = "no-loss" in
   (match proof with
+   | Obj fields when List.mem_assoc "replies" fields ->
+     (* checker/proof.py blocks_of: only the blocks listed at the opponent's positions facing a line *)
+     unread "proofs listing only blocks (proof.replies, docs/certificate-format.md) are not proved in verified/ yet; `python -m checker` reads them"
    | Obj fields when List.mem_assoc "symmetries" fields ->
      (* checker/proof.py images_of: positions named as symmetric images of others (move byte 253) *)
      unread "positions named as symmetric images (proof.symmetries, move byte 253, docs/certificate-format.md) are not proved in verified/ yet; `python -m checker` reads them"

@@ -22,7 +22,8 @@ from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSe
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, is_stdout, readable_file
 from certify.proving.single import (Attempt, CoreUnavailable, FirstMoveError, peak_rss_mb, prove as run_proof, prove_command,
-                                    image_symmetries, prove_first_move, prove_options, require_pairings, write_proof)
+                                    blocking_replies, image_symmetries, prove_first_move, prove_options, require_pairings,
+                                    write_proof)
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
 from solver.search.policy import PolicyMoveError
@@ -156,6 +157,7 @@ def prove(
     pairings: Annotated[bool, typer.Option("--pairings", help="no-loss, positional own-mark games: close a branch where a pairing blocks every line left to the opponent (the checker verifies it there); a win claim: give up a branch where the opponent has such a pairing.")] = False,
     closure_budget: Annotated[Optional[int], typer.Option("--closure-budget", min=1, metavar="STEPS", help="With --pairings: at most this many steps of the pairing search per position (default 2,000). On mnk:8,8,5 closures that succeed take few steps and failing ones the whole budget: 50 searched the same nodes 2.3x faster than 200 (docs/findings.md).")] = None,
     images: Annotated[bool, typer.Option("--images", help="Positional games: write a prover's position that a symmetry of the lines maps to another already in the proof as that image (a smaller file: qubic's 192 symmetries, 4x4's 32; the stdlib checker verifies each; the verified checker answers NOT READ).")] = False,
+    blocks: Annotated[bool, typer.Option("--blocks", help="Positional games of own marks whose first line wins: where the prover has a line to complete and the opponent none, list only the opponent's blocks in the proof (every other reply loses at once; the stdlib checker sees it; the verified checker answers NOT READ). Win proofs are mostly such replies: mnk:5,6,4, 67,477 positions, 6,927 with --images too.")] = False,
     potential: Annotated[bool, typer.Option("--potential", help="With --pairings: a closure's pairs may leave lines unblocked whose Erdos-Selfridge potential is below 1/2 (docs/certificate-format.md; the verified checker answers NOT READ for such a proof).")] = False,
     within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
@@ -205,8 +207,8 @@ def prove(
         raise fail("--jump skips levels of a repair: give it with --from-proof FILE")
     if from_proof is not None:
         given = [name for name, v in (("--value", value or None), ("--batch", batch), ("--policy", policy),
-                                      ("--plain", plain or None), ("--pairings", pairings or None), ("--images", images or None))
-                 if v is not None]
+                                      ("--plain", plain or None), ("--pairings", pairings or None), ("--images", images or None),
+                                      ("--blocks", blocks or None)) if v is not None]
         if given or parallel or core != "auto":
             raise fail(f"--from-proof runs its own serial sub-searches; leave out {' and '.join(given or ['--workers/--ray/--core'])}")
         if claim != "win" or within is None:
@@ -214,7 +216,7 @@ def prove(
     if value:
         given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch),
                                       ("--within", within), ("--policy", policy), ("--pairings", pairings or None),
-                                      ("--images", images or None)) if v is not None]
+                                      ("--images", images or None), ("--blocks", blocks or None)) if v is not None]
         given += ["--workers/--ray"] if parallel else []
         if given:
             raise fail(f"--value settles both players' claims with the serial search; leave out {' and '.join(given)}")
@@ -228,7 +230,8 @@ def prove(
             raise fail(f"--batch searches each line with its own words and the default settings; leave out {' and '.join(unused)}")
         on_lines = [name for name, v in (("GAME", game), ("--claim", claim), ("--player", player), ("--position", position),
                                          ("--within", within), ("--first-move", first_move), ("--plain", plain or None), ("--pairings", pairings or None),
-                                         ("--threads", threads if threads > 1 else None), ("--images", images or None)) if v is not None]
+                                         ("--threads", threads if threads > 1 else None), ("--images", images or None),
+                                         ("--blocks", blocks or None)) if v is not None]
         if on_lines:
             raise fail(f"--batch FILE reads each proof's words from FILE's lines; give {' and '.join(on_lines)} there, not here")
         from certify.cli.parallel import engine_spec, run_batch
@@ -257,15 +260,16 @@ def prove(
     for name, given in (("--closure-budget", closure_budget is not None), ("--potential", potential)):
         if given and (not pairings or parallel):
             raise fail(f"{name}: give it with --pairings, in one process (not with --workers or --ray)")
-    if images:
-        if parallel:
-            raise fail("--images: give it in one process (not with --workers or --ray)")
+    for name, given, able in (("--images", images, image_symmetries), ("--blocks", blocks, lambda g: blocking_replies(g, 1))):
+        if given and parallel:
+            raise fail(f"{name}: give it in one process (not with --workers or --ray)")
         try:
-            image_symmetries(game_obj)
+            if given:
+                able(game_obj)
         except ValueError as err:
             raise fail(str(err)) from None
     # recorded in provenance after the claim: the command that regenerates the file
-    options = prove_options(within, position, first_move, plain, pairings, closure_budget, potential, threads, images)
+    options = prove_options(within, position, first_move, plain, pairings, closure_budget, potential, threads, images, blocks)
     if from_proof is not None:
         from certify.cli.repairing import prove_from_proof
 
@@ -328,7 +332,7 @@ def prove(
             settings = dict(max_nodes=max_nodes, max_memory_mb=max_memory, progress=hook, plain=plain, checkpoint=checkpoint,
                             checkpoint_seconds=checkpoint_minutes * 60, resume=resume if mine else None, pairings=pairings,
                             policy=plan, core=core, potential=potential, closure_budget=closure_budget, threads=threads,
-                            inherit=inherit, images=images)
+                            inherit=inherit, images=images, blocks=blocks)
             try:
                 if first_move is not None:
                     return prove_first_move(game_obj, claim_searched, position, first_move, command, timed, **settings), None

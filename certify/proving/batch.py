@@ -2,7 +2,7 @@
 
 A batch file holds one proof per line: what you would type after `certify prove`, that is GAME,
 `--claim win|no-loss` and `--player 1|2`, or `--value`, and optionally `--position P`, `--plain`
-and, with a claim, `--within N`, `--first-move MOVE`, `--pairings`, `--images` and `--threads N` (shell quoting;
+and, with a claim, `--within N`, `--first-move MOVE`, `--pairings`, `--images`, `--blocks` and `--threads N` (shell quoting;
 `#` starts a comment; blank lines are skipped). A line
 does what `certify prove` does with the same words: a claim is certified, or its opposite when it
 is refuted (a refuted first move certifies nothing: other first moves were not searched);
@@ -49,10 +49,11 @@ class Item:
     player: int | None  # None for a value line
     first_move: str | None = None  # the prover's first move, fixed (`certify prove --first-move`)
     within: int | None = None  # a bounded claim (`certify prove --within N`)
-    plain: bool = False  # how the search runs or writes, not what it proves: none of the four is part of the identity
+    plain: bool = False  # how the search runs or writes, not what it proves: none of the five is part of the identity
     pairings: bool = False
     threads: int = 1
     images: bool = False
+    blocks: bool = False
 
     @property
     def target(self) -> Claim:
@@ -71,7 +72,8 @@ class Item:
         from certify.proving.single import prove_command, prove_options
 
         return prove_command(self.game, claim, prove_options(self.within, self.position, self.first_move, self.plain, self.pairings,
-                                                             threads=self.threads, images=self.images))
+                                                             threads=self.threads, images=self.images,
+                                                             blocks=self.blocks))
 
     def words(self) -> str:
         """`mnk:4,4,3 at POSITION: player 1 win` or `tictactoe: value`."""
@@ -100,6 +102,7 @@ def _line_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pairings", action="store_true")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--images", action="store_true")
+    parser.add_argument("--blocks", action="store_true")
     return parser
 
 
@@ -116,6 +119,7 @@ def _item(number: int, args: argparse.Namespace) -> Item:
                                  (args.within is not None, "--within", "bounds a claim"),
                                  (args.pairings, "--pairings", "closes a claim's branches"),
                                  (args.images, "--images", "names images in a claim's proof"),
+                                 (args.blocks, "--blocks", "lists blocks in a claim's proof"),
                                  (args.threads != 1, "--threads", "runs one claim's search")):
             if given:
                 raise BatchError(f"{name} {why}; leave out --value")
@@ -124,7 +128,7 @@ def _item(number: int, args: argparse.Namespace) -> Item:
     if missing:
         raise BatchError(f"the following arguments are required: {', '.join('--' + m for m in missing)} (or --value)")
     return Item(number, args.game, args.position, args.claim, args.player, args.first_move, args.within,
-                args.plain, args.pairings, args.threads, args.images)
+                args.plain, args.pairings, args.threads, args.images, args.blocks)
 
 
 def parse_batch(text: str) -> list[Item]:
@@ -239,7 +243,8 @@ def prove_item(options: Options, item: Item) -> ItemAnswer:
         return ItemAnswer("proved", tuple((p.claim, p.text or "") for p in settled.proofs), nodes, seconds, settled.value)
     claim = item.target
     budgets = dict(max_nodes=options.max_nodes, max_memory_mb=options.max_memory_mb, command=item.command(claim),
-                   plain=item.plain, pairings=item.pairings, threads=item.threads, images=item.images)
+                   plain=item.plain, pairings=item.pairings, threads=item.threads, images=item.images,
+                   blocks=item.blocks)
     attempt, opposite = prove_claim(game, claim, item.position, item.first_move, **budgets)
     if attempt.outcome.status == "proved":
         return ItemAnswer("proved", ((claim, attempt.text or ""),), attempt.outcome.nodes, attempt.seconds)
@@ -266,7 +271,7 @@ class Batch:
     def validate(self) -> None:
         """Resolve every line's game, position and first move now, so a bad line stops the batch
         before any work; a position and a first move are then written as `certify prove` records them."""
-        from certify.proving.single import FirstMoveError, image_symmetries, opening_move, require_pairings
+        from certify.proving.single import FirstMoveError, blocking_replies, image_symmetries, opening_move, require_pairings
 
         for number, item in enumerate(self.items):
             try:
@@ -275,6 +280,8 @@ class Batch:
                     require_pairings(game)
                 if item.images:
                     image_symmetries(game)
+                if item.blocks:
+                    blocking_replies(game, item.target.player)
                 if item.position is not None:
                     item = self.items[number] = replace(item, position=game.format_position(state))
                 if item.first_move is not None:

@@ -117,7 +117,7 @@ def prove_command(game: str, claim: Claim, options: list[str]) -> str:
 
 def prove_options(within: int | None = None, position: str | None = None, first_move: str | None = None,
                   plain: bool = False, pairings: bool = False, closure_budget: int | None = None,
-                  potential: bool = False, threads: int = 1, images: bool = False) -> list[str]:
+                  potential: bool = False, threads: int = 1, images: bool = False, blocks: bool = False) -> list[str]:
     """The options `prove_command` records after the claim, in the one order every caller writes
     them (the command line, a batch line, the Python API), so that the same words give the same
     file; `position` and `first_move` as the game formats them."""
@@ -126,7 +126,7 @@ def prove_options(within: int | None = None, position: str | None = None, first_
     options += [] if first_move is None else [f"--first-move {first_move}"]
     options += ["--plain"] * plain + ["--pairings"] * pairings
     options += [] if closure_budget is None else [f"--closure-budget {closure_budget}"]
-    options += ["--potential"] * potential + ["--images"] * images
+    options += ["--potential"] * potential + ["--images"] * images + ["--blocks"] * blocks
     return options + ([f"--threads {threads}"] if threads > 1 else [])  # a threaded file is one of the claim's proofs, not the serial run's bytes
 
 
@@ -153,6 +153,7 @@ def prove(
     threads: int = 1,
     inherit: Attempt | None = None,
     images: bool = False,
+    blocks: bool = False,
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
@@ -172,13 +173,16 @@ def prove(
     table's cap, below what the memory budget leaves (a benchmark gives it its peer's table size).
     `images`: the certificate names a prover's position that a symmetry of the game maps to
     another already in the proof as that image (`image_symmetries`; a smaller file, read by the
-    stdlib checker). `inherit`: the attempt that disproved this claim's opposite from the same root; where both
+    stdlib checker). `blocks`: at the opponent's positions where the prover has a line to complete
+    and the opponent none, the certificate lists only the blocks (`blocking_replies`: every other
+    reply loses at once, which the stdlib checker sees for itself). `inherit`: the attempt that disproved this claim's opposite from the same root; where both
     searches are compiled and key positions alike, this one takes that search's table, its numbers
     swapped (solver/search/native.py `adopt`), and starts from the disproof, not from nothing
     (not with `resume`, whose table is this claim's own).
     """
     started = time.perf_counter()
     named_by = image_symmetries(game) if images else ()  # refused before any search
+    replies = blocking_replies(game, claim.player) if blocks else None  # refused before any search too
     state = game.initial() if root is None else game.parse_position(root)
     hooks = NoHooks() if plain else hooks_for_claim(game.search_hooks(), claim.result, claim.within, state)
     if threads > 1 and policy is not None:
@@ -223,10 +227,10 @@ def prove(
     closure = getattr(hooks, "closure", None) if walk is None and closing(hooks, pairings) else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
         lambda position, left: closure_record(closure(position, claim.player, claim.result, TRAVERSAL_BUDGET, left)))
-    tree = (walk(state, 0, named_by) if walk is not None
+    tree = (walk(state, 0, named_by, blocks) if walk is not None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within,
-                                    symmetries=[permuted(game, p) for p in named_by]))
-    certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
+                                    symmetries=[permuted(game, p) for p in named_by], replies=replies))
+    certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed, blocks)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used, adopted=adopted, resumed=resumed)
 
 
@@ -271,7 +275,8 @@ def prove_first_move(game: Game[Any, Any], claim: Claim, root: str | None, first
     if attempt.tree is None:
         return replace(attempt, claim=claim, root=root)
     tree = after_move(attempt.tree, legal.index(move))
-    certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed)
+    certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed,
+                                                attempt.certificate is not None and attempt.certificate.proof.replies == "blocks")
     return replace(attempt, claim=claim, root=root, tree=tree, certificate=certificate, seconds=seconds)
 
 
@@ -471,6 +476,33 @@ def image_symmetries(game: Game[Any, Any]) -> tuple[tuple[int, ...], ...]:
     return line_automorphisms(game.rules)[1:]
 
 
+def blocking_replies(game: Game[Any, Any], prover: int) -> Callable[[Any, list[Any]], list[Any]]:
+    """The opponent's moves a proof with `--blocks` lists at a position: where `prover` has a line
+    to complete and the opponent none, the moves on those cells (any other loses at once); else
+    every move. Raises ValueError unless the game is positional with own marks and the first line
+    winning (checker/proof.py `blocks_of`)."""
+    rules = game.rules
+    if rules.canonical().get("family") != "positional" or rules.marks != "own" or rules.goal != "first-line-wins":
+        raise ValueError(f"--blocks: {rules.name} is not a game of own marks whose first line wins")
+
+    def completions(board: tuple[int, ...], player: int) -> set[int]:
+        cells = set()
+        for line in rules.lines:
+            empty = [cell for cell in line if board[cell] == 0]
+            if len(empty) == 1 and all(board[cell] == player for cell in line if cell != empty[0]):
+                cells.add(empty[0])
+        return cells
+
+    def replies(state: Any, legal: list[Any]) -> list[Any]:
+        board = game.board(state)
+        threats = completions(board, prover)
+        if not threats or completions(board, 3 - prover):
+            return legal
+        return [move for move in legal if move.cell in threats]
+
+    return replies
+
+
 def permuted(game: Game[Any, Any], permutation: tuple[int, ...]) -> Callable[[Any], Any]:
     """The state map of a cell permutation: the mark on cell i goes to cell permutation[i]."""
     return lambda state: game.code([mark for _, mark in sorted(zip(permutation, game.board(state)))])
@@ -485,6 +517,7 @@ def strategy_certificate(
     command: str,
     started: float,
     timed: bool,
+    blocks: bool = False,
 ) -> tuple[StrategyCertificate, float]:
     """The certificate of a proved claim whose strategy's canonical traversal is `tree`;
     (certificate, seconds since `started`). The root is written as the game draws `state`,
@@ -505,7 +538,8 @@ def strategy_certificate(
                     **({"closures": len(tree.closures), "closure_bytes": len(packed), field: pack_moves(list(packed))}
                        if tree.closures else {}),
                     **({"symmetries": [list(p) for p in image_symmetries(game)], "image_count": len(tree.images),
-                        "images": pack_moves(list(tree.images))} if tree.images else {})),
+                        "images": pack_moves(list(tree.images))} if tree.images else {}),
+                    **({"replies": "blocks"} if blocks else {})),
         provenance=Provenance(tool=f"certify {__version__}", command=command, elapsed_seconds=round(seconds, 3) if timed else None),
     )
     return certificate, seconds
@@ -516,7 +550,7 @@ def certificate_text(certificate: StrategyCertificate | PairingCertificate) -> s
     unbounded = {"claim": {"within"}} if getattr(certificate.claim, "within", None) is None else None  # files as before
     data = certificate.model_dump(mode="json", exclude=unbounded)
     proof = data.get("proof", {})
-    for key in ("closures", "closure_bytes", "pairings", "counts", "symmetries", "image_count", "images"):  # absent when unused: the format before them
+    for key in ("closures", "closure_bytes", "pairings", "counts", "symmetries", "image_count", "images", "replies"):  # absent when unused: the format before them
         if key in proof and proof[key] is None:
             del proof[key]
     return json.dumps(data, sort_keys=True, indent=2) + "\n"
@@ -583,5 +617,6 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any], closu
         at += 1
         return move
 
-    canonical_strategy(game, root, claim.player, choose, close=close if closures else None, within=claim.within)
+    replies = blocking_replies(game, claim.player) if certificate.proof.replies == "blocks" else None
+    canonical_strategy(game, root, claim.player, choose, close=close if closures else None, within=claim.within, replies=replies)
     return chosen

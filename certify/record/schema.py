@@ -131,6 +131,7 @@ class Proof(_Strict):
     symmetries: list[list[int]] | None = None  # positional: the cell permutations images are named by (--images)
     image_count: int | None = Field(None, ge=0)  # positions named an image of another (move byte 253); absent: none
     images: str | None = None  # per image, in traversal order, its permutation's index; uint8, zlib, base64
+    replies: Literal["blocks"] | None = None  # positional, own marks, first line wins: only blocks listed (--blocks)
 
 
 class StrategyCertificate(_Strict):

@@ -934,7 +934,12 @@ static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *
 static PyObject *Search_strategy(Search *self, PyObject *args) {
     PyObject *position, *symmetries = NULL;
     int ply = 0; /* the position's ply from the search's root: a bounded claim's bound counts from there */
-    if (!ready(self) || !PyArg_ParseTuple(args, "O|iO", &position, &ply, &symmetries)) return NULL;
+    int blocks = 0; /* list only the blocks at the opponent's positions facing a line (the family's `listed`) */
+    if (!ready(self) || !PyArg_ParseTuple(args, "O|iOp", &position, &ply, &symmetries, &blocks)) return NULL;
+    if (blocks && !self->family->listed) {
+        PyErr_Format(PyExc_ValueError, "family '%s' lists every reply", self->family->name);
+        return NULL;
+    }
     Py_ssize_t nsym = symmetries && symmetries != Py_None ? PySequence_Size(symmetries) : 0;
     if (nsym < 0) return NULL;
     if (nsym && !self->family->image) {
@@ -1045,6 +1050,8 @@ static PyObject *Search_strategy(Search *self, PyObject *args) {
             if (closed) continue; /* the traversal does not go past a closure */
             push = 1;
         }
+        else if (blocks && (self->within < 0 || at.ply + 2 <= self->within))
+            push = count = self->family->listed(self->kernel, at.state, self->prover, legal, count);
         if (stack_len + (size_t)push > stack_cap) {
             Pending *bigger = realloc(stack, (stack_cap = 2 * (stack_cap + push)) * sizeof *stack);
             if (!bigger) goto no_memory;
@@ -1629,7 +1636,7 @@ static PyMethodDef Search_methods[] = {
      "adopt(other): take the table of a search of this claim's complement (same family and keys), numbers swapped;"
      " `other` keeps an empty table."},
     {"strategy", (PyCFunction)Search_strategy, METH_VARARGS,
-     "strategy(position, ply=0, images=None) -> (moves, positions, terminals, depth, closures, images): the canonical traversal of the proved"
+     "strategy(position, ply=0, images=None, blocks=False) -> (moves, positions, terminals, depth, closures, images): the canonical traversal of the proved"
      " strategy from `position` (solver/search/prooftree.py), its prover's moves as bytes (CLOSE where a closure"
      " proves the position, IMAGE where it is named an image), the closures' records, and the images' symmetry indices."},
     {NULL},

@@ -69,6 +69,11 @@ typedef struct {
        images (solver/search/prooftree.py): a permutation the caller took from the family's own
        symmetries. */
     void (*image)(const void *kernel, const void *state, const unsigned char *permutation, DfpnKey *key);
+    /* Optional (NULL: every reply is listed): for the strategy walk's `--blocks`, keep in place (in
+       order) the legal children `legal[0..count)` of an opponent's position that a proof lists
+       (prooftree.py `replies`: the blocks of a line `prover` completes next, when the opponent has
+       none to complete) and return how many. */
+    int (*listed)(const void *kernel, const void *state, int prover, DfpnChild *legal, int count);
     /* Optional (NULL: the family closes nothing): at a position where the prover moves, whether the
        family's knowledge proves the claim there without search. no_loss: the claim's kind;
        plies_left: the plies left before the claim's `within` bound (-1: unbounded). Returns the

@@ -255,15 +255,17 @@ class NativeProofSearch:
             raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
         return self.kernel.move(code)
 
-    def strategy(self, state: Any, ply: int = 0, images: Sequence[Sequence[int]] = ()) -> ProofTree:
+    def strategy(self, state: Any, ply: int = 0, images: Sequence[Sequence[int]] = (), blocks: bool = False) -> ProofTree:
         """The proved strategy from `state` as prooftree.canonical_strategy traverses it with
         `proved_move` and, with closures, the family's closure (the same moves and counts), walked in C.
         `ply`: the state's ply from the search's root, where a bounded claim's bound counts from.
         `images`: cell permutations (the game's symmetries but the identity) naming a prover's
-        position that one maps to another already seen as that image (prooftree.py)."""
+        position that one maps to another already seen as that image (prooftree.py). `blocks`: the
+        opponent's positions list only the replies the family's `listed` keeps (certify/proving/single.py
+        blocking_replies)."""
         permutations = tuple(bytes(p) for p in images) or None
         moves, positions, terminals, depth, closures, named = self._core.strategy(self.kernel.position(state), ply,
-                                                                                 permutations)
+                                                                                 permutations, blocks)
         return ProofTree(list(moves), positions, terminals, depth, tuple(closures), tuple(named))
 
     def adopt(self, other: NativeProofSearch) -> bool:

@@ -10,7 +10,9 @@ the opponent's, every child. The checker (checker/proof.py) repeats the same tra
 With symmetries (a positional game's line automorphisms but the identity, `--images`), a prover's
 position that one of them maps to a position already seen is named that image instead (the byte
 IMAGE, and the symmetry's index: the first that does, in their order), and not gone past: the
-strategy from the seen one, mapped, is the strategy from here.
+strategy from the seen one, mapped, is the strategy from here. With `replies` (`--blocks`), an
+opponent's position lists only the replies it names (the blocks of a line the prover completes
+next: the rest lose at once), but within two plies of a bound.
 """
 
 from __future__ import annotations
@@ -61,14 +63,16 @@ def closure_record(closure: tuple[int | None, Any] | bytes | None) -> bytes | No
 def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Callable[[Any], Any],
                        close: Callable[[Any, int | None], bytes | None] | None = None, within: int | None = None,
                        visit: Callable[[Any, int], None] | None = None,
-                       symmetries: Sequence[Callable[[Any], Any]] = ()) -> ProofTree:
+                       symmetries: Sequence[Callable[[Any], Any]] = (),
+                       replies: Callable[[Any, list[Any]], list[Any]] | None = None) -> ProofTree:
     """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc),
     or, where `close(state, plies_left)` gives a closure's record (as the certificate stores it: a
     pairing's, a count's), closes the position by it (the byte CLOSE); with `within` N, positions at
     ply N are leaves (a bounded claim) and `plies_left` is N minus the ply (None without a bound).
     `visit(state, ply)`, if given, is called once at each position the traversal reaches, before the rest
     (solver/search/parallel.py learns a worker's moves there). `symmetries`: state maps under which
-    a prover's position mapped to a seen one is named that image (the module docstring)."""
+    a prover's position mapped to a seen one is named that image; `replies(state, legal)`: the
+    opponent's moves listed there (the module docstring)."""
     seen: set[Any] = set()
     moves: list[int] = []
     closures: list[bytes] = []
@@ -106,5 +110,7 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
             moves.append(legal.index(move))
             stack.append((game.apply(state, move), ply + 1))
         else:
+            if replies is not None and (within is None or ply + 2 <= within):
+                legal = replies(state, legal)
             stack.extend((game.apply(state, move), ply + 1) for move in reversed(legal))
     return ProofTree(moves, len(seen), terminals, depth, tuple(closures), tuple(images))

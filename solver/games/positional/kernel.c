@@ -296,6 +296,31 @@ static void image_identity(const void *kernel, const void *state, const unsigned
     key->w[0] = x, key->w[1] = o, key->w[2] = 0;
 }
 
+/* The cells where the holder of `mine` completes a line now (no mark of `theirs` on it, one empty cell). */
+static u64 completing(const Kernel *k, u64 mine, u64 theirs) {
+    u64 empty = k->full & ~(mine | theirs), cells = 0;
+    for (int l = 0; l < k->nlines; l++) {
+        u64 line = k->lines[l], free = line & empty;
+        if (free && !(free & (free - 1)) && !(line & theirs)) cells |= free;
+    }
+    return cells;
+}
+
+/* prooftree.py `replies` under --blocks (single.py blocking_replies): the moves on the cells where
+   the prover completes a line, when the opponent completes none; else every move. */
+static int listed(const void *kernel, const void *state, int prover, DfpnChild *legal, int count) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    if (k->marks != OWN || k->goal != LINE_WINS) return count;
+    u64 mine = prover == 1 ? p->x : p->o, theirs = prover == 1 ? p->o : p->x;
+    u64 threats = completing(k, mine, theirs);
+    if (!threats || completing(k, theirs, mine)) return count;
+    int kept = 0;
+    for (int i = 0; i < count; i++)
+        if (threats >> (legal[i].move >> 2) & 1) legal[kept++] = legal[i];
+    return kept;
+}
+
 /* The marks (X bitboard, O bitboard), for a policy (kernel.py `state` reads them back). */
 static PyObject *export(const void *kernel, const void *state) {
     const Position *p = state;
@@ -661,6 +686,7 @@ const DfpnFamily dfpn_positional = {
     .identity = identity,
     .export = export,
     .image = image_identity,
+    .listed = listed,
     .close = closure,
 };
 
