@@ -1,6 +1,6 @@
 """Positions named as symmetric images of others (`certify prove --images`): both walks write the
-same file, the stdlib checker accepts it and rejects every wrong image in one line, and the
-verified checker says it does not read them."""
+same file, and the stdlib checker accepts it and rejects every wrong image in one line (the
+verified checker's NOT READ: tests/test_verified.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from certify.proving.single import ProofFileError, prove, read_proof, strategy_m
 from solver.games.families import resolve_game
 from solver.search.pns import Claim
 
-ROOT = Path(__file__).resolve().parent.parent
 CASES = [("tictactoe", Claim(2, "no-loss"), {}), ("mnk:4,4,3", Claim(1, "win"), {}), ("mnk:4,5,4", Claim(2, "no-loss"), {"pairings": True})]
 
 
@@ -119,15 +118,6 @@ def test_the_cli_records_images_and_refuses_them_where_they_do_not_apply(tmp_pat
                                   if extra != ["--value"] else []), "--images", *extra], capture_output=True, text=True)
         assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--images" in refused.stderr
 
-
-def test_the_verified_checker_says_it_does_not_read_images(tmp_path: Path) -> None:
-    binary = ROOT / "verified" / "check"
-    if not binary.is_file():
-        pytest.skip("verified/check is not built (make -C verified; Debian's coq and ocaml)")
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(document("tictactoe", Claim(2, "no-loss"))))
-    done = subprocess.run([str(binary), str(path)], capture_output=True, text=True)
-    assert done.returncode == 3 and "NOT READ" in done.stdout + done.stderr
 
 
 def test_the_python_api_writes_what_the_command_writes(tmp_path: Path) -> None:

@@ -1237,3 +1237,17 @@ def test_potential_closures_are_not_read_rather_than_judged(build: Path, tmp_pat
     assert done.returncode == 0, done.stderr
     code, line = run(build, path)
     assert code == 3 and line.startswith("NOT READ: potential closures (record 254"), line
+
+
+@pytest.mark.parametrize("flags,words", [(["--images"], "NOT READ: positions named as symmetric images"),
+                                         (["--blocks"], "NOT READ: proofs listing only blocks"),
+                                         (["--images", "--blocks"], "NOT READ: proofs listing only blocks")])
+def test_images_and_blocks_are_not_read_rather_than_judged(build: Path, tmp_path: Path, flags: list[str], words: str) -> None:
+    """The stdlib checker reads them (tests/test_images.py, tests/test_blocks.py); this one says it does not."""
+    path = tmp_path / "p.json"
+    done = subprocess.run([sys.executable, "-m", "certify", "prove", "mnk:4,4,3", "--claim", "win", "--player", "1", *flags,
+                           "-o", str(path)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert checker.check_file(str(path)).exit_code == 0
+    code, line = run(build, path)
+    assert code == 3 and line.startswith(words), line
