@@ -851,13 +851,14 @@ static void seen_put(Seen *seen, const DfpnKey *key) { /* `key` is known to be a
     seen->used++;
 }
 
-/* Add `key`; 1 if it was new, 0 if seen before, -1 out of memory. */
+/* Whether `key` was added. */
 static int seen_has(const Seen *seen, const DfpnKey *key) {
     for (u64 i = key_hash(key) & (seen->slots - 1); seen->taken[i]; i = (i + 1) & (seen->slots - 1))
         if (same_key(&seen->keys[i], key)) return 1;
     return 0;
 }
 
+/* Add `key`; 1 if it was new, 0 if seen before, -1 out of memory. */
 static int seen_add(Seen *seen, const DfpnKey *key) {
     for (u64 i = key_hash(key) & (seen->slots - 1); seen->taken[i]; i = (i + 1) & (seen->slots - 1))
         if (same_key(&seen->keys[i], key)) return 0;
