@@ -263,9 +263,8 @@ class NativeProofSearch:
         position that one maps to another already seen as that image (prooftree.py). `blocks`: the
         opponent's positions list only the replies the family's `listed` keeps (certify/proving/single.py
         blocking_replies)."""
-        cells = self.game.rules.cells
-        if any(sorted(p) != list(range(cells)) for p in images):  # the core reads cell i's image at byte i
-            raise ValueError(f"an image's symmetry is not a permutation of the {cells} cells")
+        if images and any(sorted(p) != list(range(self.game.rules.cells)) for p in images):  # the core reads cell i's image at byte i
+            raise ValueError("an image's symmetry is not a permutation of the board's cells")
         permutations = tuple(bytes(p) for p in images) or None
         moves, positions, terminals, depth, closures, named = self._core.strategy(self.kernel.position(state), ply,
                                                                                  permutations, blocks)
