@@ -261,11 +261,12 @@ def prove(
         if given and (not pairings or parallel):
             raise fail(f"{name}: give it with --pairings, in one process (not with --workers or --ray)")
     for name, given, able in (("--images", images, image_symmetries), ("--blocks", blocks, lambda g: blocking_replies(g, 1))):
-        if given and parallel:
+        if not given:
+            continue
+        if parallel:
             raise fail(f"{name}: give it in one process (not with --workers or --ray)")
         try:
-            if given:
-                able(game_obj)
+            able(game_obj)
         except ValueError as err:
             raise fail(str(err)) from None
     # recorded in provenance after the claim: the command that regenerates the file

@@ -229,7 +229,8 @@ def prove(
         lambda position, left: closure_record(closure(position, claim.player, claim.result, TRAVERSAL_BUDGET, left)))
     tree = (walk(state, 0, named_by, blocks) if walk is not None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within,
-                                    symmetries=[permuted(game, p) for p in named_by], replies=replies))
+                                    symmetries=[image for image, _ in game.symmetries()[1:]] if named_by else (),
+                                    replies=replies))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed, blocks)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used, adopted=adopted, resumed=resumed)
 
@@ -485,6 +486,8 @@ def blocking_replies(game: Game[Any, Any], prover: int) -> Callable[[Any, list[A
     if rules.canonical().get("family") != "positional" or rules.marks != "own" or rules.goal != "first-line-wins":
         raise ValueError(f"--blocks: {rules.name} is not a game of own marks whose first line wins")
 
+    # not the hooks' `_completions`: that one needs a mark of the player on the line, and the
+    # checker's rule counts a lone empty cell as a line either player completes
     def completions(board: tuple[int, ...], player: int) -> set[int]:
         cells = set()
         for line in rules.lines:
@@ -501,11 +504,6 @@ def blocking_replies(game: Game[Any, Any], prover: int) -> Callable[[Any, list[A
         return [move for move in legal if move.cell in threats]
 
     return replies
-
-
-def permuted(game: Game[Any, Any], permutation: tuple[int, ...]) -> Callable[[Any], Any]:
-    """The state map of a cell permutation: the mark on cell i goes to cell permutation[i]."""
-    return lambda state: game.code([mark for _, mark in sorted(zip(permutation, game.board(state)))])
 
 
 def strategy_certificate(

@@ -296,7 +296,9 @@ static void image_identity(const void *kernel, const void *state, const unsigned
     key->w[0] = x, key->w[1] = o, key->w[2] = 0;
 }
 
-/* The cells where the holder of `mine` completes a line now (no mark of `theirs` on it, one empty cell). */
+/* The cells where the holder of `mine` completes a line now (no mark of `theirs` on it, one empty cell).
+   Not `completions`: that one needs a mark of `mine` on the line, and checker/proof.py's rule for
+   --blocks counts a lone empty cell as a line either player completes. */
 static u64 completing(const Kernel *k, u64 mine, u64 theirs) {
     u64 empty = k->full & ~(mine | theirs), cells = 0;
     for (int l = 0; l < k->nlines; l++) {
