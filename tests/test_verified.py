@@ -25,6 +25,9 @@ from hypothesis import strategies as st
 
 import checker
 from test_checker_helpers import BUILTINS, SMALL_SPECS, close_arrays, open_arrays, pool
+from certify.proving.single import prove
+from solver.games.families import resolve_game
+from solver.search.pns import Claim
 from test_proof_certificates import PROOFS, document, losing_replacement, moves_of, rehashed, with_moves
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -714,18 +717,20 @@ let () =
         let c = seen.Proof.choice n in
         let c = if n = move then (c + 1) mod List.length (Core.children game b) else c in
         if n <> drop then ignore (Packed.add t b c)) boards;
-    Packed.tree t cells in
-  let verdict ?(player = prover) s = Core.positional_closed game (fun _ -> None) player no_loss s root in
+    Packed.tree t cells (fun n -> Some Packed.small.(Packed.choice t n)) in
+  let verdict ?(player = prover) s = Core.positional_closed game (fun _ -> None) [] player no_loss (s, Core.Tip) root in
   let flag b = print_string (if b then "1" else "0") in
   flag (verdict (set ()));
   flag (verdict ~player:other (set ()));
-  let step = max 1 (positions / 40) in
+  let step = max 1 (positions / 80) in
+  (* a reply after which the prover completes a line: Blocks.v proves it lost without it in the set *)
+  let lost b = Core.to_move b = prover && Positional.completions r b (if prover = Core.P1 then Core.Cross else Core.Nought) <> [] in
   let moved = ref 0 and refused_moved = ref 0 and dropped = ref 0 and refused_dropped = ref 0 in
   Array.iteri (fun n b ->
       let k = List.length (Core.children game b) in
       if !moved < 20 && k > 1 && Core.to_move b = prover && n mod 7 = 3 then begin
         incr moved; if not (verdict (set ~move:n ())) then incr refused_moved end;
-      if !dropped < 20 && n mod step = 1 then begin
+      if !dropped < 20 && n mod step = 1 && not (lost b) then begin
         incr dropped; if not (verdict (set ~drop:n ())) then incr refused_dropped end) boards;
   Printf.printf " %d %d %d %d" !moved !refused_moved !dropped !refused_dropped
 """
@@ -759,7 +764,7 @@ def test_the_proved_positional_closure_check_refuses_a_wrong_set_by_itself(posit
     done = subprocess.run([str(positional_probe), str(path)], capture_output=True, text=True, timeout=600)
     flags, moved, refused_moved, dropped, refused_dropped = done.stdout.split()
     assert (done.returncode, flags) == (0, "10")  # the honest set passes; as the other player's, not
-    assert int(dropped) == 20 and int(refused_dropped) == 20, done.stdout  # every position is some parent's child
+    assert int(dropped) >= 10 and int(refused_dropped) == int(dropped), done.stdout  # every position is some parent's child
     assert int(moved) == 20 and int(refused_moved) >= 15, done.stdout  # a changed choice may be another win in the set
 
 
@@ -851,10 +856,11 @@ def test_boards_of_any_shape_up_to_64_cells(build: Path, tmp_path: Path, case: t
     assert agree(build, tmp_path, with_moves(doc, moves[:1] + b"\x00" + moves[2:]), "changed.json")[0] in (0, 1)
 
 
-def mutants(doc: dict, game: str) -> list[dict]:
-    """One-change copies of a true proof, each INVALID for the stdlib checker (tests/test_proof_certificates.py)."""
+def mutants(doc: dict, game: str, replace: bool = True) -> list[dict]:
+    """One-change copies of a true proof, each INVALID for the stdlib checker (tests/test_proof_certificates.py);
+    without `replace`, no move is replaced by a losing one (found by replaying the moves plainly)."""
     moves = moves_of(doc)
-    replaced = [m for m in (losing_replacement(doc, index) for index in range(min(len(moves), 40))) if m][:3]
+    replaced = [m for m in (losing_replacement(doc, index) for index in range(min(len(moves), 40)) if replace) if m][:3]
     changed = [with_moves(doc, m) for m in replaced]
     changed += [with_moves(doc, moves[:-1]), with_moves(doc, moves[1:]), with_moves(doc, moves + b"\x00"),
                 with_moves(doc, moves[:3] + moves[4:]), with_moves(doc, moves[:1] + b"\xff" + moves[2:])]
@@ -1239,15 +1245,113 @@ def test_potential_closures_are_not_read_rather_than_judged(build: Path, tmp_pat
     assert code == 3 and line.startswith("NOT READ: potential closures (record 254"), line
 
 
-@pytest.mark.parametrize("flags,words", [(["--images"], "NOT READ: positions named as symmetric images"),
-                                         (["--blocks"], "NOT READ: proofs listing only blocks"),
-                                         (["--images", "--blocks"], "NOT READ: proofs listing only blocks")])
-def test_images_and_blocks_are_not_read_rather_than_judged(build: Path, tmp_path: Path, flags: list[str], words: str) -> None:
-    """The stdlib checker reads them (tests/test_images.py, tests/test_blocks.py); this one says it does not."""
-    path = tmp_path / "p.json"
-    done = subprocess.run([sys.executable, "-m", "certify", "prove", "mnk:4,4,3", "--claim", "win", "--player", "1", *flags,
-                           "-o", str(path)], capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+# Proofs naming positions as symmetric images (Images.v) and listing only blocks (Blocks.v), as
+# `certify prove --images/--blocks` writes them: tictactoe, 4x4 boards and 4x5 with pairings.
+SYMMETRIC = [("tictactoe", 2, "no-loss", {"images": True, "blocks": True}),
+             ("mnk:4,4,3", 1, "win", {"blocks": True}),
+             ("mnk:4,4,3", 1, "win", {"images": True, "blocks": True}),
+             ("mnk:4,4,4", 2, "no-loss", {"images": True}),
+             ("mnk:4,5,4", 2, "no-loss", {"images": True, "pairings": True})]
+
+
+def symmetric_document(game_text: str, player: int, result: str, search: dict, within: int | None = None) -> dict:
+    attempt = prove(resolve_game(game_text), Claim(player, result, within), **search)
+    assert attempt.text is not None
+    return json.loads(attempt.text)
+
+
+def symmetric_mutants(doc: dict, game_text: str) -> list[dict]:
+    """The plain mutants, moves changed, and changed images, symmetries and replies."""
+    changed = mutants(doc, game_text, replace=False)
+    proof, moves = doc["proof"], moves_of(doc)
+    for at in range(0, len(moves), max(1, len(moves) // 8)):  # another move, or 253 (an image) for a move
+        for byte in ((moves[at] + 1) % 256, 253):
+            changed.append(with_moves(doc, moves[:at] + bytes([byte]) + moves[at + 1:]))
+    if "images" in proof:
+        images = bytearray(zlib.decompress(base64.b64decode(proof["images"])))
+        for at in range(0, len(images), max(1, len(images) // 12)):  # another symmetry: another image, seen or not
+            edited = bytearray(images)
+            edited[at] = (edited[at] + 1 + at % 5) % len(proof["symmetries"])
+            changed.append({**doc, "proof": {**proof, "images": base64.b64encode(zlib.compress(bytes(edited))).decode()}})
+        swapped = copy.deepcopy(doc)  # not a symmetry: two cells swapped
+        first = swapped["proof"]["symmetries"][0]
+        first[0], first[1] = first[1], first[0]
+        changed.append(swapped)
+        changed.append({**doc, "proof": {key: value for key, value in proof.items()
+                                         if key not in ("symmetries", "images", "image_count")}})
+    if proof.get("replies") == "blocks":
+        changed.append({**doc, "proof": {key: value for key, value in proof.items() if key != "replies"}})
+    else:
+        changed.append({**doc, "proof": {**proof, "replies": "blocks"}})
+    return changed
+
+
+@pytest.mark.parametrize("case", SYMMETRIC, ids=lambda c: f"{c[0]}-p{c[1]}-{'-'.join(c[3])}")
+def test_images_and_blocks_are_read_and_their_mutants_judged_alike(build: Path, tmp_path: Path, case: tuple) -> None:
+    """Both checkers give the same line (VALID) on the proof and on each mutant; most mutants are refused."""
+    doc = symmetric_document(*case)
+    code, line = agree(build, tmp_path, doc)
+    assert code == 0 and line.endswith(SUFFIX["strategy"]), line
+    if case[3].get("images"):
+        assert "positions as symmetric images of others" in line
+    if case[3].get("blocks"):
+        assert "only blocks listed" in line
+    verdicts = [agree(build, tmp_path, mutant, f"m{index}.json")[0]
+                for index, mutant in enumerate(symmetric_mutants(doc, case[0]))]
+    assert verdicts.count(0) <= len(verdicts) // 3, verdicts  # another image may also be seen; a mutant may be true
+
+
+def test_bounded_proofs_with_images_or_blocks_are_not_read_rather_than_judged(build: Path, tmp_path: Path) -> None:
+    """A bound: Bounded.v's check has no images and lists every reply."""
+    doc = symmetric_document("mnk:4,4,3", 1, "win", {"images": True, "blocks": True}, within=9)
+    path = tmp_path / "bounded.json"
+    path.write_text(json.dumps(doc))
     assert checker.check_file(str(path)).exit_code == 0
     code, line = run(build, path)
-    assert code == 3 and line.startswith(words), line
+    assert code == 3 and line.startswith("NOT READ: bounded proofs with images or listing only blocks"), line
+
+
+# The honest set of a proof with images and blocks passes Strategy.closed; it is refused without
+# its images, with a permutation that is not a symmetry in place of every symmetry, and with each
+# image's symmetry changed. The
+# traversal would refuse most of these files first: only a program of its own shows the proved
+# check refusing by itself.
+SYMMETRIC_PROBE = """
+let () =
+  let doc = Load.parse_json (Load.read_file Sys.argv.(1) max_int) in
+  let r = Positional.parse_rules (Load.obj "certificate" "rules" doc) in
+  let f = Proof.positional r and game = Positional.game_of r and cells = r.Positional.rows * r.Positional.cols in
+  let claim = Load.obj "certificate" "claim" doc and proof = Load.obj "certificate" "proof" doc in
+  let player = Load.int_in "claim" "player" 1 2 claim and no_loss = Load.str "claim" "result" claim = "no-loss" in
+  let prover = if player = 1 then Core.P1 else Core.P2 in
+  let positions = Load.int_in "proof" "positions" 1 max_int proof and turns = Load.int_in "proof" "turns" 0 max_int proof in
+  let moves = Unpack.field "proof" "moves" turns proof in
+  let limits = { Load.max_states = max_int; max_work = max_int; max_bytes = max_int; sha = None } in
+  let symmetries = Proof.images_of f proof turns limits and blocks = Proof.blocks_of f proof positions limits in
+  let aliases = Hashtbl.create 64 and root = f.Proof.initial () in
+  let seen = Proof.traverse ~closing:(Hashtbl.create 1) ~symmetries ~aliases ~blocks f player no_loss root positions turns moves in
+  let named = Proof.resolve f (fst symmetries) seen aliases in
+  let perms = fst symmetries in
+  let verdict ?(perms = perms) ?(named = named) () = seen.Proof.closed (fun _ -> None) perms named prover no_loss root in
+  let flag b = print_string (if b then "1" else "0") in
+  flag (verdict ());
+  flag (verdict ~named:(Hashtbl.create 1) ());
+  let swap p = let q = Array.copy p in let t = q.(0) in q.(0) <- q.(1); q.(1) <- t; q in
+  flag (verdict ~perms:(Array.map swap perms) ());
+  let shifted = Hashtbl.create 64 in
+  Hashtbl.iter (fun n j -> Hashtbl.replace shifted n ((j + 1) mod Array.length perms)) named;
+  flag (verdict ~named:shifted ())
+"""
+
+
+def test_the_proved_check_refuses_wrong_images_and_blocks_by_itself(build: Path) -> None:
+    (build / "symmetric_probe.ml").write_text(SYMMETRIC_PROBE)
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "uttt.cmx", "pairing.cmx",
+               "proof.cmx"]
+    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "symmetric_probe", "unix.cmxa", *modules, "symmetric_probe.ml"],
+                              cwd=build, capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    path = build / "symmetric.json"
+    path.write_text(json.dumps(symmetric_document("mnk:4,4,3", 1, "win", {"images": True, "blocks": True})))
+    done = subprocess.run([str(build / "symmetric_probe"), str(path)], capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout) == (0, "1000"), done.stdout + done.stderr

@@ -41,16 +41,30 @@ Variable all_entries : (state -> nat -> bool) -> set -> bool.
     proves the claim there; [leaf_sound] below asks exactly that of it. A game without closures
     passes [fun _ _ _ => false]. *)
 Variable leaf : player -> bool -> state -> bool.
+(** An image: a state [S] holds by a symmetry -- [image S s] is the state of [S] that stands for
+    [s] ([image_sound] below: as good for the claim, with as many plies to play). A family without
+    images passes [fun _ _ => None]. *)
+Variable image : set -> state -> option state.
+(** The replies: at an opponent's position, [replies P no_loss mem s] says that every move is
+    accounted for, [mem] telling which states [S] holds (or holds by an image). The plain check,
+    every family's unless it proves more, is [forallb mem (children s)]; a family may leave a reply
+    out of [S] where it proves the claim there itself ([replies_sound] below: positional proofs that
+    list only the blocks, Blocks.v). *)
+Variable replies : player -> bool -> (state -> bool) -> state -> bool.
+
+(** A state [S] holds, itself or by an image. *)
+Definition member (S : set) (s : state) : bool :=
+  in_set S s || match image S s with Some t => in_set S t | None => false end.
 
 (** One state of [S]: an end satisfies the claim; at the prover's turn the state is a closure or
-    the chosen child is in [S]; at the opponent's every child is. *)
+    the chosen child is a member of [S]; at the opponent's the replies are accounted for. *)
 Definition node_ok (P : player) (no_loss : bool) (S : set) (s : state) (c : nat) : bool :=
   match result s with
   | Some o => accepts no_loss P o
   | None =>
       if player_eqb (to_move s) P then
-        leaf P no_loss s || match nth_error (children s) c with Some ch => in_set S ch | None => false end
-      else forallb (in_set S) (children s)
+        leaf P no_loss s || match nth_error (children s) c with Some ch => member S ch | None => false end
+      else replies P no_loss (member S) s
   end.
 
 (** The closure check: the root is in [S] and every entry of [S] is [node_ok]. *)
@@ -70,9 +84,16 @@ Variable measure : state -> nat.
 Variable children_measure : forall s c, In c (children s) -> measure c < measure s.
 Variable leaf_sound : forall P no_loss s, leaf P no_loss s = true ->
   forces state result to_move children P (fun o => accepts no_loss P o = true) s.
+Variable image_sound : forall S s t, image S s = Some t -> inv s ->
+  inv t /\ measure t = measure s /\
+  forall P ok, forces state result to_move children P ok t -> forces state result to_move children P ok s.
+Variable replies_sound : forall P no_loss mem s, replies P no_loss mem s = true -> result s = None ->
+  to_move s <> P -> inv s -> forall c, In c (children s) ->
+  mem c = true \/ forces state result to_move children P (fun o => accepts no_loss P o = true) c.
 
 (** The theorem: if the closure check accepts, the prover can force an accepted outcome from
-    every state of [S] of [inv], the root included. By well-founded induction on the measure. *)
+    every state of [S] of [inv], the root included. By well-founded induction on the measure; an
+    image stands for a state of the same measure, so below the position that reaches it. *)
 Theorem closed_sound : forall P no_loss S root, inv root ->
   closed P no_loss S root = true ->
   forces state result to_move children P (fun o => accepts no_loss P o = true) root.
@@ -84,18 +105,22 @@ Proof.
     intros Hi Hs. destruct (all_entries_mem _ _ _ Hall Hs Hi) as [c Hn].
     unfold node_ok in Hn. destruct (result s) as [o|] eqn:R.
     - exact (forces_end _ _ _ _ _ _ _ _ R Hn).
-    - assert (Child : forall ch, In ch (children s) -> in_set S ch = true ->
+    - assert (Child : forall ch, In ch (children s) -> member S ch = true ->
                 forces state result to_move children P (fun o => accepts no_loss P o = true) ch).
-      { intros ch Hch. exact (IH _ (children_measure _ _ Hch) (inv_children _ _ Hi Hch)). }
+      { intros ch Hch Hm. pose proof (inv_children _ _ Hi Hch) as Ic. pose proof (children_measure _ _ Hch) as Lt.
+        unfold member in Hm. apply orb_prop in Hm as [Hm|Hm]; [exact (IH _ Lt Ic Hm)|].
+        destruct (image S ch) as [t|] eqn:E; [|discriminate].
+        destruct (image_sound _ _ _ E Ic) as [It [Mt F]]. apply F.
+        apply (IH t); [rewrite Mt; exact Lt|exact It|exact Hm]. }
       destruct (player_eqb (to_move s) P) eqn:T.
       + apply player_eqb_eq in T.
         destruct (leaf P no_loss s) eqn:Lf; [exact (leaf_sound _ _ _ Lf)|]. simpl in Hn.
         destruct (nth_error (children s) c) as [ch|] eqn:N; [|discriminate].
         apply nth_error_In in N.
         exact (forces_choose _ _ _ _ _ _ _ _ R T N (Child _ N Hn)).
-      + apply forces_every; [exact R| |].
-        * intro E. apply player_eqb_eq in E. congruence.
-        * intros ch Hch. exact (Child _ Hch (proj1 (forallb_forall _ _) Hn _ Hch)). }
+      + assert (T' : to_move s <> P) by (intro E; apply player_eqb_eq in E; congruence).
+        apply forces_every; [exact R|exact T'|].
+        intros ch Hch. destruct (replies_sound _ _ _ _ Hn R T' Hi _ Hch) as [Hm|F]; [exact (Child _ Hch Hm)|exact F]. }
   exact (Hs _ Hroot Hr).
 Qed.
 
@@ -227,6 +252,16 @@ Qed.
 
 End Closure.
 
+(** The plain replies: every reply is a member of the set. *)
+Definition every_reply {state : Type} (children : state -> list state) (P : player) (no_loss : bool)
+  (mem : state -> bool) (s : state) : bool := forallb mem (children s).
+
+Lemma every_reply_sound : forall (state : Type) children (result : state -> option outcome) to_move
+  (inv : state -> Prop) P no_loss mem s, every_reply children P no_loss mem s = true -> result s = None ->
+  to_move s <> P -> inv s -> forall c, In c (children s) ->
+  mem c = true \/ forces state result to_move children P (fun o => accepts no_loss P o = true) c.
+Proof. intros. left. exact (proj1 (forallb_forall _ _) H _ H3). Qed.
+
 (* ---- the trie: states under positive keys ---------------------------------------------------- *)
 
 (** [f] holds for every entry of a trie. (A walk of the trie, whose depth is the key length,
@@ -277,7 +312,9 @@ Definition trie_in_set (S : strategy_set) (s : state) : bool :=
 Definition trie_entries (f : state -> nat -> bool) (S : strategy_set) : bool :=
   trie_all (fun e => f (fst e) (snd e)) S.
 
-Definition trie_closed := closed state result to_move children strategy_set trie_in_set trie_entries leaf.
+(** The trie's states have no images, and every reply is in it. *)
+Definition trie_closed := closed state result to_move children strategy_set trie_in_set trie_entries leaf
+  (fun _ _ => None) (every_reply children).
 
 Variable eqb_eq : forall a b, eqb a b = true -> a = b.
 Variable measure : state -> nat.
@@ -295,18 +332,25 @@ Proof.
   exists c. exact (trie_all_find _ _ _ _ _ Hall F).
 Qed.
 
+Lemma no_image : forall (S : strategy_set) s t, (fun (_ : strategy_set) (_ : state) => @None state) S s = Some t ->
+  True -> True /\ measure t = measure s /\
+  forall P ok, forces state result to_move children P ok t -> forces state result to_move children P ok s.
+Proof. discriminate. Qed.
+
 Corollary trie_closed_wins : forall P S root,
   trie_closed P false S root = true -> wins state result to_move children P root.
 Proof.
-  intros P S root. apply (closed_wins _ _ _ _ _ _ _ _ (fun _ => True) trie_entries_mem (fun _ _ _ _ => I)
-                          measure children_measure leaf_sound); exact I.
+  intros P S root. apply (closed_wins _ _ _ _ _ _ _ _ _ _ (fun _ => True) trie_entries_mem (fun _ _ _ _ => I)
+                          measure children_measure leaf_sound no_image
+                          (every_reply_sound state children result to_move (fun _ => True))); exact I.
 Qed.
 
 Corollary trie_closed_no_loss : forall P S root,
   trie_closed P true S root = true -> does_not_lose state result to_move children P root.
 Proof.
-  intros P S root. apply (closed_no_loss _ _ _ _ _ _ _ _ (fun _ => True) trie_entries_mem (fun _ _ _ _ => I)
-                          measure children_measure leaf_sound); exact I.
+  intros P S root. apply (closed_no_loss _ _ _ _ _ _ _ _ _ _ (fun _ => True) trie_entries_mem (fun _ _ _ _ => I)
+                          measure children_measure leaf_sound no_image
+                          (every_reply_sound state children result to_move (fun _ => True))); exact I.
 Qed.
 
 Corollary trie_closed_claims : forall P S root,

@@ -4,13 +4,15 @@
     The names below are the driver's: each is exactly the Rocq definition it stands for. *)
 
 From Coq Require Import Extraction ExtrOcamlBasic.
-From Verified Require Import Rules Claims Checker Packed Positional Table Uttt Pairing Count Bounded.
+From Verified Require Import Rules Claims Checker Packed Positional Table Uttt Pairing Count Bounded Blocks Images Strategy.
 
 Print Assumptions Checker.closed_sound.
 Print Assumptions Checker.closed_within_sound.
 Print Assumptions Positional.closed_sound.
-Print Assumptions Pairing.closed_wins.
-Print Assumptions Pairing.closed_no_loss.
+Print Assumptions Blocks.replies_sound.
+Print Assumptions Images.image_sound.
+Print Assumptions Strategy.closed_wins.
+Print Assumptions Strategy.closed_no_loss.
 Print Assumptions Positional.play_goes_on.
 Print Assumptions labels_sound.
 Print Assumptions Uttt.closed_wins.
@@ -24,7 +26,7 @@ Print Assumptions Count.closed_within_claims.
 Print Assumptions Bounded.closed_within_claims.
 Print Assumptions decode_encode.
 
-Definition positional_closed := Pairing.closed.
+Definition positional_closed := Strategy.closed.
 Definition uttt_closed := Count.closed.
 Definition uttt_closed_within := Count.closed_within.
 Definition uttt_needed := Count.counted.
@@ -39,7 +41,7 @@ Definition uttt_key := Uttt.key_of.
 
 (* The generic closure checks (Checker.v) inlined into their instances, so that the extracted
    check calls the set's membership and walk directly, as it did before the set interface. *)
-Extraction Inline Checker.closed Checker.node_ok Checker.closed_within Checker.node_within Positional.all_boards Checker.trie_entries.
+Extraction Inline Checker.closed Checker.node_ok Checker.member Checker.every_reply Checker.closed_within Checker.node_within Positional.all_boards Checker.trie_entries.
 
 Extraction Language OCaml.
 Extraction "core.ml" positional_closed pack5 labels_closed value_of Rules.result Rules.children

@@ -459,8 +459,6 @@ Definition pairing_leaf (g : game) (closure : board -> option (option nat * list
   | None => false
   end.
 
-Definition closed (g : game) closure := Positional.closed g (pairing_leaf g closure).
-
 Lemma pairing_leaf_sound : forall g closure P no_loss b, pairing_leaf g closure P no_loss b = true ->
   forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) b.
 Proof.
@@ -470,17 +468,4 @@ Proof.
   eapply forces_weaken; [|exact (pairing_check_sound _ _ _ _ _ H)].
   intros [q|] Hq; simpl; [|reflexivity]. apply player_eqb_eq.
   destruct q, P; simpl in *; congruence.
-Qed.
-
-(** The two claims of a proof tree about a positional game. *)
-Corollary closed_wins : forall g closure P S root, closed g closure P false S root = true -> wins g P root.
-Proof.
-  intros g closure P S root Hc. eapply forces_weaken; [|exact (closed_sound _ _ (pairing_leaf_sound g closure) _ _ _ _ Hc)].
-  intros [q|] H; simpl in H; [|discriminate]. apply player_eqb_eq in H. congruence.
-Qed.
-
-Corollary closed_no_loss : forall g closure P S root, closed g closure P true S root = true -> does_not_lose g P root.
-Proof.
-  intros g closure P S root Hc. eapply forces_weaken; [|exact (closed_sound _ _ (pairing_leaf_sound g closure) _ _ _ _ Hc)].
-  intros [q|] H; simpl in H; [|discriminate]. apply player_eqb_eq in H. subst q. destruct P; discriminate.
 Qed.

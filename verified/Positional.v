@@ -34,20 +34,26 @@ Fixpoint all_nodes (f : packed -> nat -> bool) (t : bst) : bool :=
   | Bin l k c r => all_nodes f l && f k c && all_nodes f r
   end.
 
-(** The packed tree as a set of the interface of Checker.v: a board is in [S] when its packed key
-    is; [all_boards n f S] decodes every key as a board of [n] cells (the root's size) and asks
-    [f] of it with its stored choice. *)
-Definition in_set (S : bst) (b : board) : bool :=
-  match find (encode b) S with Some _ => true | None => false end.
+(** The packed trees as a set of the interface of Checker.v: the positions the proof reaches, and
+    the positions it names as images of others (each with its symmetry's number, Images.v). A board
+    is in [S] when its packed key is in the first tree; [all_boards n f S] decodes every key of the
+    first tree as a board of [n] cells (the root's size) and asks [f] of it with its stored choice. *)
+Definition sets := (bst * bst)%type.
 
-Definition all_boards (n : nat) (f : board -> nat -> bool) (S : bst) : bool :=
-  all_nodes (fun k c => f (decode n k) c) S.
+Definition in_set (S : sets) (b : board) : bool :=
+  match find (encode b) (fst S) with Some _ => true | None => false end.
 
-(** The closure check (Checker.closed) over the packed tree, its entries decoded as boards of the
-    root's size: the root is in [S] and every entry is [node_ok]. *)
-Definition closed (g : game) (leaf : player -> bool -> board -> bool) (P : player) (no_loss : bool)
-  (S : bst) (root : board) : bool :=
-  let n := length root in Checker.closed board (result g) to_move (children g) bst in_set (all_boards n) leaf P no_loss S root.
+Definition all_boards (n : nat) (f : board -> nat -> bool) (S : sets) : bool :=
+  all_nodes (fun k c => f (decode n k) c) (fst S).
+
+(** The closure check (Checker.closed) over the packed trees, its entries decoded as boards of the
+    root's size: the root is in [S] and every entry is [node_ok] -- with the family's closures
+    ([leaf]), images ([image]) and replies ([replies]). *)
+Definition closed (g : game) (leaf : player -> bool -> board -> bool) (image : sets -> board -> option board)
+  (replies : player -> bool -> (board -> bool) -> board -> bool) (P : player) (no_loss : bool)
+  (S : sets) (root : board) : bool :=
+  let n := length root in
+  Checker.closed board (result g) to_move (children g) sets in_set (all_boards n) leaf image replies P no_loss S root.
 
 (* ---- proofs ---------------------------------------------------------------------------------- *)
 
@@ -124,23 +130,31 @@ Lemma all_boards_mem : forall n f S b, all_boards n f S = true -> in_set S b = t
   exists c, f b c = true.
 Proof.
   unfold all_boards, in_set. intros n f S b Hall Hb Hn.
-  destruct (find (encode b) S) as [c|] eqn:F; [|discriminate].
+  destruct (find (encode b) (fst S)) as [c|] eqn:F; [|discriminate].
   exists c. pose proof (all_nodes_find _ _ _ _ Hall F) as Hok. simpl in Hok.
   rewrite <- Hn, decode_encode in Hok. exact Hok.
 Qed.
 
-(** The closure check's theorem: Checker.closed_sound for the packed tree, with [inv] the boards of
-    the root's size (a move keeps the size). *)
-Theorem closed_sound : forall g leaf,
+(** The closure check's theorem: Checker.closed_sound for the packed trees, with [inv] the boards
+    of the root's size (a move keeps the size), for closures, images and replies with their
+    proofs. *)
+Theorem closed_sound : forall g leaf image replies P no_loss S root,
   (forall P no_loss b, leaf P no_loss b = true ->
      forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) b) ->
-  forall P no_loss S root, closed g leaf P no_loss S root = true ->
+  (forall S b t, image S b = Some t -> length b = length root ->
+     length t = length root /\ empties t = empties b /\
+     forall P ok, forces board (result g) to_move (children g) P ok t -> forces board (result g) to_move (children g) P ok b) ->
+  (forall P no_loss mem b, replies P no_loss mem b = true -> result g b = None -> to_move b <> P ->
+     forall c, In c (children g b) ->
+     mem c = true \/ forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) c) ->
+  closed g leaf image replies P no_loss S root = true ->
   forces board (result g) to_move (children g) P (fun o => accepts no_loss P o = true) root.
 Proof.
-  intros g leaf leaf_sound P no_loss S root.
+  intros g leaf image replies P no_loss S root leaf_sound image_sound replies_sound.
   assert (Size : forall b c, length b = length root -> In c (children g b) -> length c = length root).
   { intros b c Hb Hc. destruct (children_counts _ _ _ Hc) as [_ [_ L]]. congruence. }
-  exact (Checker.closed_sound board (result g) to_move (children g) bst in_set (all_boards (length root)) leaf
-           (fun b => length b = length root) (fun f S b => all_boards_mem (length root) f S b) Size
-           empties (children_empties g) leaf_sound P no_loss S root eq_refl).
+  exact (Checker.closed_sound board (result g) to_move (children g) sets in_set (all_boards (length root)) leaf
+           image replies (fun b => length b = length root) (fun f S b => all_boards_mem (length root) f S b) Size
+           empties (children_empties g) leaf_sound image_sound
+           (fun P no_loss mem b H R T _ => replies_sound P no_loss mem b H R T) P no_loss S root eq_refl).
 Qed.

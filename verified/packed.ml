@@ -110,12 +110,15 @@ let fives =
 
 let rec pow n k = if k = 0 then 1 else n * pow n (k - 1)
 
-(* Positional.v's search tree of the set, balanced, in code order. *)
-let tree t cells : Core.bst =
+(* Positional.v's search tree of the positions [select] keeps (by number: the value stored, or
+   [None] to leave a position out), balanced, in code order. *)
+let tree t cells (select : int -> Core.nat option) : Core.bst =
+  let number slot = Int32.to_int (Bytes.get_int32_le t.numbers (slot * 4)) in
   let occupied = Array.make t.count 0 and k = ref 0 in
   for s = 0 to t.slots - 1 do
-    if t.codes.(s * t.width) <> -1 then (occupied.(!k) <- s; incr k)
+    if t.codes.(s * t.width) <> -1 && select (number s) <> None then (occupied.(!k) <- s; incr k)
   done;
+  let occupied = Array.sub occupied 0 !k in
   let compare_slots a b =
     let rec go i = if i = t.width then 0 else
         let c = compare (t.codes.(a * t.width + i) : int) t.codes.(b * t.width + i) in
@@ -136,6 +139,6 @@ let tree t cells : Core.bst =
     else
       let mid = (lo + hi) / 2 in
       let slot = occupied.(mid) in
-      let number = Int32.to_int (Bytes.get_int32_le t.numbers (slot * 4)) in
-      Core.Bin (build lo mid, packed slot, small.(choice t number), build (mid + 1) hi) in
-  build 0 t.count
+      let value = match select (number slot) with Some v -> v | None -> small.(0) in
+      Core.Bin (build lo mid, packed slot, value, build (mid + 1) hi) in
+  build 0 !k

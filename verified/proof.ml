@@ -28,6 +28,10 @@ type 'state family = {
      is then not evaluated twice on a valid file) *)
   explain_closure : string -> int * int -> 'state -> int -> int -> unit;
   rules : Positional.rules option; (* the positional family's, whose proofs may close by pairings *)
+  (* with proof.replies "blocks": the replies listed at an opponent's position, given its
+     children, if not all (Positional.blocks_listed) *)
+  listed : Core.player -> 'state -> 'state list -> 'state list option;
+  image : 'state -> int array -> 'state; (* a position under a symmetry (Positional.image) *)
   as_board : 'state -> Core.board option;
   draw : 'state -> string;
   position_work : int;
@@ -36,13 +40,14 @@ type 'state family = {
 }
 
 (* The positions a traversal saw, numbered 0, 1, 2... as added, each with the index of the prover's
-   chosen move; [closed] runs the family's proved closure check (Positional.closed, Uttt.closed) on
-   them, with the closures [closure] gives. *)
+   chosen move; [closed] runs the family's proved closure check (Strategy.closed, Uttt.closed) on
+   them, with the closures [closure] gives, and the symmetries (as Images.act takes them) by which
+   the positions [aliases] numbers are images of others. *)
 and 'state positions = {
   number : 'state -> int; (* -1: not in the set *)
   add : 'state -> int -> int;
   choice : int -> int;
-  closed : ('state -> closure option) -> Core.player -> bool -> 'state -> bool;
+  closed : ('state -> closure option) -> int array array -> (int, int) Hashtbl.t -> Core.player -> bool -> 'state -> bool;
   closed_within : ('state -> closure option) -> Core.player -> bool -> Core.nat -> 'state -> bool;
 }
 
@@ -51,6 +56,7 @@ let rec int_of_nat = function Core.O -> 0 | Core.S n -> 1 + int_of_nat n
 (* A closure's byte in proof.moves, and a closure's first byte when the prover makes no first move
    (checker/proof.py CLOSE, NO_FIRST_MOVE). *)
 let close = 255
+let image_byte = 253 (* checker/proof.py IMAGE *)
 
 (* The pairings of proof.pairings (checker/proof.py closures_of): per closure the first move (255:
    none), the number of pairs k, then k pairs of cells, one byte each; untrusted but for what
@@ -130,9 +136,11 @@ let explain f raw (pending : ('state * (int * int) * int) Queue.t) player =
   Queue.iter (fun (b, span, left) -> f.explain_closure raw span b player left) pending
 
 let traverse ?(closures = ([||], "")) ~closing ?(stops = Hashtbl.create 1) ?(pending = Queue.create ()) ?within
+    ?(symmetries = ([||], "")) ?(aliases = Hashtbl.create 1) ?(blocks = false)
     f player no_loss root positions turns moves : 'state positions =
   let prover = if player = 1 then Core.P1 else Core.P2 in
   let spans, raw = closures and closed = ref 0 in
+  let perms, images = symmetries and imaged = ref 0 in
   let seen = f.positions (within <> None) and count = ref 0 and used = ref 0 in
   let stack = Stack.create () in
   Stack.push (root, 0) stack;
@@ -169,6 +177,20 @@ let traverse ?(closures = ([||], "")) ~closing ?(stops = Hashtbl.create 1) ?(pen
            Hashtbl.replace closing (!count - 1) (f.read_closure raw spans.(!closed) b player left);
            Queue.add (b, spans.(!closed), left) pending;
            incr closed
+         end else if index = image_byte && Array.length perms > 0 then begin
+           (* checker/proof.py IMAGE: the position is named the image of one seen before *)
+           if !imaged = String.length images then
+             invalid "proof.moves[%d] names %s an image, but proof.images has only %d" (!used - 1) (f.draw b)
+               (String.length images);
+           let j = Char.code images.[!imaged] in
+           if j >= Array.length perms then
+             invalid "proof.images[%d] = %d, but proof.symmetries has only %d" !imaged j (Array.length perms);
+           let other = f.image b perms.(j) in
+           if other = b then invalid "proof.images[%d] maps %s to itself" !imaged (f.draw b);
+           if seen.number other < 0 then
+             invalid "proof.images[%d] maps %s to %s, which the strategy has not reached" !imaged (f.draw b) (f.draw other);
+           Hashtbl.replace aliases (!count - 1) (j, b, other);
+           incr imaged
          end else begin
          if index >= List.length children then
            invalid "proof.moves[%d] = %d at %s, which has only %d legal moves" (!used - 1) index
@@ -176,13 +198,17 @@ let traverse ?(closures = ([||], "")) ~closing ?(stops = Hashtbl.create 1) ?(pen
          choice := index;
          Stack.push (List.nth children index, ply + 1) stack
          end
-       | children -> List.iter (fun c -> Stack.push (c, ply + 1) stack) (List.rev children));
+       | children ->
+         let listed = if blocks then Option.value (f.listed prover b children) ~default:children else children in
+         List.iter (fun c -> Stack.push (c, ply + 1) stack) (List.rev listed));
       ignore (seen.add b !choice)
     end
   done;
   if !used <> turns then invalid "proof.moves has %d move(s) the strategy never uses" (turns - !used);
   if !closed <> Array.length spans then
     invalid "proof.closures has %d closure(s) the strategy never uses" (Array.length spans - !closed);
+  if !imaged <> String.length images then
+    invalid "proof.images has %d image(s) the strategy never uses" (String.length images - !imaged);
   if !count <> positions then
     invalid "proof.positions = %d, but the strategy reaches %d positions" positions !count;
   seen
@@ -193,7 +219,8 @@ let closure_of closing (seen : 'state positions) s : closure option = Hashtbl.fi
 
 (* Untrusted, only stated in the verdict (as the stdlib checker states it): the longest play the
    strategy allows from [root], in plies, over the positions the traversal saw. *)
-let longest ~closing ?(stops = Hashtbl.create 1) f prover (seen : 'state positions) positions root =
+let longest ~closing ?(stops = Hashtbl.create 1) ?(aliases = Hashtbl.create 1) ?(blocks = false) f prover
+    (seen : 'state positions) positions root =
   let memo = Bytes.make positions '\255' in (* a play is shorter than 255 plies: boards of at most 255 cells *)
   let rec height b =
     let n = seen.number b in
@@ -202,12 +229,66 @@ let longest ~closing ?(stops = Hashtbl.create 1) f prover (seen : 'state positio
       let h = match f.children b with
         | [] -> 0
         | _ when Hashtbl.mem closing n || Hashtbl.mem stops n -> 0
+        | _ when Hashtbl.mem aliases n -> let _, _, other = Hashtbl.find aliases n in height other
         | children when f.to_move b = prover -> 1 + height (List.nth children (seen.choice n))
-        | children -> 1 + List.fold_left (fun m c -> max m (height c)) 0 children in
+        | children ->
+          (* a reply not listed is lost at once: a play of two plies (checker/proof.py) *)
+          let listed = if blocks then Option.value (f.listed prover b children) ~default:children else children in
+          1 + List.fold_left (fun m c -> max m (height c)) (if List.length listed < List.length children then 1 else 0) listed in
       Bytes.set memo n (Char.chr h);
       h
     end in
   height root
+
+(* The permutations of proof.symmetries, each checked as the stdlib checker does (Images.valid
+   judges them again), and the bytes of proof.images (checker/proof.py images_of). *)
+let images_of f proof turns limits : int array array * string =
+  match proof with
+  | Obj fields when List.mem_assoc "symmetries" fields ->
+    let r = match f.rules with
+      | Some r -> r
+      | None -> error "proof.symmetries: only a positional game's proof names positions as images" in
+    let raw = match member "proof" "symmetries" proof with
+      | Arr l -> l | v -> error "proof.symmetries must be array, found %s" (type_name v) in
+    let count = int_in "proof" "image_count" 0 turns proof in
+    let listed = List.length raw in
+    if listed < 1 || listed > 256 then error "proof.symmetries lists %d permutations, not 1 to 256" listed;
+    let work = listed * List.fold_left (fun n l -> n + List.length l) 0 r.Positional.lines + count * r.rows * r.cols in
+    if work > limits.max_work then
+      error "proof.symmetries and proof.images: work %s, over the work budget (%s work); to check them, raise it: --max-work %d"
+        (grouped work) (grouped limits.max_work) work;
+    let perms = Array.of_list (List.mapi (fun i p -> Positional.symmetry r p i) raw) in
+    (perms, Unpack.field "proof" "images" count proof)
+  | _ -> ([||], "")
+
+(* Whether proof.replies is "blocks" (checker/proof.py blocks_of). *)
+let blocks_of f proof positions limits : bool =
+  match proof with
+  | Obj fields when List.mem_assoc "replies" fields ->
+    ignore (word "proof" "replies" ["blocks"] proof);
+    (match f.rules with
+     | Some r when r.Positional.marks = "own" && r.goal = "first-line-wins" ->
+       let work = positions * 2 * List.fold_left (fun n l -> n + List.length l) 0 r.lines in
+       if work > limits.max_work then
+         error "proof.replies: work %s, over the work budget (%s work); to check them, raise it: --max-work %d"
+           (grouped work) (grouped limits.max_work) work
+     | _ -> error "proof.replies: only blocks are listed, and only in a positional game of own marks whose first line wins");
+    true
+  | _ -> false
+
+(* Untrusted: the symmetry by which each position named an image stands for a position of the set
+   itself -- the one the file names, or, where that one is itself an image (the stdlib checker takes
+   any position seen), another of the file's symmetries that maps it to one of the set. *)
+let resolve f perms (seen : 'state positions) aliases : (int, int) Hashtbl.t =
+  let named = Hashtbl.create (Hashtbl.length aliases) in
+  let plain b = let n = seen.number b in n >= 0 && not (Hashtbl.mem aliases n) in
+  Hashtbl.iter (fun n (j, b, other) ->
+      let k = if plain other then j else
+          let rec find k = if k = Array.length perms then j
+            else if plain (f.image b perms.(k)) then k else find (k + 1) in
+          find 0 in
+      Hashtbl.replace named n k) aliases;
+  named
 
 let check limits f doc : string =
   let claim = obj "certificate" "claim" doc in
@@ -238,26 +319,25 @@ let check limits f doc : string =
   let turns = int_in "proof" "turns" 0 positions proof in
   let moves = Unpack.field "proof" "moves" turns proof in
   let no_loss = result = "no-loss" in
-  (match proof with
-   | Obj fields when List.mem_assoc "replies" fields ->
-     (* checker/proof.py blocks_of: only the blocks listed at the opponent's positions facing a line *)
-     unread "proofs listing only blocks (proof.replies, docs/certificate-format.md) are not proved in verified/ yet; `python -m checker` reads them"
-   | Obj fields when List.mem_assoc "symmetries" fields ->
-     (* checker/proof.py images_of: positions named as symmetric images of others (move byte 253) *)
-     unread "positions named as symmetric images (proof.symmetries, move byte 253, docs/certificate-format.md) are not proved in verified/ yet; `python -m checker` reads them"
-   | _ -> ());
   let closures = closures_of f proof no_loss turns limits in
+  let symmetries = images_of f proof turns limits in
+  let blocks = blocks_of f proof positions limits in
+  if within <> None && (Array.length (fst symmetries) > 0 || blocks) then
+    unread "bounded proofs with images or listing only blocks are not proved in verified/ yet; `python -m checker` reads them";
   let root = match root_text with None -> f.initial () | Some t -> f.parse_position t in
   let prover = if player = 1 then Core.P1 else Core.P2 in
   let closing = Hashtbl.create 64 in
   let stops = Hashtbl.create 64 and pending = Queue.create () in
-  let seen = traverse ~closures ~closing ~stops ~pending ?within f player no_loss root positions turns moves in
+  let aliases = Hashtbl.create 64 in
+  let seen = traverse ~closures ~closing ~stops ~pending ?within ~symmetries ~aliases ~blocks
+      f player no_loss root positions turns moves in
+  let named = resolve f (fst symmetries) seen aliases in
   (* The one verdict that matters: the family's closed_wins / closed_no_loss (Count.closed_claims;
      for a bound, closed_within_claims) prove the claim from it. A bound past the root's empty
      cells is checked at the empty cells plus one, which proves it for every larger bound (the
      same lemma). *)
   let accepted = match within with
-    | None -> seen.closed (closure_of closing seen) prover no_loss root
+    | None -> seen.closed (closure_of closing seen) (fst symmetries) named prover no_loss root
     | Some w -> seen.closed_within (closure_of closing seen) prover no_loss (Positional.nat_of_int (min w (f.empties root + 1))) root in
   if not accepted then begin
     (* only now the closures with the stdlib checker's failures, for its message *)
@@ -266,14 +346,17 @@ let check limits f doc : string =
   end;
   let where = match root_text with None -> "the start"
                                  | Some _ -> "position " ^ f.draw root in
-  let plies = longest ~closing ~stops f prover seen positions root in
+  let plies = longest ~closing ~stops ~aliases ~blocks f prover seen positions root in
   let closed = Hashtbl.length closing and any = Array.length (fst closures) > 0 in
+  let imaged = Hashtbl.length aliases in
   let how = if f.counts then "a count" else "a pairing" in
-  Printf.sprintf "player %d %s%s from %s: %s, %s of player %d%s checked; %s %s"
+  Printf.sprintf "player %d %s%s from %s: %s, %s of player %d%s%s%s checked; %s %s"
     player (if no_loss then "does not lose" else "wins")
     (if within = None then "" else " within " ^ within_text ^ " plies") where
-    (Positional.counted positions "position" "positions") (Positional.counted (turns - closed) "move" "moves") player
+    (Positional.counted positions "position" "positions") (Positional.counted (turns - closed - imaged) "move" "moves") player
     (if any then ", " ^ Positional.counted closed "position" "positions" ^ " closed by " ^ how else "")
+    (if Array.length (fst symmetries) > 0 then ", " ^ Positional.counted imaged "position" "positions" ^ " as symmetric images of others" else "")
+    (if blocks then Printf.sprintf ", only blocks listed where player %d has a line to complete" player else "")
     (if any then "the longest play to an end or " ^ how ^ " lasts" else "the longest play lasts")
     (Positional.counted plies "ply" "plies")
 
@@ -309,7 +392,7 @@ let uttt_positions (r : Core.ruleset) _ : Core.state positions =
     add = (fun s c -> let n = Hashtbl.length ids in
             Hashtbl.add ids (uttt_text s) n; set := Core.M.add (key n) (s, small.(c)) !set; n);
     choice = (fun n -> match Core.M.find (key n) !set with Some (_, c) -> int_of_nat c | None -> 0);
-    closed = (fun c prover no_loss root ->
+    closed = (fun c _ _ prover no_loss root ->
         Core.uttt_closed r (fun s -> let n = number s in if n < 0 then Core.XH else key n) (counts_of c) prover no_loss !set root);
     closed_within = (fun c prover no_loss bound root ->
         Core.uttt_closed_within r (fun s -> let n = number s in if n < 0 then Core.XH else key n) (counts_of c)
@@ -324,8 +407,11 @@ let positional_positions game cells bounded : Core.board positions =
   { number = Packed.number t; choice = Packed.choice t;
     add = (fun b c -> let n = Packed.add t b c in
             if bounded then trie := Core.M.add (key n) (b, small.(c)) !trie; n);
-    closed = (fun closure prover no_loss root ->
-        Core.positional_closed game (pairs_of closure) prover no_loss (Packed.tree t cells) root);
+    closed = (fun closure perms named prover no_loss root ->
+        let act p = Array.to_list (Array.map (fun c -> small.(c)) (Positional.inverse p)) in
+        let plain = Packed.tree t cells (fun n -> if Hashtbl.mem named n then None else Some small.(Packed.choice t n)) in
+        let images = Packed.tree t cells (fun n -> Option.map (fun j -> small.(j)) (Hashtbl.find_opt named n)) in
+        Core.positional_closed game (pairs_of closure) (List.map act (Array.to_list perms)) prover no_loss (plain, images) root);
     closed_within = (fun closure prover no_loss bound root ->
         Core.positional_closed_within game (fun b -> let n = Packed.number t b in if n < 0 then Core.XH else key n)
           (pairs_of closure) prover no_loss bound !trie root) }
@@ -336,6 +422,7 @@ let positional (r : Positional.rules) : Core.board family =
   { children = Core.children game; result = Core.result game; to_move = Core.to_move;
     positions = positional_positions game (r.rows * r.cols); draw = Positional.draw_board r;
     rules = Some r; as_board = Option.some;
+    listed = Positional.blocks_listed r; image = Positional.image;
     empties = (fun b -> List.length (List.filter (fun m -> m = Core.Empty) b)); counts = false;
     read_closure = (fun raw span b player _ ->
         let first, pairs = closure_at raw span in
@@ -350,6 +437,7 @@ let positional (r : Positional.rules) : Core.board family =
 let uttt (r : Core.ruleset) : Core.state family =
   { children = Core.uttt_children r; result = Core.uttt_result r; to_move = Core.uttt_to_move;
     positions = uttt_positions r; draw = Uttt.draw_board r; rules = None; as_board = (fun _ -> None);
+    listed = (fun _ _ _ -> None); image = (fun s _ -> s);
     empties = (fun s -> int_of_nat (Core.uttt_empties s)); counts = true;
     read_closure = (fun raw (start, _) _ _ _ -> Count (fun () -> fst (Uttt.record_at raw start)));
     explain_closure = (fun raw (start, _) s player left -> Uttt.check_count r s player left raw start);

@@ -246,8 +246,8 @@ let check limits r doc : string =
       if !used <> String.length moves then
         invalid "%s: %d moves listed, but the strategy reaches only %d turns of player %d" where
           (String.length moves) !used player;
-      if not (Core.positional_closed game (fun _ -> None) (if player = 1 then Core.P1 else Core.P2) (guarantees = "no-loss")
-                (Packed.tree set cells) (empty_board r)) then
+      if not (Core.positional_closed game (fun _ -> None) [] (if player = 1 then Core.P1 else Core.P2) (guarantees = "no-loss")
+                (Packed.tree set cells (fun n -> Some Packed.small.(Packed.choice set n)), Core.Tip) (empty_board r)) then
         invalid "%s: the verified closure check refuses the strategy" where) strategies;
   let margin_text = match root_margin with None -> "" | Some m -> " margin " ^ m in
   Printf.sprintf "%s, %s, root %s%s, %s checked" (counted states "state" "states") (counted !edges "edge" "edges")
