@@ -334,7 +334,7 @@ let () =
 
 def test_the_proved_count_check_refuses_wrong_counts_and_bounds_by_itself(build: Path) -> None:
     (build / "count_probe.ml").write_text(COUNT_PROBE)
-    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "uttt.cmx", "pairing.cmx", "proof.cmx"]
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "symmetric.cmx", "uttt.cmx", "pairing.cmx", "proof.cmx"]
     compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "count_probe", "unix.cmxa", *modules, "count_probe.ml"],
                               cwd=build, capture_output=True, text=True, timeout=120)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
@@ -527,7 +527,7 @@ let () =
 def test_the_proved_count_check_refuses_wrong_deep_records_by_itself(build: Path, tmp_path: Path, deep_proofs: dict,
                                                                      name: str) -> None:
     (build / "deep_probe.ml").write_text(DEEP_PROBE)
-    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "uttt.cmx", "pairing.cmx", "proof.cmx"]
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "symmetric.cmx", "uttt.cmx", "pairing.cmx", "proof.cmx"]
     compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "deep_probe", "unix.cmxa", *modules, "deep_probe.ml"],
                               cwd=build, capture_output=True, text=True, timeout=120)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
@@ -675,7 +675,7 @@ let () =
 
 def test_the_proved_uttt_closure_check_refuses_a_wrong_set_by_itself(build: Path) -> None:
     (build / "uttt_probe.ml").write_text(UTTT_CLOSED_PROBE)
-    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "uttt.cmx", "pairing.cmx",
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "symmetric.cmx", "uttt.cmx", "pairing.cmx",
                "proof.cmx"]
     compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "uttt_probe", "unix.cmxa", *modules, "uttt_probe.ml"],
                               cwd=build, capture_output=True, text=True, timeout=120)
@@ -724,7 +724,7 @@ let () =
   flag (verdict ~player:other (set ()));
   let step = max 1 (positions / 80) in
   (* a reply after which the prover completes a line: Blocks.v proves it lost without it in the set *)
-  let lost b = Core.to_move b = prover && Positional.completions r b (if prover = Core.P1 then Core.Cross else Core.Nought) <> [] in
+  let lost b = Core.to_move b = prover && Symmetric.completions r b (if prover = Core.P1 then Core.Cross else Core.Nought) <> [] in
   let moved = ref 0 and refused_moved = ref 0 and dropped = ref 0 and refused_dropped = ref 0 in
   Array.iteri (fun n b ->
       let k = List.length (Core.children game b) in
@@ -744,7 +744,7 @@ WIDE_ROOT = "...O...../....XXO../........./........."
 @pytest.fixture(scope="module")
 def positional_probe(build: Path) -> Path:
     (build / "positional_probe.ml").write_text(POSITIONAL_CLOSED_PROBE)
-    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "uttt.cmx", "pairing.cmx",
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "symmetric.cmx", "uttt.cmx", "pairing.cmx",
                "proof.cmx"]
     compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "positional_probe", "unix.cmxa", *modules, "positional_probe.ml"],
                               cwd=build, capture_output=True, text=True, timeout=120)
@@ -1346,7 +1346,7 @@ let () =
 
 def test_the_proved_check_refuses_wrong_images_and_blocks_by_itself(build: Path) -> None:
     (build / "symmetric_probe.ml").write_text(SYMMETRIC_PROBE)
-    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "uttt.cmx", "pairing.cmx",
+    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "symmetric.cmx", "uttt.cmx", "pairing.cmx",
                "proof.cmx"]
     compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "symmetric_probe", "unix.cmxa", *modules, "symmetric_probe.ml"],
                               cwd=build, capture_output=True, text=True, timeout=120)

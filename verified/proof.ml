@@ -1,5 +1,5 @@
 (* The strategy kind, for every family the verified checker reads. Trusted: reading the claim (its
-   bound too) and the root, and the one call of the family's proved closure check (Pairing.closed,
+   bound too) and the root, and the one call of the family's proved closure check (Strategy.closed,
    Count.closed; Bounded.closed_within, Count.closed_within for a bound) that decides VALID. Untrusted: the traversal that builds the set of positions from
    proof.moves (a wrong set is refused by the closure check) -- with the stdlib checker's failures,
    so that the two checkers give the same line (checker/proof.py). *)
@@ -257,7 +257,7 @@ let images_of f proof turns limits : int array array * string =
     if work > limits.max_work then
       error "proof.symmetries and proof.images: work %s, over the work budget (%s work); to check them, raise it: --max-work %d"
         (grouped work) (grouped limits.max_work) work;
-    let perms = Array.of_list (List.mapi (fun i p -> Positional.symmetry r p i) raw) in
+    let perms = Array.of_list (List.mapi (fun i p -> Symmetric.symmetry r p i) raw) in
     (perms, Unpack.field "proof" "images" count proof)
   | _ -> ([||], "")
 
@@ -408,7 +408,7 @@ let positional_positions game cells bounded : Core.board positions =
     add = (fun b c -> let n = Packed.add t b c in
             if bounded then trie := Core.M.add (key n) (b, small.(c)) !trie; n);
     closed = (fun closure perms named prover no_loss root ->
-        let act p = Array.to_list (Array.map (fun c -> small.(c)) (Positional.inverse p)) in
+        let act p = Array.to_list (Array.map (fun c -> small.(c)) (Symmetric.inverse p)) in
         let plain = Packed.tree t cells (fun n -> if Hashtbl.mem named n then None else Some small.(Packed.choice t n)) in
         let images = Packed.tree t cells (fun n -> Option.map (fun j -> small.(j)) (Hashtbl.find_opt named n)) in
         Core.positional_closed game (pairs_of closure) (List.map act (Array.to_list perms)) prover no_loss (plain, images) root);
@@ -422,7 +422,7 @@ let positional (r : Positional.rules) : Core.board family =
   { children = Core.children game; result = Core.result game; to_move = Core.to_move;
     positions = positional_positions game (r.rows * r.cols); draw = Positional.draw_board r;
     rules = Some r; as_board = Option.some;
-    listed = Positional.blocks_listed r; image = Positional.image;
+    listed = Symmetric.blocks_listed r; image = Symmetric.image;
     empties = (fun b -> List.length (List.filter (fun m -> m = Core.Empty) b)); counts = false;
     read_closure = (fun raw span b player _ ->
         let first, pairs = closure_at raw span in

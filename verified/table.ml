@@ -1,5 +1,5 @@
 (* The table kind. Trusted: reading the claim, and the calls of Core.labels_closed and Core.positional_closed
-   that decide VALID (Table.labels_sound, Pairing.closed_wins / closed_no_loss). Untrusted: the scan
+   that decide VALID (Table.labels_sound, Strategy.closed_wins / closed_no_loss). Untrusted: the scan
    that pairs the labels with the reachable states, the lookup that hands them to labels_closed
    (of which only its being a function is trusted: it reads [reach] and [label_at], which nothing
    writes after the scans), and the checks of distances and margins, which the theorem does not
