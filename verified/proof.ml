@@ -29,9 +29,9 @@ type 'state family = {
   explain_closure : string -> int * int -> 'state -> int -> int -> unit;
   rules : Positional.rules option; (* the positional family's, whose proofs may close by pairings *)
   (* with proof.replies "blocks": the replies listed at an opponent's position, given its
-     children, if not all (Positional.blocks_listed) *)
+     children, if not all (Symmetric.blocks_listed) *)
   listed : Core.player -> 'state -> 'state list -> 'state list option;
-  image : 'state -> int array -> 'state; (* a position under a symmetry (Positional.image) *)
+  image : 'state -> int array -> 'state; (* a position under a symmetry (Symmetric.image) *)
   as_board : 'state -> Core.board option;
   draw : 'state -> string;
   position_work : int;

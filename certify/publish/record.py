@@ -84,6 +84,10 @@ LARGE_PROOFS = (
     # 16x4, likewise (`--first-move X7`, the top row's centre-left cell), the largest 4-row board of
     # 64 cells; found on two threads (`--threads 2`, resumed twice): 228 M nodes
     ("mnk:4,16,4", 1, "win"),
+    # Qubic (4x4x4, 76 lines), a first-player win (Patashnik 1980, Allis 1994), issue 35:
+    # Patashnik's strategic moves as the plan (certify/papers/patashnik.py), images and blocks;
+    # 277 M nodes, resumed once
+    ("qubic", 1, "win"),
 )
 # the checker's budget for published proofs: its defaults, raised to fit the largest kept proof
 # (mnk:4,5,4 player 2: 1,541,762 positions, work 271,350,112 since it was written again by its
