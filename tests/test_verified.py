@@ -1246,12 +1246,13 @@ def test_potential_closures_are_not_read_rather_than_judged(build: Path, tmp_pat
 
 
 # Proofs naming positions as symmetric images (Images.v) and listing only blocks (Blocks.v), as
-# `certify prove --images/--blocks` writes them: tictactoe, 4x4 boards and 4x5 with pairings.
+# `certify prove --images/--blocks` writes them: tictactoe, 4x4 boards, 4x5 with pairings, misère.
 SYMMETRIC = [("tictactoe", 2, "no-loss", {"images": True, "blocks": True}),
              ("mnk:4,4,3", 1, "win", {"blocks": True}),
              ("mnk:4,4,3", 1, "win", {"images": True, "blocks": True}),
              ("mnk:4,4,4", 2, "no-loss", {"images": True}),
-             ("mnk:4,5,4", 2, "no-loss", {"images": True, "pairings": True})]
+             ("mnk:4,5,4", 2, "no-loss", {"images": True, "pairings": True}),
+             ("misere", 1, "no-loss", {"images": True})]
 
 
 def symmetric_document(game_text: str, player: int, result: str, search: dict, within: int | None = None) -> dict:
@@ -1299,6 +1300,18 @@ def test_images_and_blocks_are_read_and_their_mutants_judged_alike(build: Path, 
     verdicts = [agree(build, tmp_path, mutant, f"m{index}.json")[0]
                 for index, mutant in enumerate(symmetric_mutants(doc, case[0]))]
     assert verdicts.count(0) <= len(verdicts) // 3, verdicts  # another image may also be seen; a mutant may be true
+
+
+@pytest.mark.parametrize("game_text,player,result", [("w3t", 1, "win"), ("notakto", 1, "win"), ("cumulative", 1, "no-loss")])
+def test_images_past_own_marks_and_first_line_goals_are_not_read_rather_than_judged(build: Path, tmp_path: Path, game_text: str,
+                                                                                     player: int, result: str) -> None:
+    """Images.v proves images under own marks and a first-line goal; either or x-only marks, or
+    most-lines, are NOT READ, not refused."""
+    path = tmp_path / "images.json"
+    path.write_text(json.dumps(symmetric_document(game_text, player, result, {"images": True})))
+    assert checker.check_file(str(path)).exit_code == 0
+    code, line = run(build, path)
+    assert code == 3 and line.startswith("NOT READ: images in games of marks"), line
 
 
 def test_bounded_proofs_with_images_or_blocks_are_not_read_rather_than_judged(build: Path, tmp_path: Path) -> None:
