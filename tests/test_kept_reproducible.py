@@ -43,8 +43,9 @@ LEFT = {
     "certificates/proofs/mnk-4-15-4.p1-win.json": "three quarters of an hour (81 M nodes, 6.3 GB)",
     # its command runs two threads, so it writes another proof of the claim, not these bytes
     "certificates/proofs/mnk-4-16-4.p1-win.json": "two threads: another proof each run (228 M nodes, 14 GB; about an hour at 65 k nodes a second)",
-    # found in two runs, the second resumed from the first's table, which then evicted 14.8 M entries
-    "certificates/proofs/qubic.p1-win.json": "277 M nodes, 70 min of CPU and 16 GB, resumed once",
+    # found in two runs, the second resumed; the command run fresh (277.5 M nodes, 80 min of CPU,
+    # 12.2 GB, its table evicting) wrote another proof of the claim, 6,200,814 positions (findings)
+    "certificates/proofs/qubic.p1-win.json": "277 M nodes, 80 min and 12 GB; a full table's evictions choose the proof",
     "certificates/proofs/closed/mnk-4-8-4.p2-no-loss.json": "13.6 M nodes, 603 s and 1.58 GB when written",
     # the count closure's earlier forms, kept as docs/uttt.md's record of them (and read by
     # tests/test_verified.py's count probe): no option of today's command writes them
