@@ -687,12 +687,9 @@ def test_the_proved_uttt_closure_check_refuses_a_wrong_set_by_itself(build: Path
     assert int(changed) == 20 and int(refused) >= 15, done.stdout  # a changed choice may be another win in the set
 
 
-# A positional proof without closures, walked by the driver's traversal; its positions packed into
-# the search tree the extracted Positional.closed (Pairing.closed without closures) judges, and then
-# changed: a position dropped, or a stored choice moved to another legal move. The proved check
-# itself must refuse them (the driver's traversal refuses a wrong file first). Prints whether the
-# honest set passes, and as the other player's; then the mutants tried and refused.
-POSITIONAL_CLOSED_PROBE = """
+# The start of a probe of a positional proof (argv 1): its rules as Core's game, its claim and its
+# moves, read as the driver reads them.
+READ_POSITIONAL_PROOF = """
 let () =
   let doc = Load.parse_json (Load.read_file Sys.argv.(1) max_int) in
   let r = Positional.parse_rules (Load.obj "certificate" "rules" doc) in
@@ -702,7 +699,26 @@ let () =
   let prover = if player = 1 then Core.P1 else Core.P2 and other = if player = 1 then Core.P2 else Core.P1 in
   let positions = Load.int_in "proof" "positions" 1 max_int proof and turns = Load.int_in "proof" "turns" 0 max_int proof in
   let moves = Unpack.field "proof" "moves" turns proof in
-  let root = match Load.member "claim" "root" claim with Load.Str t -> f.Proof.parse_position t | _ -> f.Proof.initial () in
+"""
+DRIVER_MODULES = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "symmetric.cmx", "uttt.cmx",
+                  "pairing.cmx", "proof.cmx"]
+
+
+def driver_probe(build: Path, name: str, source: str) -> Path:
+    """An OCaml program linked with the built driver's modules, in the build directory."""
+    (build / f"{name}.ml").write_text(source)
+    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", name, "unix.cmxa", *DRIVER_MODULES, f"{name}.ml"],
+                              cwd=build, capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    return build / name
+
+
+# A positional proof without closures, walked by the driver's traversal; its positions packed into
+# the search tree the extracted Strategy.closed (no closures, images or blocks) judges, and then
+# changed: a position dropped, or a stored choice moved to another legal move. The proved check
+# itself must refuse them (the driver's traversal refuses a wrong file first). Prints whether the
+# honest set passes, and as the other player's; then the mutants tried and refused.
+POSITIONAL_CLOSED_PROBE = READ_POSITIONAL_PROOF + """  let root = match Load.member "claim" "root" claim with Load.Str t -> f.Proof.parse_position t | _ -> f.Proof.initial () in
   let seen = Proof.traverse ~closing:(Hashtbl.create 1) f player no_loss root positions turns moves in
   let boards = Array.make positions [] and stack = ref [root] in
   while !stack <> [] do
@@ -743,13 +759,7 @@ WIDE_ROOT = "...O...../....XXO../........./........."
 
 @pytest.fixture(scope="module")
 def positional_probe(build: Path) -> Path:
-    (build / "positional_probe.ml").write_text(POSITIONAL_CLOSED_PROBE)
-    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "symmetric.cmx", "uttt.cmx", "pairing.cmx",
-               "proof.cmx"]
-    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "positional_probe", "unix.cmxa", *modules, "positional_probe.ml"],
-                              cwd=build, capture_output=True, text=True, timeout=120)
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-    return build / "positional_probe"
+    return driver_probe(build, "positional_probe", POSITIONAL_CLOSED_PROBE)
 
 
 @pytest.mark.parametrize("source", ["mnk-3-4-3-misere.p2-win", "mnk:4,9,4 p1 win"])
@@ -1329,16 +1339,7 @@ def test_bounded_proofs_with_images_or_blocks_are_not_read_rather_than_judged(bu
 # image's symmetry changed. The
 # traversal would refuse most of these files first: only a program of its own shows the proved
 # check refusing by itself.
-SYMMETRIC_PROBE = """
-let () =
-  let doc = Load.parse_json (Load.read_file Sys.argv.(1) max_int) in
-  let r = Positional.parse_rules (Load.obj "certificate" "rules" doc) in
-  let f = Proof.positional r and game = Positional.game_of r and cells = r.Positional.rows * r.Positional.cols in
-  let claim = Load.obj "certificate" "claim" doc and proof = Load.obj "certificate" "proof" doc in
-  let player = Load.int_in "claim" "player" 1 2 claim and no_loss = Load.str "claim" "result" claim = "no-loss" in
-  let prover = if player = 1 then Core.P1 else Core.P2 in
-  let positions = Load.int_in "proof" "positions" 1 max_int proof and turns = Load.int_in "proof" "turns" 0 max_int proof in
-  let moves = Unpack.field "proof" "moves" turns proof in
+SYMMETRIC_PROBE = READ_POSITIONAL_PROOF + """
   let limits = { Load.max_states = max_int; max_work = max_int; max_bytes = max_int; sha = None } in
   let symmetries = Proof.images_of f proof turns limits and blocks = Proof.blocks_of f proof positions limits in
   let aliases = Hashtbl.create 64 and root = f.Proof.initial () in
@@ -1358,13 +1359,8 @@ let () =
 
 
 def test_the_proved_check_refuses_wrong_images_and_blocks_by_itself(build: Path) -> None:
-    (build / "symmetric_probe.ml").write_text(SYMMETRIC_PROBE)
-    modules = ["core.cmx", "load.cmx", "unpack.cmx", "sha256.cmx", "positional.cmx", "packed.cmx", "symmetric.cmx", "uttt.cmx", "pairing.cmx",
-               "proof.cmx"]
-    compiled = subprocess.run(["ocamlopt", "-w", "-a", "-o", "symmetric_probe", "unix.cmxa", *modules, "symmetric_probe.ml"],
-                              cwd=build, capture_output=True, text=True, timeout=120)
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    probe = driver_probe(build, "symmetric_probe", SYMMETRIC_PROBE)
     path = build / "symmetric.json"
     path.write_text(json.dumps(symmetric_document("mnk:4,4,3", 1, "win", {"images": True, "blocks": True})))
-    done = subprocess.run([str(build / "symmetric_probe"), str(path)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([str(probe), str(path)], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout) == (0, "1000"), done.stdout + done.stderr
