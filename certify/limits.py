@@ -42,7 +42,9 @@ def memory_shortfall(need: int) -> str | None:
 
 
 def gigabytes(count: int) -> str:
-    """`3.9 GB`, `512 MB`."""
+    """`3.9 GB`, `512 MB`, `6.9e+24 GB` (past a petabyte, digits would say nothing more)."""
+    if count >= 1e15:
+        return f"{count / 1e9:.1e} GB"
     return f"{count / 1e9:.1f} GB" if count >= 1e9 else f"{count / 1e6:.0f} MB"
 
 

@@ -333,6 +333,10 @@ def test_every_file_option_is_in_the_matrix():
     (["show", "mnk:5,5,4", "--cert", "x.json"], "error: --cert x.json: mnk:5,5,4 is past the tables"),
     (["show", "uttt", "--cert", "x.json"], "error: --cert x.json: uttt has no table certificate"),
     (["show", "mnk:9,9,5"], "error: mnk:9,9,5: board 9x9 has 81 cells; a board has 1 to 64 cells (any shape: 8x8, 4x16, 1x64)"),
+    # these read the solved table: past 4x4 they say so before any work (each was an internal error)
+    (["verify", "qubic"], "error: qubic: 4x16 has 64 cells; the table solver handles at most 16 (4x4) — use `certify prove`"),
+    (["play", "mnk:5,5,4"], "error: mnk:5,5,4: 5x5 has 25 cells; the table solver handles at most 16"),
+    (["policy", "audit", "mnk:5,5,4", "--policy", "random"], "error: mnk:5,5,4: 5x5 has 25 cells; the table solver handles at most 16"),
 ])
 def test_a_value_that_does_not_parse_names_its_option(args, words):
     assert one_error_line(run(*args)).startswith(words)

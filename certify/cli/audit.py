@@ -22,7 +22,7 @@ from certify.claims.load import ClaimsFileError, load_claims
 from certify.claims.facts import Bench
 from certify.claims.report import VERDICT_STYLE, audit_markdown, audit_table, evidence_lines, reading_text, verdict_summary
 from certify.claims.run import FileAudit, audit_file
-from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, user_errors, warn
+from certify.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail, load_game, load_table_game, user_errors, warn
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, TimeoutOpt
 from certify.files import AUDIT_MARK, certificate_mark, check_output, existing_folder, readable_file, write_atomic
 from certify.publish.record import audit_command, generate, publish as write_published, stale
@@ -176,7 +176,7 @@ def verify_command(
     """
     from certify.pipeline import default_filename
 
-    rules = load_game(game)
+    rules = load_table_game(game)  # verify solves the whole game, so at most 4x4: one line, before any work
     with user_errors():
         if claims_dir is not None:
             existing_folder(claims_dir, "--claims", "a folder of claims files, docs/claims-format.md")

@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from certify.cli.app import EXIT_FAILED, app, console, fail, load_game, option_fail
+from certify.cli.app import EXIT_FAILED, app, console, fail, load_table_game, option_fail
 from certify.cli.labels import certified_labels
 from certify.cli.moves import MoveError, parse_move
 from certify.cli.options import CertOpt, GameArg, Player, PlayerOrBoth
@@ -103,7 +103,7 @@ def audit(
     Example: certify policy audit tictactoe --policy minimax --player 2
     """
 
-    rules = load_game(game)
+    rules = load_table_game(game)  # the audit plays the policy against the solved table: at most 4x4
     try:
         player_policy = load_policy(policy, rules)
     except PolicySpecError as err:
@@ -218,7 +218,7 @@ def play(
     Example: certify play tictactoe --player 2
     """
 
-    rules = load_game(game)
+    rules = load_table_game(game)  # the certified player reads the solved table: at most 4x4
     player, source = certified_player(rules, cert)
     board_game = player.game
     human = int(side)
