@@ -1346,7 +1346,7 @@ SYMMETRIC_PROBE = READ_POSITIONAL_PROOF + """
   let seen = Proof.traverse ~closing:(Hashtbl.create 1) ~symmetries ~aliases ~blocks f player no_loss root positions turns moves in
   let named = Proof.resolve f (fst symmetries) seen aliases in
   let perms = fst symmetries in
-  let verdict ?(perms = perms) ?(named = named) () = seen.Proof.closed (fun _ -> None) perms named prover no_loss root in
+  let verdict ?(perms = perms) ?(named = named) () = seen.Proof.closed (Some (fun _ -> None)) perms named prover no_loss root in
   let flag b = print_string (if b then "1" else "0") in
   flag (verdict ());
   flag (verdict ~named:(Hashtbl.create 1) ());

@@ -93,6 +93,10 @@ let option_name a =
   | _ -> error "ambiguous option %s (%s)" a usage
 
 let () =
+  (* A minor heap of 32 MB (the default is 2 MB): a check's boards and children mostly die before a
+     minor collection, so fewer reach the major heap and its slack. The 16x4 proof (6.4 M
+     positions), one run side by side: 263 s and 1,537 MB against 272 s and 1,936 MB. *)
+  Gc.set { (Gc.get ()) with Gc.minor_heap_size = 4 * 1024 * 1024 };
   let rec options args limits path = match args with
     | [] -> (limits, path)
     | a :: rest when String.length a > 2 && String.sub a 0 2 = "--" && String.contains a '=' ->

@@ -8,7 +8,9 @@
    with groups F0, as Packed.encode pads. A 5x5 or 4x8 board is one int. The codes sit in an
    open-addressing table (8 bytes a slot and 4 for the position's number, at most half full).
    Then [tree] sorts them and builds Positional.v's search tree, balanced: one node (40 bytes) and
-   one packed board (48 bytes for 25 cells) a position. *)
+   a packed board's first block (56 bytes, 25 cells) a position, its later blocks shared with every
+   board that has the same. When the check needs no position's number, [release] gives the table
+   back before it runs. *)
 
 (* The numbers 0..255 as Rocq numbers, made once: a move index, a cell of a closure. *)
 let small = Array.init 256 Positional.nat_of_int
@@ -103,6 +105,11 @@ let add t b choice =
 
 let choice t n = Char.code (Bytes.get t.choices n)
 
+(* The table's memory back to the heap (a third of the set's on Qubic), once the trees are built
+   and no position is asked for again: [number] and [choice] then fail. *)
+let release t =
+  t.slots <- 0; t.codes <- [||]; t.numbers <- Bytes.empty; t.choices <- Bytes.empty
+
 (* The 243 groups, as Core's constant constructors (made by the extracted pack5). *)
 let fives =
   let m v = match v with 0 -> Core.Empty | 1 -> Core.Cross | _ -> Core.Nought in
@@ -126,14 +133,25 @@ let tree t cells (select : int -> Core.nat option) : Core.bst =
     go 0 in
   Array.sort compare_slots occupied;
   let n = groups cells in
-  let group slot g =
-    if g >= n then fives.(0)
-    else fives.(t.codes.(slot * t.width + g / per_int) / pow 243 (per_int - 1 - g mod per_int) mod 243) in
+  (* A board's blocks after its first are shared with every board that has the same ones: the
+     first block (25 cells) nearly tells boards apart, the rest repeat (Qubic's 64 cells are three
+     blocks). [tails] names each block built so far by its five groups and the number of the
+     block after it (0 for PEnd). *)
+  let tails = Hashtbl.create 4096 in
+  let group_code slot g = if g >= n then 0
+    else t.codes.(slot * t.width + g / per_int) / pow 243 (per_int - 1 - g mod per_int) mod 243 in
+  let group slot g = fives.(group_code slot g) in
+  let rec tail slot g = if g >= n then (0, Core.PEnd) else
+      let after, rest = tail slot (g + 5) in
+      let five = List.fold_left (fun code i -> code * 243 + group_code slot (g + i)) 0 [0; 1; 2; 3; 4] in
+      match Hashtbl.find_opt tails (five, after) with
+      | Some shared -> shared
+      | None ->
+        let block = (Hashtbl.length tails + 1, Core.P (group slot g, group slot (g + 1), group slot (g + 2),
+                                                        group slot (g + 3), group slot (g + 4), rest)) in
+        Hashtbl.add tails (five, after) block; block in
   let packed slot =
-    let rec blocks g = if g >= n then Core.PEnd
-      else Core.P (group slot g, group slot (g + 1), group slot (g + 2), group slot (g + 3), group slot (g + 4),
-                   blocks (g + 5)) in
-    blocks 0 in
+    Core.P (group slot 0, group slot 1, group slot 2, group slot 3, group slot 4, snd (tail slot 5)) in
   let rec build lo hi =
     if lo >= hi then Core.Tip
     else

@@ -42,12 +42,14 @@ type 'state family = {
 (* The positions a traversal saw, numbered 0, 1, 2... as added, each with the index of the prover's
    chosen move; [closed] runs the family's proved closure check (Strategy.closed, Uttt.closed) on
    them, with the closures [closure] gives, and the symmetries (as Images.act takes them) by which
-   the positions [aliases] numbers are images of others. *)
+   the positions [aliases] numbers are images of others. [None] for [closure]: the proof has no
+   closures, so the check asks no position its number, and the set may free what numbers them --
+   the set then answers nothing more (call [closed] last). *)
 and 'state positions = {
   number : 'state -> int; (* -1: not in the set *)
   add : 'state -> int -> int;
   choice : int -> int;
-  closed : ('state -> closure option) -> int array array -> (int, int) Hashtbl.t -> Core.player -> bool -> 'state -> bool;
+  closed : ('state -> closure option) option -> int array array -> (int, int) Hashtbl.t -> Core.player -> bool -> 'state -> bool;
   closed_within : ('state -> closure option) -> Core.player -> bool -> Core.nat -> 'state -> bool;
 }
 
@@ -339,12 +341,17 @@ let check limits f doc : string =
      unread "images in games of marks %s, goal %s are not proved in verified/ yet (own marks and a first-line goal are); `python -m checker` reads them"
        r.marks r.goal
    | _ -> ());
+  (* the verdict's counts before the check, which may free the numbering they read *)
+  let plies = longest ~closing ~stops ~aliases ~blocks f prover seen positions root in
+  let closed = Hashtbl.length closing and any = Array.length (fst closures) > 0 in
+  let imaged = Hashtbl.length aliases in
+  Hashtbl.reset aliases; (* its boards: 3 KB an image on Qubic *)
   (* The one verdict that matters: the family's closed_wins / closed_no_loss (Count.closed_claims;
      for a bound, closed_within_claims) prove the claim from it. A bound past the root's empty
      cells is checked at the empty cells plus one, which proves it for every larger bound (the
      same lemma). *)
   let accepted = match within with
-    | None -> seen.closed (closure_of closing seen) (fst symmetries) named prover no_loss root
+    | None -> seen.closed (if closed = 0 then None else Some (closure_of closing seen)) (fst symmetries) named prover no_loss root
     | Some w -> seen.closed_within (closure_of closing seen) prover no_loss (Positional.nat_of_int (min w (f.empties root + 1))) root in
   if not accepted then begin
     (* only now the closures with the stdlib checker's failures, for its message *)
@@ -353,9 +360,6 @@ let check limits f doc : string =
   end;
   let where = match root_text with None -> "the start"
                                  | Some _ -> "position " ^ f.draw root in
-  let plies = longest ~closing ~stops ~aliases ~blocks f prover seen positions root in
-  let closed = Hashtbl.length closing and any = Array.length (fst closures) > 0 in
-  let imaged = Hashtbl.length aliases in
   let how = if f.counts then "a count" else "a pairing" in
   Printf.sprintf "player %d %s%s from %s: %s, %s of player %d%s%s%s checked; %s %s"
     player (if no_loss then "does not lose" else "wins")
@@ -400,6 +404,7 @@ let uttt_positions (r : Core.ruleset) _ : Core.state positions =
             Hashtbl.add ids (uttt_text s) n; set := Core.M.add (key n) (s, small.(c)) !set; n);
     choice = (fun n -> match Core.M.find (key n) !set with Some (_, c) -> int_of_nat c | None -> 0);
     closed = (fun c _ _ prover no_loss root ->
+        let c = Option.value c ~default:(fun _ -> None) in
         Core.uttt_closed r (fun s -> let n = number s in if n < 0 then Core.XH else key n) (counts_of c) prover no_loss !set root);
     closed_within = (fun c prover no_loss bound root ->
         Core.uttt_closed_within r (fun s -> let n = number s in if n < 0 then Core.XH else key n) (counts_of c)
@@ -418,6 +423,8 @@ let positional_positions game cells bounded : Core.board positions =
         let act p = Array.to_list (Array.map (fun c -> small.(c)) (Symmetric.inverse p)) in
         let plain = Packed.tree t cells (fun n -> if Hashtbl.mem named n then None else Some small.(Packed.choice t n)) in
         let images = Packed.tree t cells (fun n -> Option.map (fun j -> small.(j)) (Hashtbl.find_opt named n)) in
+        (* the check reads the trees; without closures it never asks a position's number *)
+        let closure = match closure with Some c -> c | None -> Packed.release t; (fun _ -> None) in
         Core.positional_closed game (pairs_of closure) (List.map act (Array.to_list perms)) prover no_loss (plain, images) root);
     closed_within = (fun closure prover no_loss bound root ->
         Core.positional_closed_within game (fun b -> let n = Packed.number t b in if n < 0 then Core.XH else key n)
