@@ -13,7 +13,7 @@ Every value says where it comes from: `certificate`, `rules` (the game is over a
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -120,13 +120,13 @@ class StrategyKnowledge:
         self.wins = certificate.claim.result == "win"
 
     @cached_property
-    def chosen(self) -> dict[Any, Any]:
-        """The prover's position keys → its move, replayed on first use (a large proof takes seconds,
-        and a no-loss proof's values never need it)."""
-        from certify.proving.single import strategy_moves
+    def chosen(self) -> Callable[[Any], Any]:
+        """The prover's move at a position (None where the strategy does not answer), replayed on
+        first use (a large proof takes seconds, and a no-loss proof's values never need it)."""
+        from certify.proving.single import strategy_lookup
 
         try:
-            return strategy_moves(self.certificate, self.game)
+            return strategy_lookup(self.certificate, self.game)
         except ValueError as err:
             raise CertifyError(str(err).splitlines()[0]) from None
 
@@ -134,17 +134,17 @@ class StrategyKnowledge:
         if not self.wins or game.is_terminal(state):
             return None
         if game.to_move(state) == self.prover:
-            return Value("win", "certificate") if game.key(state) in self.chosen else None
+            return Value("win", "certificate") if self.chosen(state) is not None else None
         for move in game.legal_moves(state):
             child = game.apply(state, move)
             if game.is_terminal(child) and game.returns(child)[self.prover - 1] != 1:
                 return None
-            if not game.is_terminal(child) and game.key(child) not in self.chosen:
+            if not game.is_terminal(child) and self.chosen(child) is None:
                 return None
         return Value("loss", "certificate")
 
     def strategy_move(self, game: Any, state: Any, player: int) -> Any | None:
-        return self.chosen.get(game.key(state)) if player == self.prover else None
+        return self.chosen(state) if player == self.prover else None
 
 
 class Position:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import checker
-from certify.proving.single import ProofFileError, prove, read_proof, strategy_moves
+from certify.proving.single import ProofFileError, prove, read_proof, strategy_lookup, strategy_moves
 from solver.games.families import resolve_game
 from solver.search.pns import Claim
 
@@ -104,6 +104,37 @@ def test_a_proof_with_images_is_not_replayed_as_moves(tmp_path: Path) -> None:
     certificate, game = read_proof(path)
     with pytest.raises(ProofFileError, match="symmetric images"):
         strategy_moves(certificate, game)
+
+
+@pytest.mark.parametrize("game_text,claim,blocks", [("tictactoe", Claim(2, "no-loss"), False), ("mnk:4,4,3", Claim(1, "win"), False),
+                                                    ("mnk:4,4,3", Claim(1, "win"), True)])
+def test_the_lookup_plays_out_a_proof_with_images_and_blocks(tmp_path: Path, game_text, claim, blocks) -> None:
+    """strategy_lookup answers below images and after replies a blocks proof leaves out: played
+    against every reply of the opponent, its moves are legal and every play ends as claimed."""
+    attempt = prove(resolve_game(game_text), claim, images=True, blocks=blocks)
+    path = tmp_path / "p.json"
+    path.write_text(attempt.text or "")
+    certificate, game = read_proof(path)
+    assert certificate.proof.image_count
+    lookup, seen, stack = strategy_lookup(certificate, game), set(), [game.initial()]
+    while stack:
+        state = stack.pop()
+        if game.key(state) in seen:
+            continue
+        seen.add(game.key(state))
+        if game.is_terminal(state):
+            mine = game.returns(state)[claim.player - 1]
+            assert mine == 1 or (claim.result == "no-loss" and mine == 0), game.format_position(state)
+        elif game.to_move(state) == claim.player:
+            move = lookup(state)
+            assert move in game.legal_moves(state), game.format_position(state)
+            stack.append(game.apply(state, move))
+        else:
+            stack.extend(game.apply(state, move) for move in game.legal_moves(state))
+    assert len(seen) > certificate.proof.positions  # the positions the file leaves out, played too
+    for command in (["tree", str(path), "--depth", "8"], ["explore", str(path), "-o", str(tmp_path / "p.html")]):
+        done = subprocess.run([sys.executable, "-m", "certify", *command], capture_output=True, text=True)
+        assert done.returncode == 0 and not done.stderr, done.stderr  # blocks made both an internal error
 
 
 def test_the_cli_records_images_and_refuses_them_where_they_do_not_apply(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import typer
@@ -16,7 +17,7 @@ from certify.cli.options import GAME_HELP, CertOpt, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
 from certify.files import certificate_kind
 from certify.record.format import VALUE_WORDS
-from certify.proving.single import CLOSED, ProofFileError, read_proof, strategy_moves
+from certify.proving.single import CLOSED, ProofFileError, read_proof, strategy_lookup
 from certify.render.text import board_line, plural, value_text
 from certify.render.tree import Node, dot, svg
 from solver.games.positional.engine import Game
@@ -135,7 +136,7 @@ def brief(game: Any, state: Any) -> str:
     return board_line(game.board(state), game.rules.cols)
 
 
-def proof_node(game: Any, moves: dict, state: Any, prover: int, moves_left: int, plies_left: int | None) -> dict:
+def proof_node(game: Any, moves: Callable[[Any], Any], state: Any, prover: int, moves_left: int, plies_left: int | None) -> dict:
     """The proof from `state`: the prover's move, or every reply, `moves_left` prover moves deep.
     `plies_left`: a bounded claim's plies before its bound (None: no bound); at the bound, and where
     the proof closes a position by a pairing or a count, the entry says so and goes no deeper."""
@@ -145,7 +146,9 @@ def proof_node(game: Any, moves: dict, state: Any, prover: int, moves_left: int,
     elif plies_left == 0:
         entry["bound"] = True
     elif game.to_move(state) == prover:
-        move = moves[game.key(state)]
+        move = moves(state)
+        if move is None:  # the file is not checked here: say where it fails
+            raise ProofFileError(f"proof: no move of player {prover} at {game.format_position(state)} (`certify check` the file)")
         if move == CLOSED:
             entry["closed"] = True
         elif moves_left:
@@ -222,24 +225,30 @@ def draw_proof(path: Path, depth: int, json_out: bool, picture_format: str = "te
     """Draw a strategy certificate's proof tree, `depth` prover moves deep (the file is not checked here)."""
     try:
         certificate, game = read_proof(path)
-        moves = strategy_moves(certificate, game, closures=True)
+        with solving_progress(not json_out) as hook:
+            moves = strategy_lookup(certificate, game, closures=True,
+                                    progress=None if hook is None else lambda n: hook("replaying the proof", -1, n))
         claim = certificate.claim
         root = game.initial() if claim.root is None else game.parse_position(claim.root)
+        data = proof_node(game, moves, root, claim.player, depth, claim.within)
     except (ProofFileError, ValueError) as err:
         raise fail(str(err)) from None
     closure, meaning = CLOSURES["counts" if certificate.proof.counts else "pairings"]
-    data = proof_node(game, moves, root, claim.player, depth, claim.within)
     guarantees = ("wins" if claim.result == "win" else "does not lose") + ("" if claim.within is None else f" within {claim.within} plies")
-    prover_moves = certificate.proof.turns - (certificate.proof.closures or 0)
+    images = certificate.proof.image_count or 0
+    prover_moves = certificate.proof.turns - (certificate.proof.closures or 0) - images
     if picture_format != "text":
         said = f"{game.rules.name}: player {claim.player} {guarantees} ({plural(depth, 'move')} shown)"
         picture(proof_picture(data, closure), said, picture_format)
         return
     if json_out:
         console.print_json(json.dumps({"game": game.rules.name, "player": claim.player, "result": claim.result, "within": claim.within,
-                                       "prover_moves": prover_moves, "closures": certificate.proof.closures or 0, "tree": data}))
+                                       "prover_moves": prover_moves, "closures": certificate.proof.closures or 0, "images": images,
+                                       "blocks": certificate.proof.replies == "blocks", "tree": data}))
         return
     closed = f", {certificate.proof.closures:,} closed by {closure}" if certificate.proof.closures else ""
+    closed += f", {images:,} named as symmetric images (drawn through them)" if images else ""
+    closed += ", only blocks listed (a reply not made one loses at once: drawn too)" if certificate.proof.replies == "blocks" else ""
     title = Text.assemble(
         (game.rules.name, "bold"), f": player {claim.player} ", (guarantees, "bold green"),
         f" from {data['brief']} — proof tree of {prover_moves:,} moves, "

@@ -70,12 +70,18 @@ def proof_nodes(
 
 def proof_page_data(certificate: Any, game: Any, verdict: str | None, source: str, limit: int = NODE_LIMIT) -> dict:
     """The JSON object the page reads for a strategy certificate: identity, claim and the proof DAG."""
-    from certify.proving.single import strategy_moves
+    from certify.proving.single import ProofFileError, strategy_lookup
 
     claim = certificate.claim
-    chosen = strategy_moves(certificate, game)
+    lookup = strategy_lookup(certificate, game)
+
+    def choose(state: Any) -> Any:
+        if (move := lookup(state)) is None:  # the file is not checked here: say where it fails
+            raise ProofFileError(f"proof: no move of player {claim.player} at {game.format_position(state)} (`certify check` the file)")
+        return move
+
     root = game.initial() if claim.root is None else game.parse_position(claim.root)
-    nodes, cut = proof_nodes(game, root, claim.player, lambda state: chosen[game.key(state)], limit)
+    nodes, cut = proof_nodes(game, root, claim.player, choose, limit)
     return {
         "kind": "strategy",
         "source": source,

@@ -28,7 +28,7 @@ from certify.record.schema import PairingCertificate, Proof, Provenance, Strateg
 from solver.games.families import game_from_rules
 from solver.games.game import Game, NoHooks, hooks_for_claim
 from solver.search.pns import Claim, Outcome, ProofSearch, Progress
-from solver.search.prooftree import CLOSE, NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, after_move, canonical_strategy, closure_record  # noqa: F401 (re-exported)
+from solver.search.prooftree import CLOSE, IMAGE, NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, after_move, canonical_strategy, closure_record  # noqa: F401 (re-exported)
 from solver.games.positional.rules import RulesError
 from solver.games.positional.symmetry import line_automorphisms
 from solver.search.policy import PlanPolicy, PolicyHooks
@@ -578,13 +578,17 @@ def read_proof(path: Path) -> tuple[StrategyCertificate, Game[Any, Any]]:
 CLOSED = "closed"  # strategy_moves(..., closures=True): a prover's position the proof closes (pairing or count)
 
 
-def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any], closures: bool = False) -> dict[Any, Any]:
+def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any], closures: bool = False,
+                   images: bool = False, progress: Callable[[int], None] | None = None) -> dict[Any, Any]:
     """Position key → the prover's move, by replaying the canonical traversal; raises ProofFileError.
 
     A proof with closures is refused unless `closures`: then a closed position maps to CLOSED (its
-    record is the checker's to read; a reader that draws the proof shows where it closes)."""
+    record is the checker's to read; a reader that draws the proof shows where it closes). A proof
+    naming images is refused unless `images`: then a position named an image is left out, as the
+    traversal does not go past it (`strategy_lookup` finds its move through the symmetries).
+    `progress(positions)`: called as the replay goes (Qubic's 6.2 M positions take minutes)."""
     claim = certificate.claim
-    if certificate.proof.image_count:
+    if certificate.proof.image_count and not images:
         raise ProofFileError(f"proof: {certificate.proof.image_count:,} positions are named as symmetric images of others; "
                              "replaying such a proof as moves is not supported here (`python -m checker FILE` checks it)")
     if certificate.proof.closures and not closures:
@@ -600,7 +604,10 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any], closu
 
     def close(state: Any, _left: int | None) -> bytes | None:  # the traversal asks this just before `choose`
         nonlocal at
-        if at < len(moves) and moves[at] == CLOSE:
+        if at < len(moves) and moves[at] == IMAGE and images:
+            at += 1
+            return b""  # a leaf for the traversal, as for the checker
+        if at < len(moves) and moves[at] == CLOSE and closures:
             at += 1
             chosen[game.key(state)] = CLOSED
             return b""
@@ -616,5 +623,43 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any], closu
         return move
 
     replies = blocking_replies(game, claim.player) if certificate.proof.replies == "blocks" else None
-    canonical_strategy(game, root, claim.player, choose, close=close if closures else None, within=claim.within, replies=replies)
+    visited = 0
+
+    def visit(_state: Any, _ply: int) -> None:
+        nonlocal visited
+        visited += 1
+        if progress is not None and visited % 16384 == 0:
+            progress(visited)
+
+    canonical_strategy(game, root, claim.player, choose, close=close if closures or images else None, within=claim.within,
+                       replies=replies, visit=visit if progress is not None else None)
     return chosen
+
+
+def strategy_lookup(certificate: StrategyCertificate, game: Game[Any, Any], closures: bool = False,
+                    progress: Callable[[int], None] | None = None) -> Callable[[Any], Any]:
+    """The prover's move at a position its strategy reaches (CLOSED where the proof closes it), or
+    None; raises ProofFileError. Besides the positions the traversal replays, this answers where
+    the file leaves moves out: at and below a position named an image, the move of the position a
+    symmetry of the game maps it to, mapped back (the game's symmetries form a group, so chains of
+    images resolve in one step); after a reply a `blocks` proof does not list, the prover's move
+    that completes a line (the checker's rule: such a reply loses at once)."""
+    chosen = strategy_moves(certificate, game, closures=closures, images=True, progress=progress)
+    symmetries = list(getattr(game, "symmetries", list)())[1:] if certificate.proof.image_count else []
+    prover, blocks = certificate.claim.player, certificate.proof.replies == "blocks"
+
+    def move_at(state: Any) -> Any:
+        if (move := chosen.get(game.key(state))) is not None:
+            return move
+        for image, move_image in symmetries:
+            there = chosen.get(game.key(image(state)))
+            if there == CLOSED:
+                return CLOSED
+            if there is not None:
+                return next(m for m in game.legal_moves(state) if move_image(m) == there)
+        if blocks:
+            return next((m for m in game.legal_moves(state) if game.is_terminal(child := game.apply(state, m))
+                         and game.returns(child)[prover - 1] == 1), None)
+        return None
+
+    return move_at
