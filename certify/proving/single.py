@@ -586,7 +586,7 @@ def strategy_moves(certificate: StrategyCertificate, game: Game[Any, Any], closu
     record is the checker's to read; a reader that draws the proof shows where it closes). A proof
     naming images is refused unless `images`: then a position named an image is left out, as the
     traversal does not go past it (`strategy_lookup` finds its move through the symmetries).
-    `progress(positions)`: called as the replay goes (Qubic's 6.2 M positions take minutes)."""
+    `progress(positions)`: called as the replay goes (Qubic's 6.2 M positions take some 20 minutes)."""
     claim = certificate.claim
     if certificate.proof.image_count and not images:
         raise ProofFileError(f"proof: {certificate.proof.image_count:,} positions are named as symmetric images of others; "
