@@ -15,6 +15,7 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal
 
@@ -487,13 +488,16 @@ def blocking_replies(game: Game[Any, Any], prover: int) -> Callable[[Any, list[A
         raise ValueError(f"--blocks: {rules.name} is not a game of own marks whose first line wins")
 
     # not the hooks' `_completions`: that one needs a mark of the player on the line, and the
-    # checker's rule counts a lone empty cell as a line either player completes
+    # checker's rule counts a lone empty cell as a line either player completes. Each line's marks
+    # read by one itemgetter: this runs at every opponent's position of a replay (Qubic: 3 M)
+    lines = [(line, itemgetter(*line) if len(line) > 1 else (lambda board, c=line[0]: (board[c],))) for line in rules.lines]
+
     def completions(board: tuple[int, ...], player: int) -> set[int]:
         cells = set()
-        for line in rules.lines:
-            empty = [cell for cell in line if board[cell] == 0]
-            if len(empty) == 1 and all(board[cell] == player for cell in line if cell != empty[0]):
-                cells.add(empty[0])
+        for line, marks_of in lines:
+            marks = marks_of(board)
+            if marks.count(0) == 1 and marks.count(player) == len(line) - 1:
+                cells.add(line[marks.index(0)])
         return cells
 
     def replies(state: Any, legal: list[Any]) -> list[Any]:

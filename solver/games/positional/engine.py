@@ -94,6 +94,10 @@ class Game:
             for line in rules.lines
         ]
         self._marks = {player: rules.marks_for(player) for player in (1, 2)}
+        # each cell's moves for each player, made once: a Move is frozen, so positions share them
+        # (building them per position was most of a replay's time on 64-cell boards)
+        self._cell_moves = {player: [tuple(Move(c, m) for m in marks) for c in range(self.cells)]
+                            for player, marks in self._marks.items()}
         self._labels: dict[int, tuple[bool, int, int, int]] = {}
         self._moves: dict[int, tuple[tuple[Move, ...], frozenset[Move]]] = {}
 
@@ -150,9 +154,8 @@ class Game:
             moves: tuple[Move, ...] = ()
             terminal, _, _, mover = self._scalar_label(code)
             if not terminal:
-                marks = self._marks[mover]
-                board = self.board(code)
-                moves = tuple(Move(c, m) for c in range(self.cells) if board[c] == 0 for m in marks)
+                cell_moves = self._cell_moves[mover]
+                moves = tuple(move for cell, mark in enumerate(self.board(code)) if mark == 0 for move in cell_moves[cell])
             if len(self._moves) >= _MEMO_LIMIT:
                 self._moves.clear()
             known = self._moves[code] = (moves, frozenset(moves))
