@@ -91,7 +91,7 @@ def test_explore_says_how_much_of_a_large_proof_the_page_embeds_and_the_page_say
     whole = CliRunner().invoke(app, ["explore", str(path), "--no-check", "-o", str(tmp_path / "whole.html")])
     assert whole.exit_code == 0 and "every position of the proof" in " ".join(whole.stdout.split()), whole.output
     small = proof_module.proof_page_data
-    monkeypatch.setattr(proof_module, "proof_page_data", lambda *args: small(*args, limit=50))  # a proof past the page's limit
+    monkeypatch.setattr(proof_module, "proof_page_data", lambda *args, **kwargs: small(*args, **kwargs, limit=50))  # a proof past the page's limit
     cut = CliRunner().invoke(app, ["explore", str(path), "--no-check", "-o", str(tmp_path / "cut.html"), "--json"])
     data = json.loads(cut.stdout)
     assert (data["states_embedded"], data["states_total"]) == (50, certificate.proof.positions)

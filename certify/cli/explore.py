@@ -47,13 +47,16 @@ def explore(
     if kind not in (None, "table", "strategy"):
         raise fail(f"{source}: a certificate of kind {kind}; explore shows a table (certify solve) or a proof (certify prove)")
     if kind == "strategy":
+        from certify.cli.solving import solving_progress
         from certify.explorer.proof import build_proof_page
         from certify.proving.single import ProofFileError, read_proof
 
         try:
             proof, game = read_proof(Path(source))
             verdict = checker.check_file(source).message if check else None
-            html, facts = build_proof_page(proof, game, verdict, source)
+            with solving_progress(not json_out) as hook:
+                html, facts = build_proof_page(proof, game, verdict, source,
+                                               progress=None if hook is None else lambda n: hook("replaying the proof", -1, n))
         except ProofFileError as err:
             raise fail(str(err)) from None
         rules, total = game.rules, proof.proof.positions

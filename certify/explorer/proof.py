@@ -68,12 +68,14 @@ def proof_nodes(
     return nodes, cut
 
 
-def proof_page_data(certificate: Any, game: Any, verdict: str | None, source: str, limit: int = NODE_LIMIT) -> dict:
-    """The JSON object the page reads for a strategy certificate: identity, claim and the proof DAG."""
+def proof_page_data(certificate: Any, game: Any, verdict: str | None, source: str, limit: int = NODE_LIMIT, *,
+                    progress: Callable[[int], None] | None = None) -> dict:
+    """The JSON object the page reads for a strategy certificate: identity, claim and the proof DAG.
+    `progress(positions)`: called while the file's traversal is replayed (minutes for Qubic)."""
     from certify.proving.single import ProofFileError, strategy_lookup
 
     claim = certificate.claim
-    lookup = strategy_lookup(certificate, game)
+    lookup = strategy_lookup(certificate, game, progress=progress)
 
     def choose(state: Any) -> Any:
         if (move := lookup(state)) is None:  # the file is not checked here: say where it fails
@@ -106,8 +108,9 @@ def unpacked_json(text: str) -> object:
     return json.loads(zlib.decompress(base64.b64decode(text)))
 
 
-def build_proof_page(certificate: Any, game: Any, verdict: str | None, source: str) -> tuple[str, PageFacts]:
+def build_proof_page(certificate: Any, game: Any, verdict: str | None, source: str, *,
+                     progress: Callable[[int], None] | None = None) -> tuple[str, PageFacts]:
     """The page for a strategy certificate and what it embeds."""
-    data = proof_page_data(certificate, game, verdict, source)
+    data = proof_page_data(certificate, game, verdict, source, progress=progress)
     html = render_page(data)
     return html, PageFacts(data["proof"]["count"], None, len(html.encode()))
