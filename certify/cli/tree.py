@@ -17,7 +17,7 @@ from certify.cli.options import GAME_HELP, CertOpt, JsonOpt, PlayerOpt
 from certify.cli.solving import solving_progress
 from certify.files import certificate_kind
 from certify.record.format import VALUE_WORDS
-from certify.proving.single import CLOSED, ProofFileError, read_proof, strategy_lookup
+from certify.proving.single import CLOSED, ProofFileError, read_proof, required_move, strategy_lookup
 from certify.render.text import board_line, plural, value_text
 from certify.render.tree import Node, dot, svg
 from solver.games.positional.engine import Game
@@ -146,9 +146,7 @@ def proof_node(game: Any, moves: Callable[[Any], Any], state: Any, prover: int, 
     elif plies_left == 0:
         entry["bound"] = True
     elif game.to_move(state) == prover:
-        move = moves(state)
-        if move is None:  # the file is not checked here: say where it fails
-            raise ProofFileError(f"proof: no move of player {prover} at {game.format_position(state)} (`certify check` the file)")
+        move = required_move(moves, game, prover, state)
         if move == CLOSED:
             entry["closed"] = True
         elif moves_left:

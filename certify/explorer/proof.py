@@ -72,18 +72,12 @@ def proof_page_data(certificate: Any, game: Any, verdict: str | None, source: st
                     progress: Callable[[int], None] | None = None) -> dict:
     """The JSON object the page reads for a strategy certificate: identity, claim and the proof DAG.
     `progress(positions)`: called while the file's traversal is replayed (minutes for Qubic)."""
-    from certify.proving.single import ProofFileError, strategy_lookup
+    from certify.proving.single import required_move, strategy_lookup
 
     claim = certificate.claim
     lookup = strategy_lookup(certificate, game, progress=progress)
-
-    def choose(state: Any) -> Any:
-        if (move := lookup(state)) is None:  # the file is not checked here: say where it fails
-            raise ProofFileError(f"proof: no move of player {claim.player} at {game.format_position(state)} (`certify check` the file)")
-        return move
-
     root = game.initial() if claim.root is None else game.parse_position(claim.root)
-    nodes, cut = proof_nodes(game, root, claim.player, choose, limit)
+    nodes, cut = proof_nodes(game, root, claim.player, lambda state: required_move(lookup, game, claim.player, state), limit)
     return {
         "kind": "strategy",
         "source": source,

@@ -667,3 +667,11 @@ def strategy_lookup(certificate: StrategyCertificate, game: Game[Any, Any], clos
         return None
 
     return move_at
+
+
+def required_move(lookup: Callable[[Any], Any], game: Game[Any, Any], prover: int, state: Any) -> Any:
+    """`lookup(state)` (a strategy_lookup), or ProofFileError naming the position where the file has
+    no move: a reader that draws an unchecked file says where it fails."""
+    if (move := lookup(state)) is None:
+        raise ProofFileError(f"proof: no move of player {prover} at {game.format_position(state)} (`certify check` the file)")
+    return move
