@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 import checker
 from certify.smt.pairing_certificate import pairing_certificate, search_pairing
 from certify.proving.single import certificate_text
-from certify.smt.cover import Position, counting_bound, open_lines, search
+from certify.smt.cover import Position, blocks_all, counting_bound, first_moves, open_lines, search
 from certify.smt.pairing import maximal_pairings
 from solver.games.positional.rules import Rules, make_rules, resolve
+from solver.games.positional.symmetry import line_automorphisms
 from test_checker_helpers import rules_sha256
 from samples import edit_point
 
@@ -300,7 +301,22 @@ def test_overlapping_segments_let_a_pair_block_several_lines():
 
 def test_search_says_none_with_z3_when_counting_does_not_decide():
     cover = search(resolve("mnk:5,5,4"), Position((0,) * 25, 1))
-    assert cover.status == "none" and cover.reason.startswith("Z3: unsat with or without a first move")
+    assert cover.status == "none" and cover.reason.startswith("Z3: unsat without a first move and after each of 25")
+    assert "(6 up to the position's symmetries)" in cover.reason  # the 5×5 board's eight symmetries
+
+
+def test_a_first_move_found_is_one_of_a_class_the_position_s_symmetries_exchange():
+    """6,6,5 has no pairing for player 1 without a first move; one after a first move, which must
+    block the lines through it; the cells tried are one per class, each class's cells exchanged."""
+    rules = resolve("mnk:6,6,5")
+    position = Position((0,) * 36, 1)
+    cover = search(rules, position)
+    assert cover.status == "found" and cover.first_move is not None and cover.pairing is not None
+    assert blocks_all(open_lines(rules, position), cover.pairing, cover.first_move)
+    assert not blocks_all(open_lines(rules, position), cover.pairing, None)
+    tried = first_moves(rules, position, open_lines(rules, position), range(36))
+    classes = {frozenset(p[cell] for p in line_automorphisms(rules)) for cell in tried}
+    assert len(classes) == len(tried) == 6 and set().union(*classes) == set(range(36))
 
 
 def test_search_refuses_rules_a_pairing_proves_nothing_for():

@@ -42,6 +42,8 @@ PUBLISHED_PAIRINGS: tuple[tuple[str, int, int | None], ...] = (  # (game, player
     ("mnk:8,8,8", 2, None),
     ("mnk:5,6,5", 1, None),
     ("mnk:6,6,5", 1, None),
+    ("mnk:7,7,6", 1, None),
+    ("mnk:7,7,6", 2, None),
     ("mnk:8,8,7", 1, None),
     ("mnk:8,8,7", 2, None),
 )
