@@ -387,6 +387,22 @@ def test_search_command_says_why_none_exists(tmp_path):
     assert not path.exists()
 
 
+def test_search_command_shows_a_spinner_on_a_terminal_while_z3_runs(tmp_path, monkeypatch):
+    """The search runs in a child process that reports nothing until it ends: a terminal sees what
+    runs and for how long; a pipe (the other tests) sees nothing of it."""
+    import io
+
+    from rich.console import Console
+
+    import certify.cli.pairing as command
+
+    screen = io.StringIO()
+    monkeypatch.setattr(command, "errors", Console(file=screen, force_terminal=True, width=120))
+    result = pairing_cli("search", "mnk:8,8,6", "--player", "2", "--timeout", "0.5", "-o", str(tmp_path / "p.json"))
+    assert result.exit_code in (0, 1)  # found, or (today) not settled in half a second
+    assert "pairing search: mnk:8,8,6, player 2 (Z3, at most 0.5 s)" in screen.getvalue()
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (("misere",), "a pairing proves nothing for marks own, goal first-line-loses"),
     (("tictactoe", "--position", "XX/..."), "position"),

@@ -8,11 +8,14 @@ says why) or not settled within --timeout (nothing written), 2 bad input.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.markup import escape
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_game, option_fail, user_errors
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, OutputOpt, Player, TimeoutOpt
@@ -44,6 +47,18 @@ def drawing(rules: Rules, pairing: Pairing, first_move: int | None) -> str:
     if first_move is not None:
         marks[first_move] = "*"
     return "\n".join(" ".join(marks[row * rules.cols:(row + 1) * rules.cols]) for row in range(rules.rows))
+
+
+@contextmanager
+def waiting(enabled: bool, description: str) -> Iterator[None]:
+    """A transient spinner on stderr with the elapsed time while the search's child process runs
+    (terminal only): the search reports nothing until it ends, and may take its whole timeout."""
+    if not enabled or not errors.is_terminal:
+        yield
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=errors, transient=True) as bar:
+        bar.add_task(escape(description), total=None)
+        yield
 
 
 def summary(found: PairingSearch, path: Path | None) -> dict:
@@ -97,7 +112,8 @@ def search_command(
     command = " ".join([f"certify pairing search {game} --player {target}",
                         *([f"--position '{position}'"] if position is not None else [])])
     try:
-        found = run_bounded(timeout + 1.0, search_pairing, rules, target, position, timeout, command)
+        with waiting(not json_out, f"pairing search: {rules.name}, player {target} (Z3, at most {timeout:g} s)"):
+            found = run_bounded(timeout + 1.0, search_pairing, rules, target, position, timeout, command)
     except ValueError as err:
         raise fail(str(err)) from None
     except TimedOut:
