@@ -95,8 +95,9 @@ def search_command(
     Player P answers each opponent move on the other cell of its pair: the opponent then never
     owns both cells of a pair, so never completes a line holding one, and P does not lose (own
     marks; first-line-wins or most-lines). Counting first (a pair lies in at most so many lines),
-    then Z3; a first move of P is tried when no pairing alone works. Exit 0 found and written
-    (checked by the independent checker first), 1 none exists or not settled in time, 2 bad input.
+    then Z3; when no pairing alone works and P is to move, one query per first move of P, one cell
+    per class of cells the position's symmetries exchange. Exit 0 found and written (checked by
+    the independent checker first), 1 none exists or not settled in time, 2 bad input.
 
     Example: certify pairing search mnk:8,8,8 --player 2 -o 888.p2-pairing.json
     """
