@@ -1,16 +1,16 @@
 """certify: settle claims about small finite games with machine-checkable proof.
 
 The notebook API (docs/api.md), loaded on first use so `import certify` stays instant:
-`game`, `start`, `solve`, `prove`, `load`, `check`, `audit_claims` and the `Position` (a game loop for
-every family), `Certified`, `Proof`, `Verdict` and `Audit` types. Every bad input it is given raises
+`game`, `start`, `solve`, `prove`, `pairing`, `load`, `check`, `audit_claims` and the `Position` (a game
+loop for every family), `Certified`, `Proof`, `PairingResult`, `Verdict` and `Audit` types. Every bad input it is given raises
 `CertifyError`, with one line saying what is wrong.
 """
 
 from certify.errors import CertifyError
 from certify.version import __version__
 
-_API = ("Audit", "Certified", "Position", "Proof", "Value", "ValuedMove", "Verdict", "audit_claims", "check", "game", "load", "prove",
-        "solve", "start")
+_API = ("Audit", "Certified", "PairingResult", "Position", "Proof", "Value", "ValuedMove", "Verdict", "audit_claims", "check", "game",
+        "load", "pairing", "prove", "solve", "start")
 __all__ = ["__version__", "CertifyError", *_API]
 
 

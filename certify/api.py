@@ -28,8 +28,8 @@ from solver.games.game import GameRules
 from solver.games.positional.engine import Move
 from solver.games.positional.rules import Rules
 
-__all__ = ["Audit", "CertifyError", "Certified", "Position", "Proof", "Value", "ValuedMove", "Verdict", "audit_claims",
-           "check", "game", "load", "prove", "solve", "start"]
+__all__ = ["Audit", "CertifyError", "Certified", "PairingResult", "Position", "Proof", "Value", "ValuedMove", "Verdict",
+           "audit_claims", "check", "game", "load", "pairing", "prove", "solve", "start"]
 
 
 @contextmanager
@@ -170,6 +170,32 @@ def prove(
     return Proof(attempt, family, None if opposite is None else Proof(opposite, family))
 
 
+def pairing(text: str | Rules, player: int, position: str | None = None, timeout: float = 120.0) -> PairingResult:
+    """Search a pairing that proves `player` does not lose (`certify pairing search`): disjoint pairs
+    of empty cells such that every line open to the opponent holds one, after a first move of
+    `player` when no pairing alone works and `player` is to move. Counting first, then Z3, for at
+    most `timeout` seconds in all. A found pairing's certificate is checked by the independent
+    checker before it is returned; its text is the command's file, byte for byte.
+
+    Raises CertifyError for a game a pairing proves nothing about (not own marks, or a goal other
+    than first-line-wins or most-lines), a board past 64 cells, or a bad position.
+    """
+    from certify.smt.pairing_certificate import search_pairing
+
+    rules = game(text)
+    target = require_player(player)
+    if not isinstance(rules, Rules):
+        raise CertifyError(f"{rules.name}: a pairing blocks the lines of a positional game; Ultimate tic-tac-toe has none")
+    if type(timeout) not in (int, float) or not timeout > 0:
+        raise CertifyError(f"timeout {quoted(timeout)}: expected a number of seconds above 0")
+    if position is not None:
+        require_text("position", position, POSITION_EXAMPLE)
+    name = text if isinstance(text, str) else rules.name
+    command = " ".join([f"certify pairing search {name} --player {target}", *([f"--position '{position}'"] if position is not None else [])])
+    with bad_input():
+        return PairingResult(search_pairing(rules, target, position, float(timeout), command))
+
+
 def game_name(text: str | GameRules, family: Any) -> str | None:
     """How a recorded command names the game: as given, or, for rules given as a value, by the name
     that states them again (a built-in's, `mnk:...`); None when no name does (a spec file's rules)."""
@@ -256,7 +282,7 @@ class Verdict:
         return self.message
 
 
-def check(certificate: Certified | Proof | str | Path) -> Verdict:
+def check(certificate: Certified | Proof | PairingResult | str | Path) -> Verdict:
     """Run the independent checker (`checker/`, which shares no code with the solver).
 
     A verdict is VALID or INVALID; a file that is not a certificate at all (the checker's ERROR,
@@ -264,9 +290,9 @@ def check(certificate: Certified | Proof | str | Path) -> Verdict:
     """
     import checker
 
-    if isinstance(certificate, (Certified, Proof)):
+    if isinstance(certificate, (Certified, Proof, PairingResult)):
         if certificate.text is None:
-            raise CertifyError("nothing to check: the claim was not proved" + (
+            raise CertifyError("nothing to check: " + ("no pairing was found" if isinstance(certificate, PairingResult) else "the claim was not proved") + (
                 " (its opposite is: check proof.opposite)" if isinstance(certificate, Proof) and certificate.opposite else ""))
         result = checker.check_bytes(certificate.text.encode())
     else:
@@ -476,3 +502,80 @@ class Proof:
     def _repr_svg_(self) -> str:
         """The searched position's board (without values: drawing a proof never replays its strategy)."""
         return Position(self.family, self._root())._repr_svg_()
+
+
+class PairingResult:
+    """The outcome of a pairing search (certify.pairing makes one): `status` ('found', 'none' or
+    'unknown'), `reason`, and when found the `pairs`, the `first_move` (a cell, or None), the
+    certificate's `text` and the independent checker's `verdict`; printed, the board with each
+    pair's cells marked by one letter and the first move by `*`."""
+
+    def __init__(self, search: Any) -> None:
+        from certify.smt.pairing_certificate import PairingSearch
+
+        if not isinstance(search, PairingSearch):
+            raise CertifyError(f"search {quoted(search)}: not a pairing search (certify.pairing makes one)")
+        self._search = search
+        self.rules: Rules = search.rules
+        self.player: int = search.player
+        self.position: str | None = search.root
+
+    @property
+    def status(self) -> str:
+        """'found'; 'none' (counting or Z3's unsat shows none exists); 'unknown' (out of time)."""
+        return self._search.cover.status
+
+    @property
+    def found(self) -> bool:
+        """Whether a pairing was found (and `text` holds its certificate)."""
+        return self._search.certificate is not None
+
+    @property
+    def reason(self) -> str:
+        """How the search decided, in words: the counting bound, or Z3's answer."""
+        return self._search.cover.reason
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The pairs of cells, smaller cell first, in order (empty if none was found)."""
+        pairing = self._search.cover.pairing
+        return [] if pairing is None else sorted((min(pair), max(pair)) for pair in pairing.pairs)
+
+    @property
+    def first_move(self) -> int | None:
+        """The cell of the player's first move, if the pairing needs one."""
+        return self._search.cover.first_move
+
+    @property
+    def text(self) -> str | None:
+        """The certificate file's exact text, if found."""
+        return self._search.text
+
+    @property
+    def verdict(self) -> str | None:
+        """The independent checker's line on the certificate, if found."""
+        return self._search.verdict
+
+    def save(self, path: str | Path, force: bool = False) -> Path:
+        """Write the certificate file (atomically) and return its path; CertifyError if none was found.
+        An existing file is replaced only if it is a certify certificate, or with `force` (as `certify
+        pairing search` does)."""
+        from certify.files import CERTIFICATE_MARK, check_output, write_atomic
+
+        if self.text is None:
+            raise CertifyError(f"nothing to save: no pairing found ({self.status})")
+        where = require_path("path", path)
+        with bad_input():
+            check_output(where, CERTIFICATE_MARK, force)
+            write_atomic(where, self.text)
+        return where
+
+    def __repr__(self) -> str:
+        where = "" if self.position is None else f" from {self.position}"
+        if not self.found:
+            return f"<PairingResult {self.rules.name!r}{where}: player {self.player}: {self.status}>"
+        first = "no first move" if self.first_move is None else f"first move on cell {self.first_move}"
+        return f"<PairingResult {self.rules.name!r}{where}: player {self.player} does not lose: {len(self.pairs)} pairs, {first}>"
+
+    def __str__(self) -> str:
+        return self._search.drawing() if self.found else f"no pairing ({self.status}): {self.reason}"

@@ -32,6 +32,8 @@ class Made:
         self.folder = folder
         self.ttt = certify.solve("tictactoe")
         self.unproved = certify.prove("mnk:4,4,4", 1, "win", max_nodes=50)  # a budget stops it: no certificate
+        self.no_pairing = certify.pairing("mnk:4,4,4", 2)  # counting: 10 lines, 8 pairs at most
+        self.pairing = certify.pairing("tictactoe", 1)
         self.start = certify.start("tictactoe")
         self.uttt = certify.start("uttt")
         self.missing = folder / "no-such.json"
@@ -129,6 +131,7 @@ BAD: dict[str, list[tuple[str, Call]]] = {
         ("a strategy certificate", lambda m: certify.load(ROOT / "certificates" / "proofs" / "uttt-open.p1-win.json")),
     ],
     "check": [
+        ("no pairing", lambda m: certify.check(m.no_pairing)),
         ("None", lambda m: certify.check(None)),
         ("a number", lambda m: certify.check(42)),
         ("missing", lambda m: certify.check(m.missing)),
@@ -183,6 +186,24 @@ BAD: dict[str, list[tuple[str, Call]]] = {
         ("a number", lambda m: m.ttt.save(42)),
         ("a folder", lambda m: m.ttt.save(m.folder)),
         ("a missing folder", lambda m: m.ttt.save(m.folder / "no" / "such.json")),
+    ],
+    "pairing": [
+        ("uttt", lambda m: certify.pairing("uttt", 1)),
+        ("misere", lambda m: certify.pairing("misere", 1)),
+        ("player 3", lambda m: certify.pairing("tictactoe", 3)),
+        ("timeout 0", lambda m: certify.pairing("tictactoe", 1, timeout=0)),
+        ("timeout text", lambda m: certify.pairing("tictactoe", 1, timeout="60")),
+        ("bad position", lambda m: certify.pairing("tictactoe", 1, position="XX/...")),
+        ("empty position", lambda m: certify.pairing("tictactoe", 1, position="")),
+        ("unknown game", lambda m: certify.pairing("no-such-game", 1)),
+    ],
+    "PairingResult": [
+        ("not a search", lambda m: certify.PairingResult("found")),
+    ],
+    "PairingResult.save": [
+        ("none found", lambda m: m.no_pairing.save(m.folder / "n.json")),
+        ("None", lambda m: m.pairing.save(None)),
+        ("not a certificate", lambda m: m.pairing.save(m.claims)),
     ],
     "Proof.save": [
         ("unproved", lambda m: m.unproved.save(m.folder / "p.json")),
@@ -274,7 +295,7 @@ def test_bad_input_is_one_certify_error(made: Made, name: str, label: str, call:
 
 def test_bad_input_writes_nothing(made: Made):
     before = sorted(p.name for p in made.folder.iterdir())
-    for calls in (BAD["Certified.save"], BAD["Proof.save"]):
+    for calls in (BAD["Certified.save"], BAD["Proof.save"], BAD["PairingResult.save"]):
         for _, call in calls:
             with pytest.raises(certify.CertifyError):
                 call(made)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from functools import cache
 
 import pytest
@@ -344,8 +345,6 @@ def test_pairs_are_written_in_one_order():
 def test_seed_004_pairings_in_the_new_kind():
     """3a (centre opening, four pairs) blocks every line: VALID; 4a-4c let player 1 complete a line and
     count on player 2 completing one too (most-lines), which a pairing certificate does not prove."""
-    from pathlib import Path
-
     from certify.publish.pairings import seeds
 
     entries, files = seeds(Path(__file__).resolve().parents[1])
@@ -385,6 +384,20 @@ def test_search_command_says_why_none_exists(tmp_path):
     assert result.exit_code == 1
     assert "none exists" in result.output and "counting: 10 open lines" in result.output
     assert not path.exists()
+
+
+def test_the_api_finds_the_published_file_byte_for_byte_and_saves_it(tmp_path):
+    import certify
+
+    published = (Path(__file__).resolve().parents[1] / "certificates" / "pairings" / "mnk-7-7-6.p2-pairing.json").read_text(encoding="utf-8")
+    found = certify.pairing("mnk:7,7,6", 2)
+    assert found.found and found.text == published and found.verdict.startswith("VALID pairing 7x7 board")
+    assert len(str(found).splitlines()) == 7 and str(found).count(".") == 49 - 2 * len(found.pairs)
+    saved = found.save(tmp_path / "776.json")
+    assert saved.read_text(encoding="utf-8") == published and certify.check(saved).valid
+    none = certify.pairing("mnk:8,8,5", 1)
+    assert (none.status, none.found, none.pairs, none.text) == ("none", False, [], None)
+    assert str(none).startswith("no pairing (none): Z3: unsat") and "10 up to the position's symmetries" in none.reason
 
 
 def test_search_command_shows_a_spinner_on_a_terminal_while_z3_runs(tmp_path, monkeypatch):

@@ -23,30 +23,14 @@ from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout, 
 from certify.limits import TimedOut, run_bounded
 from certify.smt.pairing_certificate import PairingSearch, root_position, search_pairing
 from certify.render.text import plural
-from certify.smt.pairing import Pairing
-from solver.games.positional.rules import Rules
 
 pairing_app = typer.Typer(help="Pairing strategies as certificates: find one that blocks every line open to the opponent.",
                           no_args_is_help=True)
 app.add_typer(pairing_app, name="pairing")
 
-LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
 def default_output(name: str, player: int) -> Path:
     """`mnk-8-8-8.p2-pairing.json`: the game's file stem, the player, the kind."""
     return Path(f"{file_stem(name)}.p{player}-pairing.json")
-
-
-def drawing(rules: Rules, pairing: Pairing, first_move: int | None) -> str:
-    """The board with each pair's two cells marked by one letter, the first move by `*`, others `.`."""
-    marks = ["."] * rules.cells
-    for label, pair in zip(LABELS, sorted(tuple(sorted(p)) for p in pairing.pairs)):
-        for cell in pair:
-            marks[cell] = label
-    if first_move is not None:
-        marks[first_move] = "*"
-    return "\n".join(" ".join(marks[row * rules.cols:(row + 1) * rules.cols]) for row in range(rules.rows))
 
 
 @contextmanager
@@ -150,6 +134,6 @@ def report(found: PairingSearch, data: dict, out) -> None:  # type: ignore[no-un
     first = "no first move" if cover.first_move is None else f"first move on cell {cover.first_move}"
     out.print(f"[bold green]found[/] {said}: {plural(len(cover.pairing.pairs), 'pair')}, {first}, "
               f"blocking {plural(cover.open_lines, 'open line')} — {escape(cover.reason)} in {cover.seconds:.2f} s")
-    out.print(escape(drawing(found.rules, cover.pairing, cover.first_move)))
+    out.print(escape(found.drawing()))
     shown = "stdout" if data["file"] == "-" else f"[bold]{escape(str(data['file']))}[/]"
     out.print(f"wrote {shown} ({plural(int(data['bytes']), 'byte')}); {escape(str(found.verdict))}", soft_wrap=True)

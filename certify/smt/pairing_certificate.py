@@ -19,6 +19,7 @@ from solver.games.positional.engine import Game
 from solver.games.positional.rules import Rules
 
 PAIRING_VERSION = 2
+LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # a pairing of 64 cells has at most 32 pairs
 
 
 def pairing_certificate(rules: Rules, player: int, root: str | None, pairing: Pairing, first_move: int | None,
@@ -55,6 +56,21 @@ class PairingSearch:
     def text(self) -> str | None:
         """The certificate file's exact text, if found."""
         return None if self.certificate is None else certificate_text(self.certificate)
+
+    def drawing(self) -> str:
+        """The board, each pair's two cells marked by one letter, the first move by `*`, the other
+        cells `.` (the position's marks are not drawn: no pair holds a marked cell); "" if none found."""
+        pairing, first_move = self.cover.pairing, self.cover.first_move
+        if pairing is None:
+            return ""
+        marks = ["."] * self.rules.cells
+        for label, pair in zip(LABELS, sorted(tuple(sorted(p)) for p in pairing.pairs)):
+            for cell in pair:
+                marks[cell] = label
+        if first_move is not None:
+            marks[first_move] = "*"
+        cols = self.rules.cols
+        return "\n".join(" ".join(marks[row * cols:(row + 1) * cols]) for row in range(self.rules.rows))
 
 
 def root_position(rules: Rules, player: int, root: str | None) -> Position:
