@@ -28,6 +28,7 @@ pairing_app = typer.Typer(help="Pairing strategies as certificates: find one tha
                           no_args_is_help=True)
 app.add_typer(pairing_app, name="pairing")
 
+
 def default_output(name: str, player: int) -> Path:
     """`mnk-8-8-8.p2-pairing.json`: the game's file stem, the player, the kind."""
     return Path(f"{file_stem(name)}.p{player}-pairing.json")

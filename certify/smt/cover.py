@@ -188,14 +188,14 @@ def solve(lines: Sequence[tuple[int, ...]], free: Sequence[int], timeout: float)
         return None
     model = solver.model()
     pairs = [pair for pair, variable in chosen.items() if z3.is_true(model.eval(variable, model_completion=True))]
-    return needed(lines, pairs, None)
+    return needed(lines, pairs)
 
 
-def needed(lines: Sequence[tuple[int, ...]], pairs: list[tuple[int, int]], first_move: int | None) -> Pairing:
+def needed(lines: Sequence[tuple[int, ...]], pairs: list[tuple[int, int]]) -> Pairing:
     """The pairs left after dropping, in order, each one every line can do without (a smaller proof)."""
     kept = list(pairs)
     for pair in pairs:
         trial = [p for p in kept if p != pair]
-        if blocks_all(lines, Pairing(tuple(trial)), first_move):
+        if blocks_all(lines, Pairing(tuple(trial)), None):
             kept = trial
     return Pairing(tuple(kept))
