@@ -42,8 +42,14 @@ PUBLISHED_PAIRINGS: tuple[tuple[str, int, int | None], ...] = (  # (game, player
     ("mnk:8,8,8", 2, None),
     ("mnk:5,6,5", 1, None),
     *(("mnk:5,6,5", 2, cell) for cell in range(30)),  # with player 1's, the draw of 5x6 (k = 5) by pairings alone
+    ("mnk:5,7,5", 1, None),
+    *(("mnk:5,7,5", 2, cell) for cell in range(35)),  # and of 5x7
     ("mnk:6,6,5", 1, None),
     *(("mnk:6,6,5", 2, cell) for cell in range(36)),  # and of 6x6
+    ("mnk:6,7,6", 1, None),
+    ("mnk:6,7,6", 2, None),
+    ("mnk:6,8,6", 1, None),
+    ("mnk:6,8,6", 2, None),
     ("mnk:7,7,6", 1, None),
     ("mnk:7,7,6", 2, None),
     ("mnk:8,8,7", 1, None),
@@ -140,7 +146,7 @@ def readme_section(entries: list[dict]) -> list[str]:
         "an INVALID one is not published, and the checker's reason says which line the pairing leaves open.",
         "Proof trees closed by pairings (`certify prove --pairings`) are in the table above and under the",
         "index key `pairing_proofs`; the verified checker (verified/, docs/verified-checker.md) reads their closures too.",
-        "`mnk:4,4,4`, `mnk:5,6,5` and `mnk:6,6,5` are draws by pairings alone: player 1's pairing after a first",
+        "`mnk:4,4,4`, `mnk:5,6,5`, `mnk:5,7,5` and `mnk:6,6,5` are draws by pairings alone: player 1's pairing after a first",
         "move, and after each first move of player 1 (`-after-xCELL`), a reply of player 2 and its pairing.",
         "",
         "| source | game | claim | first move | pairs | sha256 | size | checker |",
