@@ -395,6 +395,9 @@ def test_the_api_finds_the_published_file_byte_for_byte_and_saves_it(tmp_path):
     assert len(str(found).splitlines()) == 7 and str(found).count(".") == 49 - 2 * len(found.pairs)
     saved = found.save(tmp_path / "776.json")
     assert saved.read_text(encoding="utf-8") == published and certify.check(saved).valid
+    after = certify.pairing("mnk:4,4,4", 2, position="..../.X../..../....")  # a reply of O, then pairs
+    rows = str(after).splitlines()
+    assert rows[1].split()[1] == "X" and str(after).count("*") == 1 and str(after).count(".") == 16 - 2 - 2 * len(after.pairs)
     none = certify.pairing("mnk:8,8,5", 1)
     assert (none.status, none.found, none.pairs, none.text) == ("none", False, [], None)
     assert str(none).startswith("no pairing (none): Z3: unsat") and "10 up to the position's symmetries" in none.reason

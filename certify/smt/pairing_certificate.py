@@ -58,12 +58,13 @@ class PairingSearch:
         return None if self.certificate is None else certificate_text(self.certificate)
 
     def drawing(self) -> str:
-        """The board, each pair's two cells marked by one letter, the first move by `*`, the other
-        cells `.` (the position's marks are not drawn: no pair holds a marked cell); "" if none found."""
+        """The board, each pair's two cells marked by one letter, the first move by `*`, the position's
+        marks as X and O, the other cells `.`; "" if none found."""
         pairing, first_move = self.cover.pairing, self.cover.first_move
         if pairing is None:
             return ""
-        marks = ["."] * self.rules.cells
+        board = root_position(self.rules, self.player, self.root).board
+        marks = [" XO"[mark] if mark else "." for mark in board]
         for label, pair in zip(LABELS, sorted(tuple(sorted(p)) for p in pairing.pairs)):
             for cell in pair:
                 marks[cell] = label
