@@ -195,7 +195,7 @@ FILE_OUTPUTS = [
     "bench --suite uttt --plot {}",
 ]
 FOLDER_OUTPUTS = [("verify tictactoe --out-dir {}", "--out-dir"), ("prove tictactoe --value -o {}", "-o"),
-                  ("prove --batch batch.txt -o {}", "-o")]
+                  ("prove --batch batch.txt -o {}", "-o"), ("pairing openings tictactoe --out-dir {}", "--out-dir")]
 
 
 @pytest.mark.parametrize("template", FILE_OUTPUTS)

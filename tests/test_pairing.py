@@ -403,6 +403,45 @@ def test_the_api_finds_the_published_file_byte_for_byte_and_saves_it(tmp_path):
     assert str(none).startswith("no pairing (none): Z3: unsat") and "10 up to the position's symmetries" in none.reason
 
 
+def test_openings_command_writes_the_published_draw_of_4x4_by_pairings_alone(tmp_path):
+    """Player 2's reply and pairing after each of the 16 openings: the published files, byte for byte."""
+    result = pairing_cli("openings", "mnk:4,4,4", "--out-dir", str(tmp_path), "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["openings"]
+    assert [row["opening"] for row in rows] == list(range(16)) and all(row["status"] == "found" for row in rows)
+    published = Path(__file__).resolve().parents[1] / "certificates" / "pairings"
+    for cell in range(16):
+        name = f"mnk-4-4-4.p2-after-x{cell}-pairing.json"
+        assert (tmp_path / name).read_bytes() == (published / name).read_bytes()
+
+
+def test_openings_command_says_which_openings_have_none(tmp_path):
+    result = pairing_cli("openings", "tictactoe", "--out-dir", str(tmp_path), "--json")
+    assert result.exit_code == 1
+    rows = json.loads(result.output)["openings"]
+    assert len(rows) == 9 and not json.loads(result.output)["every_opening"]
+    assert all(row["file"] is None or (tmp_path / Path(row["file"]).name).exists() for row in rows)
+    assert any(row["status"] == "none" and row["reason"].startswith("counting") for row in rows)
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("misere",), "a pairing proves nothing for marks own, goal first-line-loses"),
+    (("uttt",), "positional games"),
+    (("tictactoe", "--out-dir", "no-such-folder"), "--out-dir no-such-folder: cannot write: no such folder"),
+])
+def test_openings_command_refuses_bad_input_in_one_line(args, words):
+    result = pairing_cli("openings", *args)
+    assert result.exit_code == 2 and words in result.output
+
+
+def test_openings_command_refuses_to_overwrite_a_foreign_file_before_any_search(tmp_path):
+    foreign = tmp_path / "tictactoe.p2-after-x8-pairing.json"
+    foreign.write_text("keep me", encoding="utf-8")
+    result = pairing_cli("openings", "tictactoe", "--out-dir", str(tmp_path))
+    assert result.exit_code == 2 and "use --force" in result.output
+    assert foreign.read_text(encoding="utf-8") == "keep me" and sorted(p.name for p in tmp_path.iterdir()) == [foreign.name]
+
+
 def test_search_command_shows_a_spinner_on_a_terminal_while_z3_runs(tmp_path, monkeypatch):
     """The search runs in a child process that reports nothing until it ends: a terminal sees what
     runs and for how long; a pipe (the other tests) sees nothing of it."""

@@ -16,12 +16,13 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_game, option_fail, user_errors
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, OutputOpt, Player, TimeoutOpt
-from certify.files import CERTIFICATE_MARK, check_output, file_stem, is_stdout, write_atomic
+from certify.files import CERTIFICATE_MARK, check_output, existing_folder, is_stdout, write_atomic
 from certify.limits import TimedOut, run_bounded
-from certify.smt.pairing_certificate import PairingSearch, root_position, search_pairing
+from certify.smt.pairing_certificate import PairingSearch, after_opening, pairing_stem, root_position, search_pairing
 from certify.render.text import plural
 
 pairing_app = typer.Typer(help="Pairing strategies as certificates: find one that blocks every line open to the opponent.",
@@ -31,7 +32,7 @@ app.add_typer(pairing_app, name="pairing")
 
 def default_output(name: str, player: int) -> Path:
     """`mnk-8-8-8.p2-pairing.json`: the game's file stem, the player, the kind."""
-    return Path(f"{file_stem(name)}.p{player}-pairing.json")
+    return Path(f"{pairing_stem(name, player)}.json")
 
 
 @contextmanager
@@ -120,6 +121,73 @@ def search_command(
     else:
         report(found, data, out)
     if found.certificate is None:
+        raise typer.Exit(EXIT_FAILED)
+
+
+@pairing_app.command("openings")
+def openings_command(
+    game: GameArg,
+    folder: Annotated[Path, typer.Option("--out-dir", metavar="DIR", help="Folder for the certificates (NAME.p2-after-xCELL-pairing.json).")] = Path("."),
+    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", min=0.1, help="Bound on each opening's search; then that opening is not settled.")] = DEFAULT_TIMEOUT,
+    force: ForceOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """After each first move of player 1, search a reply of player 2 and a pairing, as `search
+    --player 2 --position` does for one opening; write each found as NAME.p2-after-xCELL-pairing.json.
+
+    Where every opening has one, player 2 does not lose: a draw by pairings alone, with player 1's
+    own pairing (`search --player 1`). Exit 0 every opening has one (all written, each checked by the
+    independent checker), 1 some opening has none or was not settled (the others are written), 2 bad
+    input.
+
+    Example: certify pairing openings mnk:6,6,5 --out-dir pairings/
+    """
+    rules = load_game(game)
+    with user_errors():
+        existing_folder(folder, "--out-dir", "the certificates go there", writing=True)
+    starts = [(cell, after_opening(rules, cell)) for cell in range(rules.cells)]
+    paths = {cell: folder / f"{pairing_stem(game, 2, cell)}.json" for cell, _ in starts}
+    with user_errors():
+        for path in paths.values():  # refuse before any search, not after some
+            check_output(path, CERTIFICATE_MARK, force)
+    rows = []
+    for done, (cell, start) in enumerate(starts):
+        command = f"certify pairing search {game} --player 2 --position '{start}'"
+        with waiting(not json_out, f"pairing openings: {rules.name}, player 1's first move on cell {cell} ({done} of {len(starts)} done)"):
+            try:
+                found = run_bounded(timeout + 1.0, search_pairing, rules, 2, start, timeout, command)
+            except ValueError as err:
+                raise fail(str(err)) from None
+            except TimedOut:
+                found = None
+        if found is not None and found.text is not None:
+            with user_errors():
+                write_atomic(paths[cell], found.text)
+        cover = None if found is None else found.cover
+        rows.append({"opening": cell, "status": "unknown" if cover is None else cover.status,
+                     "reply": None if cover is None else cover.first_move,
+                     "pairs": None if cover is None or cover.pairing is None else len(cover.pairing.pairs),
+                     "file": str(paths[cell]) if found is not None and found.text is not None else None,
+                     "reason": f"not finished within {timeout:g} s" if cover is None else cover.reason})
+    every = all(row["status"] == "found" for row in rows)
+    if json_out:
+        console.print_json(json.dumps({"game": rules.name, "player": 2, "openings": rows, "every_opening": every}))
+    else:
+        table = Table(title=f"{rules.name}: a reply of player 2 and a pairing after each first move of player 1")
+        for column in ("opening", "result", "reply", "pairs", "file"):
+            table.add_column(column)
+        for row in rows:
+            table.add_row(f"cell {row['opening']}", row["status"], "—" if row["reply"] is None else f"cell {row['reply']}",
+                          "—" if row["pairs"] is None else str(row["pairs"]), escape(row["file"] or "—"))
+        console.print(table)
+        found_count = sum(row["status"] == "found" for row in rows)
+        if every:
+            console.print(f"[bold green]every opening has one[/]: player 2 does not lose in {escape(rules.name)} "
+                          f"({plural(found_count, 'certificate')} written, each checked VALID)")
+        else:
+            console.print(f"[bold red]not every opening[/]: {found_count:,} of {plural(len(rows), 'opening')} have one "
+                          "(those written); the rest say why above (--json for the reasons)")
+    if not every:
         raise typer.Exit(EXIT_FAILED)
 
 

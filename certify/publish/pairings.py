@@ -20,7 +20,7 @@ import checker
 from certify.claims.load import load_claims
 from certify.claims.pairings import PairingStrategy
 from certify.files import file_stem
-from certify.smt.pairing_certificate import pairing_certificate, search_pairing
+from certify.smt.pairing_certificate import after_opening, pairing_certificate, pairing_stem, search_pairing
 from certify.proving.single import certificate_text
 from certify.smt.pairing import Pairing
 from solver.games.positional.rules import Rules, resolve
@@ -94,17 +94,10 @@ def searched(progress: ProgressHook | None) -> tuple[list[dict], dict[Path, str]
         found = search_pairing(rules, player, start, SEARCH_TIMEOUT, command)
         if found.text is None:
             raise RuntimeError(f"{command}: no pairing found ({found.cover.reason})")
-        after = "" if opening is None else f"-after-x{opening}"
-        path = pairing_path(f"{file_stem(game)}.p{player}{after}-pairing")
+        path = pairing_path(pairing_stem(game, player, opening))
         files[path] = found.text
         entries.append(entry("certify pairing search", game, player, start, found.text, path))
     return entries, files
-
-
-def after_opening(rules: Rules, cell: int) -> str:
-    """The position after player 1's first mark on `cell`, in the family's notation."""
-    board = ["X" if each == cell else "." for each in range(rules.cells)]
-    return "/".join("".join(board[row * rules.cols:(row + 1) * rules.cols]) for row in range(rules.rows))
 
 
 def seeds(root: Path) -> tuple[list[dict], dict[Path, str]]:

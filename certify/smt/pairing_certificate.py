@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 
 import checker
+from certify.files import file_stem
 from certify.version import __version__
 from certify.record.format import FORMAT
 from certify.proving.single import certificate_text
@@ -72,6 +73,19 @@ class PairingSearch:
             marks[first_move] = "*"
         cols = self.rules.cols
         return "\n".join(" ".join(marks[row * cols:(row + 1) * cols]) for row in range(self.rules.rows))
+
+
+def after_opening(rules: Rules, cell: int) -> str:
+    """The position after player 1's first mark on `cell`, in the family's notation."""
+    board = ["X" if each == cell else "." for each in range(rules.cells)]
+    return "/".join("".join(board[row * rules.cols:(row + 1) * rules.cols]) for row in range(rules.rows))
+
+
+def pairing_stem(game: str, player: int, opening: int | None = None) -> str:
+    """A pairing certificate's file name without `.json`: `mnk-8-8-8.p2-pairing`, or after player 1's
+    opening on cell 5, `mnk-4-4-4.p2-after-x5-pairing`."""
+    after = "" if opening is None else f"-after-x{opening}"
+    return f"{file_stem(game)}.p{player}{after}-pairing"
 
 
 def root_position(rules: Rules, player: int, root: str | None) -> Position:
