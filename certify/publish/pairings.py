@@ -23,7 +23,7 @@ from certify.files import file_stem
 from certify.smt.pairing_certificate import after_opening, pairing_certificate, pairing_stem, search_pairing
 from certify.proving.single import certificate_text
 from certify.smt.pairing import Pairing
-from solver.games.positional.rules import Rules, resolve
+from solver.games.positional.rules import resolve
 
 INDEX_KEY = "pairings"
 SEARCH_TIMEOUT = 60.0
