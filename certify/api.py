@@ -180,7 +180,7 @@ def pairing(text: str | Rules, player: int, position: str | None = None, timeout
     Raises CertifyError for a game a pairing proves nothing about (not own marks, or a goal other
     than first-line-wins or most-lines), a board past 64 cells, or a bad position.
     """
-    from certify.smt.pairing_certificate import search_pairing
+    from certify.smt.pairing_certificate import search_command_line, search_pairing
 
     rules = game(text)
     target = require_player(player)
@@ -191,9 +191,8 @@ def pairing(text: str | Rules, player: int, position: str | None = None, timeout
     if position is not None:
         require_text("position", position, POSITION_EXAMPLE)
     name = text if isinstance(text, str) else rules.name
-    command = " ".join([f"certify pairing search {name} --player {target}", *([f"--position '{position}'"] if position is not None else [])])
     with bad_input():
-        return PairingResult(search_pairing(rules, target, position, float(timeout), command))
+        return PairingResult(search_pairing(rules, target, position, float(timeout), search_command_line(name, target, position)))
 
 
 def game_name(text: str | GameRules, family: Any) -> str | None:

@@ -424,16 +424,6 @@ def test_openings_command_says_which_openings_have_none(tmp_path):
     assert any(row["status"] == "none" and row["reason"].startswith("counting") for row in rows)
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (("misere",), "a pairing proves nothing for marks own, goal first-line-loses"),
-    (("uttt",), "positional games"),
-    (("tictactoe", "--out-dir", "no-such-folder"), "--out-dir no-such-folder: cannot write: no such folder"),
-])
-def test_openings_command_refuses_bad_input_in_one_line(args, words):
-    result = pairing_cli("openings", *args)
-    assert result.exit_code == 2 and words in result.output
-
-
 def test_openings_command_refuses_to_overwrite_a_foreign_file_before_any_search(tmp_path):
     foreign = tmp_path / "tictactoe.p2-after-x8-pairing.json"
     foreign.write_text("keep me", encoding="utf-8")
@@ -459,12 +449,15 @@ def test_search_command_shows_a_spinner_on_a_terminal_while_z3_runs(tmp_path, mo
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (("misere",), "a pairing proves nothing for marks own, goal first-line-loses"),
-    (("tictactoe", "--position", "XX/..."), "position"),
-    (("tictactoe", "--player", "3"), "--player"),
+    (("search", "misere"), "a pairing proves nothing for marks own, goal first-line-loses"),
+    (("search", "tictactoe", "--position", "XX/..."), "position"),
+    (("search", "tictactoe", "--player", "3"), "--player"),
+    (("openings", "misere"), "a pairing proves nothing for marks own, goal first-line-loses"),
+    (("openings", "uttt"), "positional games"),
+    (("openings", "tictactoe", "--out-dir", "no-such-folder"), "--out-dir no-such-folder: cannot write: no such folder"),
 ])
-def test_search_command_refuses_bad_input_in_one_line(args, words):
-    result = pairing_cli("search", *args)
+def test_search_and_openings_commands_refuse_bad_input_in_one_line(args, words):
+    result = pairing_cli(*args)
     assert result.exit_code == 2 and words in result.output
 
 

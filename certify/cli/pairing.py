@@ -22,7 +22,7 @@ from certify.cli.app import EXIT_FAILED, app, console, errors, fail, load_game, 
 from certify.cli.options import DEFAULT_TIMEOUT, ForceOpt, GameArg, JsonOpt, OutputOpt, Player, TimeoutOpt
 from certify.files import CERTIFICATE_MARK, check_output, existing_folder, is_stdout, write_atomic
 from certify.limits import TimedOut, run_bounded
-from certify.smt.pairing_certificate import PairingSearch, after_opening, pairing_stem, root_position, search_pairing
+from certify.smt.pairing_certificate import PairingSearch, after_opening, pairing_stem, root_position, search_command_line, search_pairing
 from certify.render.text import plural
 
 pairing_app = typer.Typer(help="Pairing strategies as certificates: find one that blocks every line open to the opponent.",
@@ -96,8 +96,7 @@ def search_command(
     path = output or default_output(rules.name, target)
     with user_errors():
         check_output(path, CERTIFICATE_MARK, force)  # refuse before the search, not after
-    command = " ".join([f"certify pairing search {game} --player {target}",
-                        *([f"--position '{position}'"] if position is not None else [])])
+    command = search_command_line(game, target, position)
     try:
         with waiting(not json_out, f"pairing search: {rules.name}, player {target} (Z3, at most {timeout:g} s)"):
             found = run_bounded(timeout + 1.0, search_pairing, rules, target, position, timeout, command)
@@ -122,6 +121,18 @@ def search_command(
         report(found, data, out)
     if found.certificate is None:
         raise typer.Exit(EXIT_FAILED)
+
+
+def opening_row(cell: int, found: PairingSearch | None, path: Path, timeout: float) -> dict:
+    """One opening's row of the table and of --json: what its search said (None: out of time), and
+    the file written if it found a pairing."""
+    if found is None:
+        return {"opening": cell, "status": "unknown", "reply": None, "pairs": None, "file": None,
+                "reason": f"not finished within {timeout:g} s"}
+    cover = found.cover
+    return {"opening": cell, "status": cover.status, "reply": cover.first_move,
+            "pairs": None if cover.pairing is None else len(cover.pairing.pairs),
+            "file": None if found.text is None else str(path), "reason": cover.reason}
 
 
 @pairing_app.command("openings")
@@ -152,7 +163,7 @@ def openings_command(
             check_output(path, CERTIFICATE_MARK, force)
     rows = []
     for done, (cell, start) in enumerate(starts):
-        command = f"certify pairing search {game} --player 2 --position '{start}'"
+        command = search_command_line(game, 2, start)
         with waiting(not json_out, f"pairing openings: {rules.name}, player 1's first move on cell {cell} ({done} of {len(starts)} done)"):
             try:
                 found = run_bounded(timeout + 1.0, search_pairing, rules, 2, start, timeout, command)
@@ -163,12 +174,7 @@ def openings_command(
         if found is not None and found.text is not None:
             with user_errors():
                 write_atomic(paths[cell], found.text)
-        cover = None if found is None else found.cover
-        rows.append({"opening": cell, "status": "unknown" if cover is None else cover.status,
-                     "reply": None if cover is None else cover.first_move,
-                     "pairs": None if cover is None or cover.pairing is None else len(cover.pairing.pairs),
-                     "file": str(paths[cell]) if found is not None and found.text is not None else None,
-                     "reason": f"not finished within {timeout:g} s" if cover is None else cover.reason})
+        rows.append(opening_row(cell, found, paths[cell], timeout))
     every = all(row["status"] == "found" for row in rows)
     if json_out:
         console.print_json(json.dumps({"game": rules.name, "player": 2, "openings": rows, "every_opening": every}))

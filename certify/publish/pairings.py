@@ -20,7 +20,7 @@ import checker
 from certify.claims.load import load_claims
 from certify.claims.pairings import PairingStrategy
 from certify.files import file_stem
-from certify.smt.pairing_certificate import after_opening, pairing_certificate, pairing_stem, search_pairing
+from certify.smt.pairing_certificate import after_opening, pairing_certificate, pairing_stem, search_command_line, search_pairing
 from certify.proving.single import certificate_text
 from certify.smt.pairing import Pairing
 from solver.games.positional.rules import resolve
@@ -88,7 +88,7 @@ def searched(progress: ProgressHook | None) -> tuple[list[dict], dict[Path, str]
     for game, player, opening in PUBLISHED_PAIRINGS:
         rules = resolve(game)
         start = None if opening is None else after_opening(rules, opening)
-        command = f"certify pairing search {game} --player {player}" + ("" if start is None else f" --position '{start}'")
+        command = search_command_line(game, player, start)
         if progress:
             progress(command)
         found = search_pairing(rules, player, start, SEARCH_TIMEOUT, command)

@@ -88,6 +88,12 @@ def pairing_stem(game: str, player: int, opening: int | None = None) -> str:
     return f"{file_stem(game)}.p{player}{after}-pairing"
 
 
+def search_command_line(game: str, player: int, root: str | None = None) -> str:
+    """The `certify pairing search` command a certificate records: the same words from the CLI, the
+    API and `certify publish`, so each writes the same bytes."""
+    return f"certify pairing search {game} --player {player}" + ("" if root is None else f" --position '{root}'")
+
+
 def root_position(rules: Rules, player: int, root: str | None) -> Position:
     """The search's start: the empty board, or `root` in the family's notation; raises ValueError."""
     if root is None:
