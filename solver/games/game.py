@@ -118,6 +118,13 @@ class SearchHooks(Protocol[S, M]):
         """
         ...
 
+    def estimate(self, state: S, prover: int, result: str, plies_left: int | None) -> tuple[int, int] | None:
+        """Optional. The proof and disproof numbers a position the search has not seen starts from
+        (None: 1 and 1), for the claim `result` of `prover` with `plies_left` plies left before its
+        bound (None: unbounded). Only the search's choices depend on them; as the compiled
+        kernel's `estimate` (solver/search/dfpn.h), which must agree for the node counts to."""
+        ...
+
 
 class NoHooks:
     """Search every legal move in canonical order, one table entry per position (`game.key`)."""

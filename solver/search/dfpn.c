@@ -488,7 +488,8 @@ static void halt(Search *s, Stop status) {
     longjmp(s->stop, 1);
 }
 
-/* The numbers of child `c` at `ply` from the search's root. */
+/* The numbers of child `c` at `ply` from the search's root; one the table does not hold starts
+   from the family's estimate (1/1 without one, or with `ply` -1: a position asked about alone). */
 static void child_numbers(const Search *s, const DfpnChild *c, int ply, u64 *pn, u64 *dn) {
     if (c->result != DFPN_OPEN) { /* the terminal's value for the claim */
         int holds = c->result == s->prover || (c->result == 0 && s->no_loss);
@@ -499,6 +500,8 @@ static void child_numbers(const Search *s, const DfpnChild *c, int ply, u64 *pn,
         *dn = s->no_loss ? INF : 0;
     } else if (!lookup(s, c->hash, &c->key, pn, dn)) {
         *pn = *dn = 1;
+        if (s->family->estimate && ply >= 0)
+            s->family->estimate(s->kernel, c->state, s->prover, s->no_loss, s->within < 0 ? -1 : s->within - ply, pn, dn);
     }
 }
 
@@ -816,7 +819,7 @@ static void numbers(const Search *s, const void *state, u64 *pn, u64 *dn) {
         s->family->key(s->kernel, state, &c.key);
         c.hash = key_hash(&c.key);
     }
-    child_numbers(s, &c, 0, pn, dn);
+    child_numbers(s, &c, -1, pn, dn);
 }
 
 /* ---------------------------------------------------------------- the proof's canonical traversal */

@@ -84,6 +84,12 @@ typedef struct {
        position closes matters (the search: any record will do, and may cost less to find). */
     int (*close)(const void *kernel, const void *state, int prover, int no_loss, int plies_left,
                  int written, unsigned char *out);
+    /* Optional (NULL: 1 and 1 everywhere): the proof and disproof numbers of a position the table
+       does not hold, the family's estimate of how far the claim is from settling there, given 1
+       and 1 to change; arguments as `close`. Only the search's choices depend on them: a position
+       is proved or disproved by its children's exact values as before. */
+    void (*estimate)(const void *kernel, const void *state, int prover, int no_loss, int plies_left,
+                     uint64_t *pn, uint64_t *dn);
 } DfpnFamily;
 
 /* The families compiled into the extension (solver/games/kernels.c), NULL-terminated. */

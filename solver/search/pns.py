@@ -135,9 +135,10 @@ class ProofSearch:
         self.claim = claim
         self.hooks = hooks if hooks is not None else NoHooks()
         self.table_key: Callable[[Any], Hashable] = getattr(self.hooks, "table_key", game.key)  # optional hook
+        self.estimate = getattr(self.hooks, "estimate", None)  # optional hook: an unseen position's first numbers
         self.table: dict[Hashable, tuple[int, int]] = {}
         self.plies: dict[Hashable, int] = {}  # table key → ply from the root, for bounded claims only
-        self._expanded: dict[Any, list[tuple[Any, Hashable]]] = {}  # position → its children
+        self._expanded: dict[Any, list[tuple[Any, Hashable, tuple[int, int]]]] = {}  # position → its children
         self.nodes = 0
         self.progress = progress
         self.progress_seconds = progress_seconds
@@ -231,8 +232,8 @@ class ProofSearch:
             best = second = INF + 1
             chosen = 0
             total = 0
-            for index, (_, child_key) in enumerate(children):
-                pn, dn = table.get(child_key, (1, 1))
+            for index, (_, child_key, first) in enumerate(children):
+                pn, dn = table.get(child_key, first)
                 near, far = (pn, dn) if or_node else (dn, pn)  # minimised, summed
                 total = min(INF, total + far)
                 if near < best:
@@ -243,8 +244,8 @@ class ProofSearch:
             table[key] = node
             if node[0] >= pn_limit or node[1] >= dn_limit or best == 0 or best >= INF:
                 return
-            child, child_key = children[chosen]
-            child_pn, child_dn = table.get(child_key, (1, 1))
+            child, child_key, first = children[chosen]
+            child_pn, child_dn = table.get(child_key, first)
             widened = second + 1 + second // 4  # the 1+epsilon trick: fewer returns to the parent
             if or_node:
                 self._mid(child, child_key, min(pn_limit, widened), min(INF, dn_limit - total + child_dn))
@@ -275,8 +276,9 @@ class ProofSearch:
             known = self.closed[key] = closure is not None
         return known
 
-    def _children(self, state: Any, key: Hashable) -> list[tuple[Any, Hashable]]:
-        """The candidate children and their table keys, terminals valued in the table; remembered.
+    def _children(self, state: Any, key: Hashable) -> list[tuple[Any, Hashable, tuple[int, int]]]:
+        """The candidate children, their table keys and the numbers each starts from while the table
+        does not hold it (1/1, or the hooks' `estimate`), terminals valued in the table; remembered.
 
         df-pn returns to the same nodes many times; the bounded cache spares regenerating them. It is
         keyed by the position, not its table key: a symmetric image shares the key but orders its
@@ -297,7 +299,9 @@ class ProofSearch:
                 self.plies[child_key] = ply
                 if ply >= within and child_key not in table:
                     table[child_key] = self.claim.cut()
-            children.append((child, child_key))
+            first = None if self.estimate is None else self.estimate(
+                child, self.claim.player, self.claim.result, None if within is None else within - ply)
+            children.append((child, child_key, first or (1, 1)))
         if len(self._expanded) >= EXPANDED_CACHE:
             self._expanded.clear()
         self._expanded[state] = children

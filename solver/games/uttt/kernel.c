@@ -427,6 +427,8 @@ static int legal(const void *kernel, const void *state, DfpnChild *out) {
 #define NEST 3 /* deep records nest this deep at most: 3 + 9 (3 + 9 (3 + 9 * 2)) = 1,731 bytes */
 #define REFUTE_NEST 2 /* a win claim's search refutes with records nested this deep (engine.py REFUTE_NEST) */
 #define DEEP 254    /* a count closure's first byte when it names a move and a closure of each reply */
+#define ESTIMATE_BITS 5   /* engine.py ESTIMATE_BITS: each move of slack multiplies a first proof number by 32 */
+#define ESTIMATE_SLACK 10 /* engine.py ESTIMATE_SLACK: the slack counted at most (81 children of 2^45 stay below INF) */
 
 /* COST3[code]: 3 minus the marks of "mine" on the fullest line of a board holding no mark of
    "theirs", NEVER when every line holds one; code = TERN[mine] + 2 TERN[theirs], the board in base 3. */
@@ -682,6 +684,21 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
                        refute || !written, out); /* the search asks whether; the walk writes the shortest */
 }
 
+/* CriticalSquares.estimate: a bounded no-loss claim's first numbers at a position the search has
+   not seen -- pn 32^(slack - 1), dn 1, where slack is the opponent's moves left before the bound
+   less the marks it still needs for a meta line (marks_needed), plus 1: the count closes a position
+   where the slack is below 1, so the fewer moves the opponent has to spare, the nearer the proof.
+   Unbounded claims and win claims keep 1 and 1. */
+static void estimate(const void *kernel, const void *state, int prover, int no_loss, int plies_left, u64 *pn, u64 *dn) {
+    const Kernel *k = kernel;
+    const Position *p = state;
+    if (!k->critical || !no_loss || plies_left < 0 || k->win_by >= 0) return;
+    int opponent = 3 - prover, left = 81 - p->filled, plies = plies_left < left ? plies_left : left;
+    int theirs = mover(kernel, state) == opponent ? (plies + 1) / 2 : plies / 2;
+    int slack = theirs - marks_needed(p, opponent, -1) + 1;
+    if (slack > 1) *pn = (u64)1 << ESTIMATE_BITS * (slack < ESTIMATE_SLACK ? slack - 1 : ESTIMATE_SLACK - 1);
+}
+
 const DfpnFamily dfpn_uttt = {
     .name = "uttt",
     .state_bytes = sizeof(Position),
@@ -698,6 +715,7 @@ const DfpnFamily dfpn_uttt = {
     .identity = identity,
     .export = export,
     .close = close_by_count,
+    .estimate = estimate,
 };
 
 _Static_assert(sizeof(Position) <= DFPN_STATE_BYTES, "a position fits a child's state");

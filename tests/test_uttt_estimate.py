@@ -1,0 +1,71 @@
+"""First proof numbers from the meta-line count (CriticalSquares.estimate, kernel.c `estimate`).
+
+A bounded no-loss search of Ultimate tic-tac-toe starts a position it has not seen from pn
+32^(slack - 1) instead of 1, the slack being the opponent's moves left before the bound less the
+marks it still needs, plus 1. Only the search's choices depend on it, so what is tested is that
+the numbers are what they claim to be (never settling a position, never growing down a play) and
+that both cores search alike with them and fewer nodes than without.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.games.uttt.engine import ESTIMATE_BITS, ESTIMATE_SLACK, OPEN_RULES, CriticalSquares, Uttt, UtttRules
+from solver.search.native import NativeProofSearch
+from solver.search.pns import INF, Claim, ProofSearch
+
+
+@pytest.mark.parametrize("rules", [UtttRules(), OPEN_RULES], ids=["standard", "open"])
+def test_the_first_numbers_never_settle_and_never_grow_down_a_play(rules: UtttRules) -> None:
+    """Along random plays, for either prover and several bounds: 1/1 for a win claim or an
+    unbounded one; else a power of 2^ESTIMATE_BITS of at most ESTIMATE_SLACK - 1 steps over dn 1
+    (so no estimate settles a position, and 81 children's sum stays below INF), and the proof
+    number never grows from a position to its child (the opponent's moves left fall by one at its
+    own move, its count by one at most; the prover's marks never lower it)."""
+    game = Uttt(rules)
+    hooks, win = CriticalSquares(rules.open), CriticalSquares(rules.open, win_by=81)
+    rng = random.Random(36)
+    seen = 0
+    for _ in range(30):
+        state, bound = game.initial(), rng.randrange(17, 44)
+        before = {1: INF, 2: INF}
+        for ply in range(bound):
+            if game.is_terminal(state):
+                break
+            for prover in (1, 2):
+                assert hooks.estimate(state, prover, "no-loss", None) is None
+                assert hooks.estimate(state, prover, "win", bound - ply) is None
+                assert win.estimate(state, prover, "no-loss", bound - ply) is None
+                pn, dn = hooks.estimate(state, prover, "no-loss", bound - ply) or (1, 1)
+                steps = (pn.bit_length() - 1) // ESTIMATE_BITS
+                assert dn == 1 and pn == 1 << ESTIMATE_BITS * steps and steps < ESTIMATE_SLACK
+                assert 81 * pn < INF and pn <= before[prover]
+                before[prover], seen = pn, seen + (pn > 1)
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    assert seen  # some positions had slack to spare
+
+
+class Unit(CriticalSquares):
+    """The hooks without first numbers: every unseen position starts at 1/1."""
+
+    def estimate(self, *args: object) -> None:
+        return None
+
+
+def test_both_cores_search_alike_with_the_first_numbers_and_fewer_nodes_than_without() -> None:
+    """O's no-loss within 21 plies after 4.4 4.0 (open rules): the Python core with 1/1 leaves takes
+    more nodes than with the count's first numbers; the compiled core, with them, takes exactly
+    the Python core's nodes (the search only: the certificate's walk is the same either way)."""
+    game = Uttt(OPEN_RULES)
+    root, claim = game.play_moves("4.4 4.0"), Claim(2, "no-loss", 21)
+    hooks = game.search_hooks().for_claim(claim.result, claim.within, root)
+    unit = Unit(hooks.open_rules, hooks.win_by, hooks.symmetries)
+    plain = ProofSearch(game, claim, unit).search(root, max_nodes=5_000)
+    python = ProofSearch(game, claim, hooks).search(root, max_nodes=5_000)
+    native = NativeProofSearch(game, claim, hooks).search(root, max_nodes=5_000)
+    assert plain.status == python.status == native.status == "proved"
+    assert python.nodes < plain.nodes
+    assert (native.nodes, native.root_pn, native.root_dn) == (python.nodes, python.root_pn, python.root_dn)
