@@ -117,23 +117,25 @@ def prove(
     threads: int = 1,
     images: bool = False,
     blocks: bool = False,
+    estimate: bool = False,
 ) -> Proof:
     """Prove by proof-number search that `player` wins (`claim="win"`) or does not lose (`"no-loss"`).
 
     Works for every family (`"uttt"` too) and boards past the table solver's 4×4; `position` is a
     position in the family's notation, as `certify show` prints it (None: the start). The search
     stops after `max_nodes` nodes or at `max_memory` MB of resident memory (each None: no limit).
-    `within`, `first_move`, `pairings`, `threads`, `images` and `blocks` are `certify prove`'s
-    `--within N` (a bounded claim), `--first-move MOVE` (the prover's first move fixed), `--pairings`
-    (pairing closures), `--threads N`, `--images` (positions named as symmetric images of others)
-    and `--blocks` (only the blocks listed where the prover has a line to complete). As
+    `within`, `first_move`, `pairings`, `threads`, `images`, `blocks` and `estimate` are `certify
+    prove`'s `--within N` (a bounded claim), `--first-move MOVE` (the prover's first move fixed),
+    `--pairings` (pairing closures), `--threads N`, `--images` (positions named as symmetric images
+    of others), `--blocks` (only the blocks listed where the prover has a line to complete) and
+    `--estimate` (unseen positions start from the family's first numbers, not 1/1). As
     `certify prove` does, a disproved claim has its opposite searched with the same budget
     (`Proof.opposite`; not after a fixed first move, whose refutation certifies
     nothing), and the certificate records the `certify prove` command of the same words, so that
     `Proof.save` writes that command's file byte for byte.
     """
     from certify.proving.single import (FirstMoveError, blocking_replies, image_symmetries, prove_claim, prove_command,
-                                        prove_options, require_pairings)
+                                        prove_options, require_estimate, require_pairings)
     from solver.search.pns import Claim
 
     family = family_game(text)
@@ -156,12 +158,14 @@ def prove(
             image_symmetries(family)
         if blocks:
             blocking_replies(family, 1)
+        if estimate:
+            require_estimate(family)
     name = game_name(text, family)  # no command is recorded for rules no name states: none writes the file again
     command = "" if name is None else prove_command(name, target, prove_options(within, position, first_move, pairings=pairings,
                                                                                       threads=threads, images=images,
-                                                                                      blocks=blocks))
+                                                                                      blocks=blocks, estimate=estimate))
     settings: dict[str, Any] = dict(max_nodes=max_nodes, max_memory_mb=max_memory, pairings=pairings, threads=threads, command=command,
-                                    images=images, blocks=blocks)
+                                    images=images, blocks=blocks, estimate=estimate)
     with bad_input():
         try:
             attempt, opposite = prove_claim(family, target, position, first_move, **settings)

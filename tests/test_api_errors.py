@@ -95,6 +95,7 @@ BAD: dict[str, list[tuple[str, Call]]] = {
         ("first_move the other player's", lambda m: certify.prove("tictactoe", 2, first_move="O4")),
         ("first_move a number", lambda m: certify.prove("tictactoe", 1, first_move=4)),
         ("pairings on uttt", lambda m: certify.prove("uttt", 1, pairings=True)),
+        ("estimate on tictactoe", lambda m: certify.prove("tictactoe", 2, "no-loss", estimate=True)),
         ("threads 0", lambda m: certify.prove("tictactoe", 1, threads=0)),
         ("threads text", lambda m: certify.prove("tictactoe", 1, threads="2")),
     ],

@@ -1,18 +1,24 @@
 """First proof numbers from the meta-line count (CriticalSquares.estimate, kernel.c `estimate`).
 
-A bounded no-loss search of Ultimate tic-tac-toe starts a position it has not seen from pn
-32^(slack - 1) instead of 1, the slack being the opponent's moves left before the bound less the
-marks it still needs, plus 1. Only the search's choices depend on it, so what is tested is that
-the numbers are what they claim to be (never settling a position, never growing down a play) and
-that both cores search alike with them and fewer nodes than without.
+With `certify prove --estimate`, a bounded no-loss search of Ultimate tic-tac-toe starts a
+position it has not seen from pn 32^(slack - 1) instead of 1, the slack being the opponent's moves
+left before the bound less the marks it still needs, plus 1. Only the search's choices depend on
+it, so what is tested is that the numbers are what they claim to be (never settling a position,
+never growing down a play), that both cores search alike with them and fewer nodes than without,
+and that the command records the option and refuses it where it means nothing.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from certify.cli import app
+import checker
 from solver.games.uttt.engine import ESTIMATE_BITS, ESTIMATE_SLACK, OPEN_RULES, CriticalSquares, Uttt, UtttRules
 from solver.search.native import NativeProofSearch
 from solver.search.pns import INF, Claim, ProofSearch
@@ -26,7 +32,7 @@ def test_the_first_numbers_never_settle_and_never_grow_down_a_play(rules: UtttRu
     number never grows from a position to its child (the opponent's moves left fall by one at its
     own move, its count by one at most; the prover's marks never lower it)."""
     game = Uttt(rules)
-    hooks, win = CriticalSquares(rules.open), CriticalSquares(rules.open, win_by=81)
+    hooks, win = CriticalSquares(rules.open, estimating=True), CriticalSquares(rules.open, win_by=81, estimating=True)
     rng = random.Random(36)
     seen = 0
     for _ in range(30):
@@ -37,6 +43,7 @@ def test_the_first_numbers_never_settle_and_never_grow_down_a_play(rules: UtttRu
                 break
             for prover in (1, 2):
                 assert hooks.estimate(state, prover, "no-loss", None) is None
+                assert CriticalSquares(rules.open).estimate(state, prover, "no-loss", bound - ply) is None  # not asked for
                 assert hooks.estimate(state, prover, "win", bound - ply) is None
                 assert win.estimate(state, prover, "no-loss", bound - ply) is None
                 pn, dn = hooks.estimate(state, prover, "no-loss", bound - ply) or (1, 1)
@@ -48,24 +55,36 @@ def test_the_first_numbers_never_settle_and_never_grow_down_a_play(rules: UtttRu
     assert seen  # some positions had slack to spare
 
 
-class Unit(CriticalSquares):
-    """The hooks without first numbers: every unseen position starts at 1/1."""
-
-    def estimate(self, *args: object) -> None:
-        return None
-
-
 def test_both_cores_search_alike_with_the_first_numbers_and_fewer_nodes_than_without() -> None:
     """O's no-loss within 21 plies after 4.4 4.0 (open rules): the Python core with 1/1 leaves takes
     more nodes than with the count's first numbers; the compiled core, with them, takes exactly
     the Python core's nodes (the search only: the certificate's walk is the same either way)."""
     game = Uttt(OPEN_RULES)
     root, claim = game.play_moves("4.4 4.0"), Claim(2, "no-loss", 21)
-    hooks = game.search_hooks().for_claim(claim.result, claim.within, root)
-    unit = Unit(hooks.open_rules, hooks.win_by, hooks.symmetries)
+    unit = game.search_hooks().for_claim(claim.result, claim.within, root)
+    hooks = CriticalSquares(unit.open_rules, unit.win_by, unit.symmetries, estimating=True)
     plain = ProofSearch(game, claim, unit).search(root, max_nodes=5_000)
     python = ProofSearch(game, claim, hooks).search(root, max_nodes=5_000)
     native = NativeProofSearch(game, claim, hooks).search(root, max_nodes=5_000)
     assert plain.status == python.status == native.status == "proved"
     assert python.nodes < plain.nodes
     assert (native.nodes, native.root_pn, native.root_dn) == (python.nodes, python.root_pn, python.root_dn)
+
+
+def test_the_command_records_the_option_and_refuses_it_where_it_means_nothing(tmp_path: Path) -> None:
+    """`--estimate` is in the certificate's recorded command (its search is another search) and the
+    file checks VALID; a family without first numbers, or --plain, is refused in one line, exit 2,
+    nothing written."""
+    out = tmp_path / "p.json"
+    done = CliRunner().invoke(app, ["prove", "uttt:open", "--claim", "no-loss", "--player", "2", "--within", "21",
+                                    "--estimate", "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    document = json.loads(out.read_text())
+    assert document["provenance"]["command"].endswith("--within 21 --estimate")
+    assert checker.check_document(document).exit_code == 0
+    for words, message in ((["mnk:3,3,3", "--claim", "no-loss", "--player", "2"], "has no first numbers of its own"),
+                           (["uttt:open", "--claim", "no-loss", "--player", "2", "--within", "21", "--plain"], "--plain")):
+        refused = tmp_path / "r.json"
+        result = CliRunner().invoke(app, ["prove", *words, "--estimate", "-o", str(refused)])
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.output
+        assert result.stderr.startswith("error: --estimate: ") and not refused.exists()

@@ -22,8 +22,8 @@ from certify.cli.parallel import DEFAULT_JOB_NODES, BatchOpt, JobNodesOpt, JobSe
 from certify.proving.checkpoint import CheckpointError
 from certify.files import CHECKPOINT_MARK, check_output, check_proof_output, existing_folder, is_stdout, readable_file
 from certify.proving.single import (Attempt, CoreUnavailable, FirstMoveError, peak_rss_mb, prove as run_proof, prove_command,
-                                    blocking_replies, image_symmetries, prove_first_move, prove_options, require_pairings,
-                                    write_proof)
+                                    blocking_replies, image_symmetries, prove_first_move, prove_options, require_estimate,
+                                    require_pairings, write_proof)
 from certify.render.text import plural
 from solver.search.pns import INF, Claim, Progress
 from solver.search.policy import PolicyMoveError
@@ -159,6 +159,7 @@ def prove(
     images: Annotated[bool, typer.Option("--images", help="Positional games: write a prover's position that a symmetry of the lines maps to another already in the proof as that image (a smaller file: qubic's 192 symmetries, 4x4's 32; the stdlib checker verifies each; the verified checker answers NOT READ).")] = False,
     blocks: Annotated[bool, typer.Option("--blocks", help="Positional games of own marks whose first line wins: where the prover has a line to complete and the opponent none, list only the opponent's blocks in the proof (every other reply loses at once; the stdlib checker sees it; the verified checker answers NOT READ). Win proofs are mostly such replies: mnk:5,6,4, 67,477 positions, 6,927 with --images too.")] = False,
     potential: Annotated[bool, typer.Option("--potential", help="With --pairings: a closure's pairs may leave lines unblocked whose Erdos-Selfridge potential is below 1/2 (docs/certificate-format.md; the verified checker answers NOT READ for such a proof).")] = False,
+    estimate: Annotated[bool, typer.Option("--estimate", help="Start the positions the search has not seen from the family's first numbers instead of 1/1 (uttt, uttt:open: a bounded no-loss claim's from the meta-line count): far fewer nodes, often a larger proof (docs/uttt.md, \"First numbers from the count\").")] = False,
     within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     from_proof: Annotated[Optional[Path], typer.Option("--from-proof", metavar="FILE", show_default=False, help="With --claim win --within N: take FILE, a proof of the same win (e.g. a longer one), as the plan and search only where its plays end after ply N, from its deepest such positions of the player upwards (each sub-search --job-nodes nodes, --max-nodes all together); writes the proof of the win within N.")] = None,
@@ -208,7 +209,7 @@ def prove(
     if from_proof is not None:
         given = [name for name, v in (("--value", value or None), ("--batch", batch), ("--policy", policy),
                                       ("--plain", plain or None), ("--pairings", pairings or None), ("--images", images or None),
-                                      ("--blocks", blocks or None)) if v is not None]
+                                      ("--blocks", blocks or None), ("--estimate", estimate or None)) if v is not None]
         if given or parallel or core != "auto":
             raise fail(f"--from-proof runs its own serial sub-searches; leave out {' and '.join(given or ['--workers/--ray/--core'])}")
         if claim != "win" or within is None:
@@ -216,7 +217,8 @@ def prove(
     if value:
         given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch),
                                       ("--within", within), ("--policy", policy), ("--pairings", pairings or None),
-                                      ("--images", images or None), ("--blocks", blocks or None)) if v is not None]
+                                      ("--images", images or None), ("--blocks", blocks or None),
+                                      ("--estimate", estimate or None)) if v is not None]
         given += ["--workers/--ray"] if parallel else []
         if given:
             raise fail(f"--value settles both players' claims with the serial search; leave out {' and '.join(given)}")
@@ -225,6 +227,7 @@ def prove(
         prove_value(game, position, output, max_nodes, max_memory, plain, timed, force, json_out)
     if batch is not None:
         unused = [name for name, v in (("--policy", policy), ("--closure-budget", closure_budget), ("--potential", potential or None),
+                                       ("--estimate", estimate or None),
                                        ("--timed", timed or None)) if v is not None]
         if unused:
             raise fail(f"--batch searches each line with its own words and the default settings; leave out {' and '.join(unused)}")
@@ -260,7 +263,8 @@ def prove(
     for name, given in (("--closure-budget", closure_budget is not None), ("--potential", potential)):
         if given and (not pairings or parallel):
             raise fail(f"{name}: give it with --pairings, in one process (not with --workers or --ray)")
-    for name, given, able in (("--images", images, image_symmetries), ("--blocks", blocks, lambda g: blocking_replies(g, 1))):
+    for name, given, able in (("--images", images, image_symmetries), ("--blocks", blocks, lambda g: blocking_replies(g, 1)),
+                              ("--estimate", estimate, require_estimate)):
         if not given:
             continue
         if parallel:
@@ -270,7 +274,10 @@ def prove(
         except ValueError as err:
             raise fail(str(err)) from None
     # recorded in provenance after the claim: the command that regenerates the file
-    options = prove_options(within, position, first_move, plain, pairings, closure_budget, potential, threads, images, blocks)
+    if estimate and plain:
+        raise fail("--estimate: the first numbers are the family's search hooks', which --plain leaves out")
+    options = prove_options(within, position, first_move, plain, pairings, closure_budget, potential, threads, images, blocks,
+                            estimate)
     if from_proof is not None:
         from certify.cli.repairing import prove_from_proof
 
@@ -333,7 +340,7 @@ def prove(
             settings = dict(max_nodes=max_nodes, max_memory_mb=max_memory, progress=hook, plain=plain, checkpoint=checkpoint,
                             checkpoint_seconds=checkpoint_minutes * 60, resume=resume if mine else None, pairings=pairings,
                             policy=plan, core=core, potential=potential, closure_budget=closure_budget, threads=threads,
-                            inherit=inherit, images=images, blocks=blocks)
+                            inherit=inherit, images=images, blocks=blocks, estimate=estimate)
             try:
                 if first_move is not None:
                     return prove_first_move(game_obj, claim_searched, position, first_move, command, timed, **settings), None

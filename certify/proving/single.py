@@ -118,7 +118,8 @@ def prove_command(game: str, claim: Claim, options: list[str]) -> str:
 
 def prove_options(within: int | None = None, position: str | None = None, first_move: str | None = None,
                   plain: bool = False, pairings: bool = False, closure_budget: int | None = None,
-                  potential: bool = False, threads: int = 1, images: bool = False, blocks: bool = False) -> list[str]:
+                  potential: bool = False, threads: int = 1, images: bool = False, blocks: bool = False,
+                  estimate: bool = False) -> list[str]:
     """The options `prove_command` records after the claim, in the one order every caller writes
     them (the command line, a batch line, the Python API), so that the same words give the same
     file; `position` and `first_move` as the game formats them."""
@@ -127,7 +128,7 @@ def prove_options(within: int | None = None, position: str | None = None, first_
     options += [] if first_move is None else [f"--first-move {first_move}"]
     options += ["--plain"] * plain + ["--pairings"] * pairings
     options += [] if closure_budget is None else [f"--closure-budget {closure_budget}"]
-    options += ["--potential"] * potential + ["--images"] * images + ["--blocks"] * blocks
+    options += ["--potential"] * potential + ["--images"] * images + ["--blocks"] * blocks + ["--estimate"] * estimate
     return options + ([f"--threads {threads}"] if threads > 1 else [])  # a threaded file is one of the claim's proofs, not the serial run's bytes
 
 
@@ -155,6 +156,7 @@ def prove(
     inherit: Attempt | None = None,
     images: bool = False,
     blocks: bool = False,
+    estimate: bool = False,
 ) -> Attempt:
     """Search the claim from `root` (family notation; None: the start) and certify it if proved.
 
@@ -176,7 +178,9 @@ def prove(
     another already in the proof as that image (`image_symmetries`; a smaller file, read by the
     stdlib checker). `blocks`: at the opponent's positions where the prover has a line to complete
     and the opponent none, the certificate lists only the blocks (`blocking_replies`: every other
-    reply loses at once, which the stdlib checker sees for itself). `inherit`: the attempt that disproved this claim's opposite from the same root; where both
+    reply loses at once, which the stdlib checker sees for itself). `estimate`: positions the search
+    has not seen start from the family's first numbers (`estimate` of its hooks; ValueError where
+    they have none): fewer nodes, another (often larger) proof. `inherit`: the attempt that disproved this claim's opposite from the same root; where both
     searches are compiled and key positions alike, this one takes that search's table, its numbers
     swapped (solver/search/native.py `adopt`), and starts from the disproof, not from nothing
     (not with `resume`, whose table is this claim's own).
@@ -191,6 +195,11 @@ def prove(
                               "threads cannot call; leave out --threads (or use --workers)")
     if potential:
         hooks.potential = True
+    if estimate:
+        require_estimate(game)
+        if plain:
+            raise ValueError("--estimate: the first numbers are the family's search hooks', which --plain leaves out")
+        hooks.estimating = True
     if closure_budget is not None:
         hooks.closure_budget = closure_budget
     searching = hooks if policy is None else PolicyHooks(game, policy, hooks)  # a policy's keys are exact (policy.py)
@@ -198,7 +207,7 @@ def prove(
                                 "native" if threads > 1 and core == "auto" else core, max_memory_mb, pairings, threads, table_mb)
     about = {"game": game.rules.name, "rules_sha256": game.rules.sha256(), "player": claim.player,
              "result": claim.result, "position": root, "plain": plain, **({"pairings": True} if pairings else {}),
-             **({"potential": True} if potential else {}),
+             **({"potential": True} if potential else {}), **({"estimate": True} if estimate else {}),
              **({"closure_budget": closure_budget} if closure_budget is not None else {})}
     if claim.within is not None or policy is not None:  # a bounded or guided search is another search
         about.update(within=claim.within, policy=getattr(policy, "__qualname__", None))
@@ -476,6 +485,14 @@ def image_symmetries(game: Game[Any, Any]) -> tuple[tuple[int, ...], ...]:
     if game.rules.canonical().get("family") != "positional":
         raise ValueError(f"--images: {game.rules.name} is not a positional game (only their proofs name images)")
     return line_automorphisms(game.rules)[1:]
+
+
+def require_estimate(game: Game[Any, Any]) -> None:
+    """Raises ValueError unless the game's search hooks have first numbers of their own (an
+    `estimate` hook, turned on by `estimating`: `certify prove --estimate`)."""
+    if not hasattr(game.search_hooks(), "estimating"):
+        raise ValueError(f"--estimate: the search of {game.rules.name} has no first numbers of its own "
+                         "(uttt and uttt:open have them, for bounded no-loss claims)")
 
 
 def blocking_replies(game: Game[Any, Any], prover: int) -> Callable[[Any, list[Any]], list[Any]]:

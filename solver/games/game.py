@@ -122,7 +122,8 @@ class SearchHooks(Protocol[S, M]):
         """Optional. The proof and disproof numbers a position the search has not seen starts from
         (None: 1 and 1), for the claim `result` of `prover` with `plies_left` plies left before its
         bound (None: unbounded). Only the search's choices depend on them; as the compiled
-        kernel's `estimate` (solver/search/dfpn.h), which must agree for the node counts to."""
+        kernel's `estimate` (solver/search/dfpn.h), which must agree for the node counts to. Hooks
+        with one answer only when their `estimating` is set (`certify prove --estimate`)."""
         ...
 
 

@@ -555,10 +555,11 @@ class CriticalSquares:
     """
 
     def __init__(self, open_rules: bool = False, win_by: int = -1,
-                 symmetries: tuple[tuple[int, ...], ...] = GRID_SYMMETRIES[:1]) -> None:
+                 symmetries: tuple[tuple[int, ...], ...] = GRID_SYMMETRIES[:1], estimating: bool = False) -> None:
         self.open_rules = open_rules
         self.win_by = win_by  # a win claim's bound as marks on the grid (-1: none): see `for_claim`
         self.symmetries = symmetries  # the grid symmetries the table key is canonical under: see `for_claim`
+        self.estimating = estimating  # first numbers from the count (`estimate`; `certify prove --estimate`)
 
     def for_claim(self, result: str, within: int | None, root: Position) -> CriticalSquares:
         """These hooks for a claim from `root`. Table keys canonical under the grid symmetries
@@ -571,11 +572,12 @@ class CriticalSquares:
         disproves at once where it cannot win in time (a win proof never shows the moves it drops;
         the checker checks every play of it)."""
         win_by = (root.x | root.o).bit_count() + within if result == "win" and within is not None else -1
-        return CriticalSquares(self.open_rules, win_by, tuple(p for p in GRID_SYMMETRIES if grid_image(root, p) == root))
+        return CriticalSquares(self.open_rules, win_by, tuple(p for p in GRID_SYMMETRIES if grid_image(root, p) == root),
+                               self.estimating)
 
     def exact(self) -> CriticalSquares:
         """These hooks with the exact position as the table key (for a policy, which need not be symmetric)."""
-        return CriticalSquares(self.open_rules, self.win_by)
+        return CriticalSquares(self.open_rules, self.win_by, estimating=self.estimating)
 
     def table_key(self, s: Position) -> Position:
         """The least image of `s` under `symmetries` (the position itself under the identity alone)."""
@@ -610,9 +612,11 @@ class CriticalSquares:
         left before the bound less the marks it still needs for a meta line (`marks_needed`),
         plus 1. The count closes where the slack is below 1 (or two plies on, where a move of the
         prover's wastes the opponent's next), so a proof is nearer the less the opponent has to
-        spare; df-pn then works first under the prover's moves that leave it least. Win claims
-        (their bound prunes the prover's moves instead) and unbounded ones keep 1 and 1."""
-        if result != "no-loss" or plies_left is None or self.win_by >= 0:
+        spare; df-pn then works first under the prover's moves that leave it least. Only with
+        `estimating` (`certify prove --estimate`): far fewer nodes, but a larger proof (docs/uttt.md,
+        "First numbers from the count"). Win claims (their bound prunes the prover's moves
+        instead) and unbounded ones keep 1 and 1."""
+        if not self.estimating or result != "no-loss" or plies_left is None or self.win_by >= 0:
             return None
         opponent = O if prover == X else X
         filled = (s.x | s.o).bit_count()
@@ -623,10 +627,8 @@ class CriticalSquares:
 
     @property
     def closure_version(self) -> str:
-        """What the closure closes and writes (checker/uttt_count.py), and the first numbers the search
-        starts from (`estimate`): a checkpoint of another is another search's."""
-        return f"meta-line count, deep records nested {self.nest}" + ("" if self.win_by >= 0 else
-                                                                      f", first numbers {1 << ESTIMATE_BITS}^(slack - 1)")
+        """What the closure closes and writes (checker/uttt_count.py): a checkpoint of another is another search's."""
+        return f"meta-line count, deep records nested {self.nest}"
 
     @property
     def nest(self) -> int:

@@ -46,6 +46,7 @@ typedef struct {
     int critical;
     int open; /* the open rules: won boards stay playable, only full boards close */
     int win_by; /* CriticalSquares.win_by: a win claim's bound as marks on the grid (-1: none) */
+    int estimating; /* CriticalSquares.estimating: first numbers from the count (`estimate`) */
     int symmetries; /* how many the key is canonical under (1: the exact key) */
     uint8_t board_to[SYMMETRIES][9];     /* [symmetry][board]: the board it goes to */
     uint16_t chunk_to[SYMMETRIES][512]; /* [symmetry][9-bit set]: its image (cells or boards alike) */
@@ -104,14 +105,15 @@ static int read_symmetries(Kernel *k, PyObject *symmetries) {
 }
 
 static void *create(PyObject *config) {
-    int critical, open, win_by;
+    int critical, open, win_by, estimating;
     PyObject *symmetries;
-    if (!PyArg_ParseTuple(config, "ppiO", &critical, &open, &win_by, &symmetries)) return NULL;
+    if (!PyArg_ParseTuple(config, "ppiOp", &critical, &open, &win_by, &symmetries, &estimating)) return NULL;
     Kernel *k = calloc(1, sizeof *k);
     if (!k) return PyErr_NoMemory();
     k->critical = critical;
     k->open = open;
     k->win_by = win_by;
+    k->estimating = estimating;
     if (read_symmetries(k, symmetries) < 0) {
         free(k);
         return NULL;
@@ -688,11 +690,11 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
    not seen -- pn 32^(slack - 1), dn 1, where slack is the opponent's moves left before the bound
    less the marks it still needs for a meta line (marks_needed), plus 1: the count closes a position
    where the slack is below 1, so the fewer moves the opponent has to spare, the nearer the proof.
-   Unbounded claims and win claims keep 1 and 1. */
+   Unbounded claims, win claims and searches without `estimating` keep 1 and 1. */
 static void estimate(const void *kernel, const void *state, int prover, int no_loss, int plies_left, u64 *pn, u64 *dn) {
     const Kernel *k = kernel;
     const Position *p = state;
-    if (!k->critical || !no_loss || plies_left < 0 || k->win_by >= 0) return;
+    if (!k->estimating || !no_loss || plies_left < 0 || k->win_by >= 0) return;
     int opponent = 3 - prover, left = 81 - p->filled, plies = plies_left < left ? plies_left : left;
     int theirs = mover(kernel, state) == opponent ? (plies + 1) / 2 : plies / 2;
     int slack = theirs - marks_needed(p, opponent, -1) + 1;

@@ -58,7 +58,7 @@ def kernel_for(game: Uttt, hooks: object) -> UtttKernel | None:  # registered in
         return None
     open_rules = game.rules.open
     if type(hooks) is CriticalSquares and hooks.open_rules == open_rules:
-        return UtttKernel(game, (True, open_rules, hooks.win_by, hooks.symmetries))
+        return UtttKernel(game, (True, open_rules, hooks.win_by, hooks.symmetries, hooks.estimating))
     if type(hooks) is NoHooks:
-        return UtttKernel(game, (False, open_rules, -1, GRID_SYMMETRIES[:1]))
+        return UtttKernel(game, (False, open_rules, -1, GRID_SYMMETRIES[:1], False))
     return None
