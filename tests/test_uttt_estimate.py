@@ -1,7 +1,7 @@
 """First proof numbers from the meta-line count (CriticalSquares.estimate, kernel.c `estimate`).
 
 With `certify prove --estimate`, a bounded no-loss search of Ultimate tic-tac-toe starts a
-position it has not seen from pn 32^(slack - 1) instead of 1, the slack being the opponent's moves
+prover's position it has not seen from pn 32^(slack - 1) instead of 1, the slack being the opponent's moves
 left before the bound less the marks it still needs, plus 1. Only the search's choices depend on
 it, so what is tested is that the numbers are what they claim to be (never settling a position,
 never growing down a play), that both cores search alike with them and fewer nodes than without,
@@ -26,11 +26,12 @@ from solver.search.pns import INF, Claim, ProofSearch
 
 @pytest.mark.parametrize("rules", [UtttRules(), OPEN_RULES], ids=["standard", "open"])
 def test_the_first_numbers_never_settle_and_never_grow_down_a_play(rules: UtttRules) -> None:
-    """Along random plays, for either prover and several bounds: 1/1 for a win claim or an
-    unbounded one; else a power of 2^ESTIMATE_BITS of at most ESTIMATE_SLACK - 1 steps over dn 1
-    (so no estimate settles a position, and 81 children's sum stays below INF), and the proof
-    number never grows from a position to its child (the opponent's moves left fall by one at its
-    own move, its count by one at most; the prover's marks never lower it)."""
+    """Along random plays, for either prover and several bounds: 1/1 for a win claim, an unbounded
+    one, a search that did not ask (`estimating` off) and the opponent's positions; at the
+    prover's, a power of 2^ESTIMATE_BITS of at most ESTIMATE_SLACK - 1 steps over dn 1 (so no
+    estimate settles a position, and 81 children's sum stays below INF), and the proof number
+    never grows from one of the prover's positions to the next (the opponent's moves left fall by
+    one between them, its count by one at most; the prover's marks never lower it)."""
     game = Uttt(rules)
     hooks, win = CriticalSquares(rules.open, estimating=True), CriticalSquares(rules.open, win_by=81, estimating=True)
     rng = random.Random(36)
@@ -43,10 +44,14 @@ def test_the_first_numbers_never_settle_and_never_grow_down_a_play(rules: UtttRu
                 break
             for prover in (1, 2):
                 assert hooks.estimate(state, prover, "no-loss", None) is None
-                assert CriticalSquares(rules.open).estimate(state, prover, "no-loss", bound - ply) is None  # not asked for
                 assert hooks.estimate(state, prover, "win", bound - ply) is None
                 assert win.estimate(state, prover, "no-loss", bound - ply) is None
-                pn, dn = hooks.estimate(state, prover, "no-loss", bound - ply) or (1, 1)
+                assert CriticalSquares(rules.open).estimate(state, prover, "no-loss", bound - ply) is None  # not asked for
+                numbers = hooks.estimate(state, prover, "no-loss", bound - ply)
+                if game.to_move(state) != prover:
+                    assert numbers is None
+                    continue
+                pn, dn = numbers or (1, 1)
                 steps = (pn.bit_length() - 1) // ESTIMATE_BITS
                 assert dn == 1 and pn == 1 << ESTIMATE_BITS * steps and steps < ESTIMATE_SLACK
                 assert 81 * pn < INF and pn <= before[prover]

@@ -432,7 +432,8 @@ NEST = 3  # deep records nest this deep at most (checker/uttt_count.py NEST; ker
 REFUTE_NEST = 2
 # CriticalSquares.estimate (kernel.c ESTIMATE_*): a first proof number of 2^(ESTIMATE_BITS * (slack - 1)),
 # the slack counted to ESTIMATE_SLACK at most (81 children of 2^45 stay below the search's INF, 2^60);
-# 32 per move of slack took the fewest nodes of 4, 8, 16, 32 and 64 within 27 and 29 (docs/uttt.md)
+# 32 per move of slack took the fewest nodes of 4, 8, 16, 32 and 64 within 27 and 29 (numbering
+# every position: docs/uttt.md)
 ESTIMATE_BITS = 5
 ESTIMATE_SLACK = 10
 
@@ -607,21 +608,22 @@ class CriticalSquares:
     always_close = True  # the search asks `closure` without --pairings: it closes no-loss claims only
 
     def estimate(self, s: Position, prover: int, result: str, plies_left: int | None) -> tuple[int, int] | None:
-        """A bounded no-loss claim's first numbers at a position the search has not seen (None: 1
-        and 1): pn 2^(ESTIMATE_BITS * (slack - 1)), dn 1, where the slack is the opponent's moves
-        left before the bound less the marks it still needs for a meta line (`marks_needed`),
-        plus 1. The count closes where the slack is below 1 (or two plies on, where a move of the
-        prover's wastes the opponent's next), so a proof is nearer the less the opponent has to
-        spare; df-pn then works first under the prover's moves that leave it least. Only with
-        `estimating` (`certify prove --estimate`): far fewer nodes, but a larger proof (docs/uttt.md,
-        "First numbers from the count"). Win claims (their bound prunes the prover's moves
-        instead) and unbounded ones keep 1 and 1."""
-        if not self.estimating or result != "no-loss" or plies_left is None or self.win_by >= 0:
+        """A bounded no-loss claim's first numbers at a prover's position the search has not seen
+        (None: 1 and 1): pn 2^(ESTIMATE_BITS * (slack - 1)), dn 1, where the slack is the
+        opponent's moves left before the bound less the marks it still needs for a meta line
+        (`marks_needed`), plus 1. The count closes where the slack is below 1 (or two plies on,
+        where a move of the prover's wastes the opponent's next), so a proof is nearer the less
+        the opponent has to spare. The opponent's positions keep 1 and 1, so an opponent's
+        position's pn sums its replies' numbers, and df-pn prefers the prover's moves that leave
+        the opponent few replies and little to spare (numbering the opponent's positions too took
+        as few nodes but wrote larger proofs: docs/uttt.md, "First numbers from the count"). Only
+        with `estimating` (`certify prove --estimate`). Win claims (their bound prunes the
+        prover's moves instead) and unbounded ones keep 1 and 1."""
+        to_move = X if s.x.bit_count() == s.o.bit_count() else O
+        if not self.estimating or result != "no-loss" or plies_left is None or self.win_by >= 0 or to_move != prover:
             return None
         opponent = O if prover == X else X
-        filled = (s.x | s.o).bit_count()
-        plies = min(plies_left, 81 - filled)
-        theirs = (plies + 1) // 2 if (X if s.x.bit_count() == s.o.bit_count() else O) == opponent else plies // 2
+        theirs = min(plies_left, 81 - (s.x | s.o).bit_count()) // 2
         slack = min(theirs - marks_needed(s, opponent) + 1, ESTIMATE_SLACK)
         return (1 << ESTIMATE_BITS * (slack - 1), 1) if slack > 1 else None
 

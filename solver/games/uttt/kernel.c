@@ -686,17 +686,17 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
                        refute || !written, out); /* the search asks whether; the walk writes the shortest */
 }
 
-/* CriticalSquares.estimate: a bounded no-loss claim's first numbers at a position the search has
-   not seen -- pn 32^(slack - 1), dn 1, where slack is the opponent's moves left before the bound
-   less the marks it still needs for a meta line (marks_needed), plus 1: the count closes a position
-   where the slack is below 1, so the fewer moves the opponent has to spare, the nearer the proof.
-   Unbounded claims, win claims and searches without `estimating` keep 1 and 1. */
+/* CriticalSquares.estimate: a bounded no-loss claim's first numbers at a prover's position the
+   search has not seen -- pn 32^(slack - 1), dn 1, where slack is the opponent's moves left before
+   the bound less the marks it still needs for a meta line (marks_needed), plus 1: the count closes
+   a position where the slack is below 1, so the fewer moves the opponent has to spare, the nearer
+   the proof. The opponent's positions, unbounded claims, win claims and searches without
+   `estimating` keep 1 and 1. */
 static void estimate(const void *kernel, const void *state, int prover, int no_loss, int plies_left, u64 *pn, u64 *dn) {
     const Kernel *k = kernel;
     const Position *p = state;
-    if (!k->estimating || !no_loss || plies_left < 0 || k->win_by >= 0) return;
-    int opponent = 3 - prover, left = 81 - p->filled, plies = plies_left < left ? plies_left : left;
-    int theirs = mover(kernel, state) == opponent ? (plies + 1) / 2 : plies / 2;
+    if (!k->estimating || !no_loss || plies_left < 0 || k->win_by >= 0 || mover(kernel, state) != prover) return;
+    int opponent = 3 - prover, left = 81 - p->filled, theirs = (plies_left < left ? plies_left : left) / 2;
     int slack = theirs - marks_needed(p, opponent, -1) + 1;
     if (slack > 1) *pn = (u64)1 << ESTIMATE_BITS * (slack < ESTIMATE_SLACK ? slack - 1 : ESTIMATE_SLACK - 1);
 }
