@@ -264,7 +264,7 @@ def prove(
         if given and (not pairings or parallel):
             raise fail(f"{name}: give it with --pairings, in one process (not with --workers or --ray)")
     for name, given, able in (("--images", images, image_symmetries), ("--blocks", blocks, lambda g: blocking_replies(g, 1)),
-                              ("--estimate", estimate, require_estimate)):
+                              ("--estimate", estimate, lambda g: require_estimate(g, plain))):
         if not given:
             continue
         if parallel:
@@ -274,8 +274,6 @@ def prove(
         except ValueError as err:
             raise fail(str(err)) from None
     # recorded in provenance after the claim: the command that regenerates the file
-    if estimate and plain:
-        raise fail("--estimate: the first numbers are the family's search hooks', which --plain leaves out")
     options = prove_options(within, position, first_move, plain, pairings, closure_budget, potential, threads, images, blocks,
                             estimate)
     if from_proof is not None:

@@ -196,9 +196,7 @@ def prove(
     if potential:
         hooks.potential = True
     if estimate:
-        require_estimate(game)
-        if plain:
-            raise ValueError("--estimate: the first numbers are the family's search hooks', which --plain leaves out")
+        require_estimate(game, plain)
         hooks.estimating = True
     if closure_budget is not None:
         hooks.closure_budget = closure_budget
@@ -487,12 +485,15 @@ def image_symmetries(game: Game[Any, Any]) -> tuple[tuple[int, ...], ...]:
     return line_automorphisms(game.rules)[1:]
 
 
-def require_estimate(game: Game[Any, Any]) -> None:
+def require_estimate(game: Game[Any, Any], plain: bool = False) -> None:
     """Raises ValueError unless the game's search hooks have first numbers of their own (an
-    `estimate` hook, turned on by `estimating`: `certify prove --estimate`)."""
+    `estimate` hook, turned on by `estimating`: `certify prove --estimate`) and the search uses
+    them (not `plain`, which leaves the hooks out)."""
     if not hasattr(game.search_hooks(), "estimating"):
         raise ValueError(f"--estimate: the search of {game.rules.name} has no first numbers of its own "
                          "(uttt and uttt:open have them, for bounded no-loss claims)")
+    if plain:
+        raise ValueError("--estimate: the first numbers are the family's search hooks', which --plain leaves out")
 
 
 def blocking_replies(game: Game[Any, Any], prover: int) -> Callable[[Any, list[Any]], list[Any]]:
