@@ -598,7 +598,8 @@ def test_a_proof_page_has_no_best_move_legend_and_equal_columns(uttt_proof, tmp_
 # ---- benchmark figures ------------------------------------------------------------------------------------
 
 
-def fake_uttt_run(plies, positions, seconds, progress=None, extend=True, plain=True, peer_source=None, peer_share=1.0):
+def fake_uttt_run(plies, positions, seconds, progress=None, extend=True, plain=True, peer_source=None, peer_share=1.0,
+                  estimate=False):
     from certify.bench.uttt import Attempt
 
     out = []

@@ -1,9 +1,10 @@
 """`certify bench --suite uttt`: how deep into Ultimate tic-tac-toe checked proofs reach.
 
 Positions come from seeded random games, a fixed number at each ply. Each is solved (its value
-for the player to move settled by proof search) within a per-position time limit, with and
-without the critical-square hooks, and each settled value's certificate is written and re-checked
-by the independent checker. Proof search uses the compiled df-pn where it is built (`core` auto).
+for the player to move settled by proof search) within a per-position time limit, with the
+critical-square hooks (and, in their own modes, with the first numbers of `certify prove
+--estimate` too, and without the hooks), and each settled value's certificate is written and
+re-checked by the independent checker. Proof search uses the compiled df-pn where it is built (`core` auto).
 Beside them the C peer pns.c (kept outside the project, built with gcc -O2 into a temporary
 directory for the run) settles the same positions by the same searches, with `peer_share` of the
 limit (1: the same limit; issue 21's target took 0.5: certify within 60 s wherever the peer settles
@@ -39,6 +40,8 @@ from solver.games.uttt.engine import Position, Uttt, play
 
 Progress = Callable[[str], None]
 PEER_MODE = "pns.c"
+CRITICAL_MODE = "critical squares"
+ESTIMATE_MODE = "first numbers"  # critical squares, searched from the family's first numbers (`--estimate`)
 PEER_SHARE = 1.0  # the peer's time limit over certify's (issue 21's target compared 30 s with 60 s: 0.5)
 PEER_TABLE_MB = 512  # pns.c's fixed table, zeroed before each search; certify's table is capped at it too
 
@@ -98,10 +101,11 @@ def peer_attempt(binary: Path, game: Uttt, ply: int, s: Position, seconds: float
     return Attempt(ply, position, value, time.perf_counter() - start, nodes, 0, 0.0, False, searching)
 
 
-def attempt(game: Uttt, ply: int, s: Position, seconds: float, plain: bool) -> Attempt:
+def attempt(game: Uttt, ply: int, s: Position, seconds: float, plain: bool, estimate: bool = False) -> Attempt:
     """Solve one position, and check its certificate(s) with the independent checker."""
     start = time.perf_counter()
-    settled = settle_value(game, game.format_position(s), seconds=seconds, plain=plain, table_mb=PEER_TABLE_MB)
+    settled = settle_value(game, game.format_position(s), seconds=seconds, plain=plain, table_mb=PEER_TABLE_MB,
+                           estimate=estimate)
     value, proofs, nodes = settled.value, settled.proofs, settled.nodes
     elapsed = time.perf_counter() - start
     searching = sum(search.outcome.seconds for search in settled.searches)
@@ -118,10 +122,11 @@ def attempt(game: Uttt, ply: int, s: Position, seconds: float, plain: bool) -> A
 
 def uttt_benchmark(plies: list[int], per_ply: int, seconds: float, seed: int = 2026,
                    progress: Progress | None = None, extend: bool = True, plain: bool = True,
-                   peer_source: Path | None = None, peer_share: float = PEER_SHARE) -> list[tuple[str, Attempt]]:
+                   peer_source: Path | None = None, peer_share: float = PEER_SHARE,
+                   estimate: bool = False) -> list[tuple[str, Attempt]]:
     """Every sampled position in each mode, as (mode, attempt) pairs.
 
-    Modes: critical squares, plain (unless `plain` is off), and the C peer pns.c when
+    Modes: critical squares, first numbers (with `estimate`), plain (unless `plain` is off), and the C peer pns.c when
     `peer_source` is given (built with gcc -O2 into a temporary directory; raises PeerError if it
     cannot be), with `peer_share` of the time limit. With `extend`, plies 5 earlier than the last
     are added while the last one solved anything.
@@ -129,16 +134,16 @@ def uttt_benchmark(plies: list[int], per_ply: int, seconds: float, seed: int = 2
     game = Uttt()
     todo = list(plies)
     out: list[tuple[str, Attempt]] = []
-    modes = [("critical squares", False)] + ([("plain", True)] if plain else [])
+    modes = [(CRITICAL_MODE, False, False)] + [(ESTIMATE_MODE, False, True)] * estimate + [("plain", True, False)] * plain
     with tempfile.TemporaryDirectory() as scratch:
         binary = None if peer_source is None else build_peer(peer_source, Path(scratch))
         while todo:
             ply = todo.pop(0)
             for index, s in enumerate(sample([ply], per_ply, seed + ply)[ply]):
-                for mode, plain_mode in modes:
+                for mode, plain_mode, estimating in modes:
                     if progress:
                         progress(f"ply {ply}, position {index + 1}/{per_ply}, {mode}")
-                    out.append((mode, attempt(game, ply, s, seconds, plain_mode)))
+                    out.append((mode, attempt(game, ply, s, seconds, plain_mode, estimating)))
                 if binary is not None:
                     if progress:
                         progress(f"ply {ply}, position {index + 1}/{per_ply}, {PEER_MODE}")
@@ -181,14 +186,16 @@ def rate(runs: list[Attempt], seconds: Callable[[Attempt], float]) -> float | No
 
 
 def peer_target(results: list[tuple[str, Attempt]]) -> list[dict]:
-    """Per ply: of the positions the peer settled (within its share of the limit), how many
-    certify settled with critical squares (issue 21's target); how many each settled that the
-    other did not (issue 36's: more than the peer); and on how many the two values differ."""
+    """Per ply and certify mode with critical squares (with and without first numbers): of the
+    positions the peer settled (within its share of the limit), how many certify settled (issue
+    21's target); how many each settled that the other did not (issue 36's: more than the peer);
+    and on how many the two values differ."""
     rows = []
-    for ply in sorted({a.ply for m, a in results if m == PEER_MODE}, reverse=True):
-        ours = {a.position: a.value for m, a in results if m == "critical squares" and a.ply == ply and a.value is not None}
+    modes = [m for m in (CRITICAL_MODE, ESTIMATE_MODE) if any(mode == m for mode, _ in results)]
+    for ply, mode in ((p, m) for p in sorted({a.ply for m, a in results if m == PEER_MODE}, reverse=True) for m in modes):
+        ours = {a.position: a.value for m, a in results if m == mode and a.ply == ply and a.value is not None}
         theirs = {a.position: a.value for m, a in results if m == PEER_MODE and a.ply == ply and a.value is not None}
-        rows.append({"ply": ply, "peer_settled": len(theirs), "certify_settled": len(ours),
+        rows.append({"ply": ply, "mode": mode, "peer_settled": len(theirs), "certify_settled": len(ours),
                      "certify_settled_of_those": sum(p in ours for p in theirs),
                      "certify_only": sum(p not in theirs for p in ours), "peer_only": sum(p not in ours for p in theirs),
                      "disagreements": sum(ours.get(p) not in (None, v) for p, v in theirs.items())})

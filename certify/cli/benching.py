@@ -26,7 +26,7 @@ SUITE_OPTIONS: dict[str, tuple[str, ...]] = {  # an option given to another suit
     "board": ("scale",),
     "peer_source": ("scale", "uttt"),
     **{name: ("parallel",) for name in ("target", "driver", "uttt_first")},
-    **{name: ("uttt",) for name in ("plies", "positions", "seconds", "extend", "plot", "plain", "peer_share")},
+    **{name: ("uttt",) for name in ("plies", "positions", "seconds", "extend", "plot", "plain", "estimate", "peer_share")},
 }
 
 
@@ -56,6 +56,7 @@ def bench(
     extend: Annotated[bool, typer.Option("--extend/--no-extend", help="uttt: go on to earlier plies (5 at a time) while any position is solved.")] = True,
     plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE", help="uttt: also draw the figures (frontier per ply, nodes/s, check time vs certificate size) into FILE, .svg or .png (needs the plot extra: pip install -e '.[plot]').", show_default=False)] = None,
     plain: Annotated[bool, typer.Option("--plain/--no-plain", help="uttt: also search without critical squares.")] = True,
+    estimate: Annotated[bool, typer.Option("--estimate/--no-estimate", help="uttt: also search with critical squares from the first numbers of certify prove --estimate (mode 'first numbers').")] = True,
     peer_share: Annotated[float, typer.Option("--peer-share", min=0.01, max=1.0, help="uttt: the peer's time limit as a share of --seconds (1: the same limit; issue 21's target compared 30 s with 60 s: 0.5).")] = 1.0,
     target: Annotated[bool, typer.Option("--target", help="parallel: the issue's target claims instead (mnk:5,5,4 player 2 no-loss; a ply-30 Ultimate tic-tac-toe position), the serial compiled search, 2 threads sharing its table, and 2 workers, each a whole process of its own, with wall, CPU, nodes, peak memory (summed over the processes), speedup, efficiency, node overhead and the driver's state per job (docs/scaling.md). Minutes: run it on a quiet machine.")] = False,
     driver: Annotated[bool, typer.Option("--driver/--no-driver", help="parallel --target: also the driver on a process pool of 2 workers (minutes on mnk:5,5,4), after the 2 threads sharing one table.")] = True,
@@ -77,8 +78,8 @@ def bench(
     from the job logs (docs/scaling.md).
 
     --suite uttt settles Ultimate tic-tac-toe positions from seeded random games (--positions at
-    each of --plies, --seconds each), with and without critical squares, and checks every
-    certificate: the proof frontier of docs/benchmarks.md. Beside them the C peer pns.c (built
+    each of --plies, --seconds each), with critical squares (from 1/1 and, with --estimate, from
+    the first numbers of `certify prove --estimate`) and without, and checks every certificate: the proof frontier of docs/benchmarks.md. Beside them the C peer pns.c (built
     with gcc -O2 in a temporary directory) settles the same positions with --peer-share of the
     time and the same table size. nodes/s is over the searches' own clocks, whole nodes/s over
     the whole attempts (certify's: every search, its table and its certificates; the peer's: its
@@ -95,7 +96,7 @@ def bench(
         startup(repeat, json_out)
         return
     if suite == "uttt":  # not part of `all`: minutes per ply
-        bench_uttt(plies, positions, seconds, extend, plain, peer_source, json_out, plot, peer_share)
+        bench_uttt(plies, positions, seconds, extend, plain, peer_source, json_out, plot, peer_share, estimate)
         return
     if suite == "scale":
         scale(board or [], peer_source, json_out)
@@ -355,7 +356,7 @@ def scale(boards: list[str], peer_source: Path | None, json_out: bool) -> None:
 
 
 def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, plain: bool, peer_source: Path | None,
-               json_out: bool, plot: Path | None = None, peer_share: float = 1.0) -> None:
+               json_out: bool, plot: Path | None = None, peer_share: float = 1.0, estimate: bool = True) -> None:
     """The uttt suite: positions solved per ply, with and without critical squares, and by pns.c
     (and, with `plot`, its figures drawn into that file)."""
     from certify.bench.scale import PeerError, default_peer_source
@@ -382,7 +383,7 @@ def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, pl
         hook = (lambda text: status.update(f"uttt: {text}")) if status is not None else None
         try:
             results = uttt_benchmark(plies, positions, seconds, progress=hook, extend=extend, plain=plain, peer_source=source,
-                                     peer_share=peer_share)
+                                     peer_share=peer_share, estimate=estimate)
         except PeerError as err:
             raise fail(str(err)) from None
     rows, target = summary(results, seconds, peer_share), peer_target(results)
@@ -409,7 +410,7 @@ def bench_uttt(plies_text: str, positions: int, seconds: float, extend: bool, pl
                       {True: "VALID", False: "NOT ALL", None: "—"}[row["all_checked"]])
     console.print(table)
     for row in target:
-        console.print(f"ply {row['ply']}: pns.c settled {row['peer_settled']}, certify (critical squares) "
+        console.print(f"ply {row['ply']}: pns.c settled {row['peer_settled']}, certify ({row['mode']}) "
                       f"{row['certify_settled']} ({row['certify_settled_of_those']} of the peer's, {row['certify_only']} "
                       f"the peer did not); values differ on {row['disagreements']}")
     info = machine()

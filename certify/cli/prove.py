@@ -159,7 +159,7 @@ def prove(
     images: Annotated[bool, typer.Option("--images", help="Positional games: write a prover's position that a symmetry of the lines maps to another already in the proof as that image (a smaller file: qubic's 192 symmetries, 4x4's 32; the stdlib checker verifies each; the verified checker answers NOT READ).")] = False,
     blocks: Annotated[bool, typer.Option("--blocks", help="Positional games of own marks whose first line wins: where the prover has a line to complete and the opponent none, list only the opponent's blocks in the proof (every other reply loses at once; the stdlib checker sees it; the verified checker answers NOT READ). Win proofs are mostly such replies: mnk:5,6,4, 67,477 positions, 6,927 with --images too.")] = False,
     potential: Annotated[bool, typer.Option("--potential", help="With --pairings: a closure's pairs may leave lines unblocked whose Erdos-Selfridge potential is below 1/2 (docs/certificate-format.md; the verified checker answers NOT READ for such a proof).")] = False,
-    estimate: Annotated[bool, typer.Option("--estimate", help="Start the positions the search has not seen from the family's first numbers instead of 1/1 (uttt, uttt:open: a bounded no-loss claim's from the meta-line count): within 27 plies 9.4 times fewer nodes (docs/uttt.md, \"First numbers from the count\").")] = False,
+    estimate: Annotated[bool, typer.Option("--estimate", help="Start the positions the search has not seen from the family's first numbers instead of 1/1 (uttt, uttt:open: from the marks each side still needs for a meta line, for win claims and bounded no-loss claims; with --value, its win claims): within 27 plies 9.4 times fewer nodes (docs/uttt.md, \"First numbers from the count\").")] = False,
     within: Annotated[Optional[int], typer.Option("--within", min=1, metavar="N", help="A bounded claim: win within N plies from the position (every play ends in the player's win by then), or no-loss within N plies (no play ends in the player's loss by then).", show_default=False)] = None,
     policy: Annotated[Optional[str], typer.Option("--policy", metavar="SPEC", help="module:function (or file.py:function) taking (game, position) and returning the moves the prover may play there, or none to let the search choose: the certificate is then that strategy checked against every reply (e.g. certify.papers.bertholon:open_rules_plan for uttt:open).", show_default=False)] = None,
     from_proof: Annotated[Optional[Path], typer.Option("--from-proof", metavar="FILE", show_default=False, help="With --claim win --within N: take FILE, a proof of the same win (e.g. a longer one), as the plan and search only where its plays end after ply N, from its deepest such positions of the player upwards (each sub-search --job-nodes nodes, --max-nodes all together); writes the proof of the win within N.")] = None,
@@ -217,14 +217,13 @@ def prove(
     if value:
         given = [name for name, v in (("--claim", claim), ("--player", player), ("--batch", batch),
                                       ("--within", within), ("--policy", policy), ("--pairings", pairings or None),
-                                      ("--images", images or None), ("--blocks", blocks or None),
-                                      ("--estimate", estimate or None)) if v is not None]
+                                      ("--images", images or None), ("--blocks", blocks or None)) if v is not None]
         given += ["--workers/--ray"] if parallel else []
         if given:
             raise fail(f"--value settles both players' claims with the serial search; leave out {' and '.join(given)}")
         if game is None:
             raise fail("certify prove --value: missing argument GAME (see 'certify prove --help')")
-        prove_value(game, position, output, max_nodes, max_memory, plain, timed, force, json_out)
+        prove_value(game, position, output, max_nodes, max_memory, plain, timed, force, json_out, estimate)
     if batch is not None:
         unused = [name for name, v in (("--policy", policy), ("--closure-budget", closure_budget), ("--potential", potential or None),
                                        ("--estimate", estimate or None),
@@ -428,11 +427,16 @@ def is_checkpoint(path: Path) -> bool:
 
 
 def prove_value(game: str, position: str | None, folder: Path | None, max_nodes: int | None, max_memory: int | None,
-                plain: bool, timed: bool, force: bool, json_out: bool) -> None:
+                plain: bool, timed: bool, force: bool, json_out: bool, estimate: bool = False) -> None:
     """`certify prove GAME --value`: settle the value, write its certificates, one report line; exits."""
     from certify.proving.single import settle_value
 
     game_obj = load_any_game(game)
+    if estimate:
+        try:
+            require_estimate(game_obj, plain)
+        except ValueError as err:
+            raise fail(str(err)) from None
     try:
         start = game_obj.initial() if position is None else game_obj.parse_position(position)
     except ValueError as err:
@@ -448,13 +452,13 @@ def prove_value(game: str, position: str | None, folder: Path | None, max_nodes:
     with user_errors():
         for path in paths.values():  # refuse before the searches, not after
             check_proof_output(path, game_obj.rules.sha256(), root, force)
-    extra = prove_options(position=root, plain=plain)  # each claim's own command: it writes that file again
+    extra = prove_options(position=root, plain=plain, estimate=estimate)  # each claim's own command: it writes that file again
 
     def command(c: Claim) -> str:
         return prove_command(game, c, extra)
 
     with search_progress(not json_out, max_nodes, max_memory) as hook:
-        settled = settle_value(game_obj, position, max_nodes, None, max_memory, plain, hook, command)
+        settled = settle_value(game_obj, position, max_nodes, None, max_memory, plain, hook, command, estimate=estimate)
     written = []
     for proof in settled.proofs:
         assert proof.certificate is not None  # a proved attempt carries its certificate

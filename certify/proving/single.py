@@ -409,12 +409,14 @@ def settle_value(
     progress: Callable[[Progress], None] | None = None,
     command: Callable[[Claim], str] = lambda claim: "",
     table_mb: float | None = None,
+    estimate: bool = False,
 ) -> Settled:
     """The game value of `root` (None: the start) for the player to move, by the searches it needs.
 
     Win: "the mover wins" proved. Loss: "the opponent wins" proved. Draw: both refuted, then a
     no-loss proof for each side (the certificate of a draw is the pair). `nodes` bounds each
-    search; `seconds` all of them together; `table_mb` caps each compiled search's table (`prove`).
+    search; `seconds` all of them together; `table_mb` caps each compiled search's table;
+    `estimate`: each search from the family's first numbers (`prove`).
     """
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
@@ -425,7 +427,7 @@ def settle_value(
     def run(claim: Claim) -> Attempt:
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
         attempt = prove(game, claim, root, nodes, max_memory_mb, progress, command(claim), max_seconds=left, plain=plain,
-                        table_mb=table_mb)
+                        table_mb=table_mb, estimate=estimate)
         attempts.append(replace(attempt, search=None))  # a disproof's table is not kept beside the next search's
         return attempt
 
@@ -491,7 +493,7 @@ def require_estimate(game: Game[Any, Any], plain: bool = False) -> None:
     them (not `plain`, which leaves the hooks out)."""
     if not hasattr(game.search_hooks(), "estimating"):
         raise ValueError(f"--estimate: the search of {game.rules.name} has no first numbers of its own "
-                         "(uttt and uttt:open have them, for bounded no-loss claims)")
+                         "(uttt and uttt:open have them, for win claims and bounded no-loss claims)")
     if plain:
         raise ValueError("--estimate: the first numbers are the family's search hooks', which --plain leaves out")
 

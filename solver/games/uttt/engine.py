@@ -436,6 +436,11 @@ REFUTE_NEST = 2
 # every position: docs/uttt.md)
 ESTIMATE_BITS = 5
 ESTIMATE_SLACK = 10
+# a win claim's first numbers (kernel.c ESTIMATE_WIN_*): 2^(ESTIMATE_WIN_BITS * (marks - 1)) from the
+# marks each side needs, counted to ESTIMATE_WIN_MARKS at most; 4 per mark took the fewest nodes of
+# 2, 4, 8 and 16 on the suite's ply-30 positions (docs/uttt.md, "First numbers for win claims")
+ESTIMATE_WIN_BITS = 2
+ESTIMATE_WIN_MARKS = 10
 
 
 def marks_needed(s: Position, player: int, lowered: int = -1) -> int:
@@ -608,21 +613,38 @@ class CriticalSquares:
     always_close = True  # the search asks `closure` without --pairings: it closes no-loss claims only
 
     def estimate(self, s: Position, prover: int, result: str, plies_left: int | None) -> tuple[int, int] | None:
-        """A bounded no-loss claim's first numbers at a prover's position the search has not seen
-        (None: 1 and 1): pn 2^(ESTIMATE_BITS * (slack - 1)), dn 1, where the slack is the
-        opponent's moves left before the bound less the marks it still needs for a meta line
-        (`marks_needed`), plus 1. The count closes where the slack is below 1 (or two plies on,
-        where a move of the prover's wastes the opponent's next), so a proof is nearer the less
-        the opponent has to spare. The opponent's positions keep 1 and 1, so an opponent's
+        """First numbers at a position the search has not seen (None: 1 and 1), from the marks each
+        side still needs for a meta line (`marks_needed`); only with `estimating` (`certify prove
+        --estimate`).
+
+        A win claim, bounded or not, at every position: pn 2^(ESTIMATE_WIN_BITS * (mine - 1)) and
+        dn 2^(ESTIMATE_WIN_BITS * (theirs - 1)), `mine` the marks the prover needs, `theirs` the
+        opponent's (each ESTIMATE_WIN_MARKS at most): a win is nearer the fewer marks the prover
+        lacks, and a refutation the fewer the opponent lacks (a player forced to block does not
+        build). The prover's moves that build and the opponent's that threaten are tried first.
+
+        A bounded no-loss claim, at a prover's position only: pn 2^(ESTIMATE_BITS * (slack - 1)),
+        dn 1, where the slack is the opponent's moves left before the bound less the marks it
+        still needs, plus 1. The count closes where the slack is below 1 (or two plies on, where
+        a move of the prover's wastes the opponent's next), so a proof is nearer the less the
+        opponent has to spare. The opponent's positions keep 1 and 1, so an opponent's
         position's pn sums its replies' numbers, and df-pn prefers the prover's moves that leave
         the opponent few replies and little to spare (numbering the opponent's positions too took
-        as few nodes but wrote larger proofs: docs/uttt.md, "First numbers from the count"). Only
-        with `estimating` (`certify prove --estimate`). Win claims (their bound prunes the
-        prover's moves instead) and unbounded ones keep 1 and 1."""
-        to_move = X if s.x.bit_count() == s.o.bit_count() else O
-        if not self.estimating or result != "no-loss" or plies_left is None or self.win_by >= 0 or to_move != prover:
+        as few nodes but wrote larger proofs: docs/uttt.md, "First numbers from the count").
+        Unbounded no-loss claims keep 1 and 1.
+
+        Only the search's choices change: an estimate is never 0, and a position is proved or
+        disproved only by its children's exact values."""
+        if not self.estimating:
             return None
         opponent = O if prover == X else X
+        if result == "win":
+            mine = min(marks_needed(s, prover), ESTIMATE_WIN_MARKS)
+            theirs = min(marks_needed(s, opponent), ESTIMATE_WIN_MARKS)
+            return 1 << ESTIMATE_WIN_BITS * max(mine - 1, 0), 1 << ESTIMATE_WIN_BITS * max(theirs - 1, 0)
+        to_move = X if s.x.bit_count() == s.o.bit_count() else O
+        if plies_left is None or to_move != prover:
+            return None
         theirs = min(plies_left, 81 - (s.x | s.o).bit_count()) // 2
         slack = min(theirs - marks_needed(s, opponent) + 1, ESTIMATE_SLACK)
         return (1 << ESTIMATE_BITS * (slack - 1), 1) if slack > 1 else None

@@ -431,6 +431,8 @@ static int legal(const void *kernel, const void *state, DfpnChild *out) {
 #define DEEP 254    /* a count closure's first byte when it names a move and a closure of each reply */
 #define ESTIMATE_BITS 5   /* engine.py ESTIMATE_BITS: each move of slack multiplies a first proof number by 32 */
 #define ESTIMATE_SLACK 10 /* engine.py ESTIMATE_SLACK: the slack counted at most (81 children of 2^45 stay below INF) */
+#define ESTIMATE_WIN_BITS 2   /* engine.py ESTIMATE_WIN_BITS: each mark a side lacks multiplies a win claim's first number by 4 */
+#define ESTIMATE_WIN_MARKS 10 /* engine.py ESTIMATE_WIN_MARKS: the marks counted at most */
 
 /* COST3[code]: 3 minus the marks of "mine" on the fullest line of a board holding no mark of
    "theirs", NEVER when every line holds one; code = TERN[mine] + 2 TERN[theirs], the board in base 3. */
@@ -686,17 +688,31 @@ static int close_by_count(const void *kernel, const void *state, int prover, int
                        refute || !written, out); /* the search asks whether; the walk writes the shortest */
 }
 
-/* CriticalSquares.estimate: a bounded no-loss claim's first numbers at a prover's position the
-   search has not seen -- pn 32^(slack - 1), dn 1, where slack is the opponent's moves left before
-   the bound less the marks it still needs for a meta line (marks_needed), plus 1: the count closes
-   a position where the slack is below 1, so the fewer moves the opponent has to spare, the nearer
-   the proof. The opponent's positions, unbounded claims, win claims and searches without
-   `estimating` keep 1 and 1. */
+/* CriticalSquares.estimate: first numbers at a position the search has not seen, from the marks
+   each side still needs for a meta line (marks_needed). A win claim, at every position: pn
+   4^(mine - 1), dn 4^(theirs - 1), mine the prover's marks, theirs the opponent's (10 at most).
+   A bounded no-loss claim, at a prover's position only: pn 32^(slack - 1), dn 1, where slack is
+   the opponent's moves left before the bound less the marks it still needs, plus 1 (the count
+   closes a position where the slack is below 1). Everything else, and searches without
+   `estimating`, keep 1 and 1. */
+static int capped_marks(const Position *p, int player) {
+    int marks = marks_needed(p, player, -1);
+    return marks < ESTIMATE_WIN_MARKS ? marks : ESTIMATE_WIN_MARKS;
+}
+
 static void estimate(const void *kernel, const void *state, int prover, int no_loss, int plies_left, u64 *pn, u64 *dn) {
     const Kernel *k = kernel;
     const Position *p = state;
-    if (!k->estimating || !no_loss || plies_left < 0 || k->win_by >= 0 || mover(kernel, state) != prover) return;
-    int opponent = 3 - prover, left = 81 - p->filled, theirs = (plies_left < left ? plies_left : left) / 2;
+    if (!k->estimating) return;
+    int opponent = 3 - prover;
+    if (!no_loss) {
+        int mine = capped_marks(p, prover), theirs = capped_marks(p, opponent);
+        *pn = (u64)1 << ESTIMATE_WIN_BITS * (mine > 1 ? mine - 1 : 0);
+        *dn = (u64)1 << ESTIMATE_WIN_BITS * (theirs > 1 ? theirs - 1 : 0);
+        return;
+    }
+    if (plies_left < 0 || mover(kernel, state) != prover) return;
+    int left = 81 - p->filled, theirs = (plies_left < left ? plies_left : left) / 2;
     int slack = theirs - marks_needed(p, opponent, -1) + 1;
     if (slack > 1) *pn = (u64)1 << ESTIMATE_BITS * (slack < ESTIMATE_SLACK ? slack - 1 : ESTIMATE_SLACK - 1);
 }
