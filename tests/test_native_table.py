@@ -173,3 +173,18 @@ def test_sizing_a_table_that_holds_entries_keeps_every_one() -> None:
     for search in (moved, kept):
         search._core.search(search.kernel.position(game.initial()), 30_000)
     assert (moved.nodes, moved.entries, moved.table_checksum()) == (kept.nodes, kept.entries, kept.table_checksum())
+
+
+def test_a_proof_found_in_a_table_at_its_cap_is_walked_into_a_valid_certificate() -> None:
+    """Once the table evicts, keys are looked for within fewer buckets of home (dfpn.c
+    EVICTING_WINDOW): entries left further out are lost, not misread, so the walk searches again
+    where a proof went missing and the certificate checks."""
+    import json
+
+    import checker
+    from certify.proving.single import prove
+
+    game = resolve_game("mnk:4,4,4")
+    attempt = prove(game, Claim(1, "no-loss"), None, None, None, table_mb=2)
+    assert attempt.outcome.status == "proved" and attempt.outcome.evictions > 0
+    assert checker.check_document(json.loads(attempt.text)).exit_code == 0

@@ -22,7 +22,12 @@
    byte cap (else it takes the cap). Otherwise a new key whose window is full evicts the least
    worked entry of its home bucket: below the cap that takes a run of 8 full buckets at half load,
    which hashing makes vanishingly rare; at the cap it is routine. Eviction only costs work (and node counts then drift from
-   solver/search/pns.py's): a verdict is never read from another position's entry.
+   solver/search/pns.py's): a verdict is never read from another position's entry. Once a serial
+   table has evicted, every bucket is full and a probe for a new key would read all WINDOW lines of
+   tags before it gives up, so from then on (until the table is placed anew) keys are looked for
+   and placed within EVICTING_WINDOW buckets of home: an entry left further out is no longer found
+   and is in time evicted, which costs work only (a 512 MB table at the cap, 20 M nodes of a
+   ply-30 uttt search: 17.7 s of CPU against 21.5 s, docs/benchmarks.md).
 
    A policy (optional) is a Python callable consulted at every position where the prover moves:
    given the position in its Python form (the kernel's `export`), it returns the move codes the
@@ -65,6 +70,7 @@ typedef uint64_t u64;
 #define INF (1ULL << 60) /* as solver/search/pns.py: sums are capped here */
 #define WAYS 15 /* entries per bucket: their tags and the bucket's sequence counter fill one cache line */
 #define WINDOW 8 /* the buckets from its home where a key may live */
+#define EVICTING_WINDOW 2 /* ... once a serial table has evicted (the file's opening comment) */
 #define MIN_BUCKETS 1024ULL
 #define HUGE_PAGE (2ULL << 20)
 #define GROWTH_HEADROOM_NUM 3 /* a resize maps at most 3/2 of the table's cap at once (buckets_allowed) */
@@ -108,6 +114,7 @@ typedef struct {
     void *mapping;  /* the mapping's start and length (aligned to huge pages inside it) */
     size_t mapped;
     u64 buckets, slots, used, evictions, table_cap; /* table_cap: the most bytes the table may take */
+    int window;     /* the buckets a serial probe reads: WINDOW, EVICTING_WINDOW once the table evicts */
     DfpnChild *children;                     /* max_moves per depth, for the path being searched */
     u64 *known;                              /* their (pn, dn), 2 per child, as the table last gave them */
     PyObject *policy;                        /* NULL, or the callable naming the prover's moves */
@@ -184,7 +191,7 @@ static unsigned tag_matches(const Tags *t, uint32_t tag) {
 static Entry *find(const Search *s, u64 hash, const DfpnKey *key) {
     uint32_t tag = tag_of(hash);
     u64 b = home_of(hash, s->buckets);
-    for (int j = 0; j < WINDOW; j++) {
+    for (int j = 0; j < s->window; j++) {
         const Tags *t = &s->tags[b];
         for (unsigned m = tag_matches(t, tag); m; m &= m - 1) {
             Entry *e = &s->table[b * WAYS + __builtin_ctz(m)];
@@ -356,12 +363,12 @@ static int lookup(const Search *s, u64 hash, const DfpnKey *key, u64 *pn, u64 *d
     return 1;
 }
 
-/* The slot (its index) for a key that is not in the table: the first free one of its window,
-   else (*full) the least worked entry of its home bucket. */
-static u64 free_slot(const Tags *tags, const Entry *table, u64 buckets, u64 hash, int *full) {
+/* The slot (its index) for a key that is not in the table: the first free one of the `window`
+   buckets from its home, else (*full) the least worked entry of its home bucket. */
+static u64 free_slot(const Tags *tags, const Entry *table, u64 buckets, int window, u64 hash, int *full) {
     u64 b = home_of(hash, buckets), home = b;
     *full = 0;
-    for (int j = 0; j < WINDOW; j++) {
+    for (int j = 0; j < window; j++) {
         const Tags *t = &tags[b];
         if (!t->tag[WAYS - 1]) { /* slots fill in order: the first free one */
             int i = 0;
@@ -417,14 +424,14 @@ static int resize(Search *s, u64 buckets, int fault_in) {
         Entry *old = &s->table[i];
         if (!old->work) continue;
         int full;
-        u64 hash = key_hash(&old->key), at = free_slot(tags, table, buckets, hash, &full);
+        u64 hash = key_hash(&old->key), at = free_slot(tags, table, buckets, WINDOW, hash, &full);
         if (full) s->used--, s->evictions++;
         tags[at / WAYS].tag[at % WAYS] = tag_of(hash);
         table[at] = *old;
     }
     unmap_table(s);
     s->tags = tags, s->table = table, s->mapping = mapping, s->mapped = mapped;
-    s->buckets = buckets, s->slots = buckets * WAYS;
+    s->buckets = buckets, s->slots = buckets * WAYS, s->window = WINDOW; /* every entry placed anew within WINDOW */
     return 1;
 }
 
@@ -468,9 +475,9 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
     } else {
         int full;
         if (4 * (s->used + 1) > 3 * s->slots) grow(s);
-        u64 at = free_slot(s->tags, s->table, s->buckets, hash, &full);
-        if (full && 2 * s->used > s->slots && grow(s)) at = free_slot(s->tags, s->table, s->buckets, hash, &full);
-        if (full) s->evictions++;
+        u64 at = free_slot(s->tags, s->table, s->buckets, s->window, hash, &full);
+        if (full && 2 * s->used > s->slots && grow(s)) at = free_slot(s->tags, s->table, s->buckets, s->window, hash, &full);
+        if (full) s->evictions++, s->window = EVICTING_WINDOW;
         else s->used++;
         s->tags[at / WAYS].tag[at % WAYS] = tag_of(hash);
         slot = &s->table[at];
@@ -1147,6 +1154,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
     while (start / 2 >= MIN_BUCKETS) start /= 2;
     if (map_table(start, &self->tags, &self->table, &self->mapping, &self->mapped))
         self->buckets = start, self->slots = start * WAYS;
+    self->window = WINDOW;
     self->children = malloc((size_t)(self->max_plies + 1) * self->max_moves * sizeof(DfpnChild));
     self->known = malloc((size_t)(self->max_plies + 1) * self->max_moves * 2 * sizeof(u64));
     self->legal = malloc((size_t)self->max_moves * sizeof(DfpnChild));
@@ -1590,9 +1598,10 @@ static PyObject *Search_adopt(Search *self, PyObject *arg) {
     unmap_table(self);
     self->tags = other->tags, self->table = other->table, self->mapping = other->mapping, self->mapped = other->mapped;
     self->buckets = other->buckets, self->slots = other->slots, self->used = other->used, self->evictions = 0;
+    self->window = other->window;
     if (other->table_cap > self->table_cap) self->table_cap = other->table_cap;
     other->tags = tags, other->table = table, other->mapping = mapping, other->mapped = mapped;
-    other->buckets = MIN_BUCKETS, other->slots = MIN_BUCKETS * WAYS, other->used = 0;
+    other->buckets = MIN_BUCKETS, other->slots = MIN_BUCKETS * WAYS, other->used = 0, other->window = WINDOW;
     for (u64 i = 0; i < self->slots; i++) {
         Entry *e = &self->table[i];
         if (e->work) {

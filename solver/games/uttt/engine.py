@@ -437,8 +437,9 @@ REFUTE_NEST = 2
 ESTIMATE_BITS = 5
 ESTIMATE_SLACK = 10
 # a win claim's first numbers (kernel.c ESTIMATE_WIN_*): 2^(ESTIMATE_WIN_BITS * (marks - 1)) from the
-# marks each side needs, counted to ESTIMATE_WIN_MARKS at most; 4 per mark took the fewest nodes of
-# 2, 4, 8 and 16 on the suite's ply-30 positions (docs/uttt.md, "First numbers for win claims")
+# marks each side needs, counted to ESTIMATE_WIN_MARKS at most; 4 per mark took the fewest nodes in
+# all of 2, 4, 8, 16 and 32 on two of the uttt suite's ply-30 positions (docs/uttt.md, "First numbers
+# for win claims")
 ESTIMATE_WIN_BITS = 2
 ESTIMATE_WIN_MARKS = 10
 
