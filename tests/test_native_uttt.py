@@ -169,8 +169,8 @@ def test_bench_peer_settles_the_same_values_with_no_fewer_nodes() -> None:
     assert [(a.position, a.value) for a in ours] == [(a.position, a.value) for a in theirs]
     assert all(a.nodes <= b.nodes for a, b in zip(ours, theirs)) and sum(a.nodes for a in ours) < sum(b.nodes for b in theirs)
     assert all(a.value is not None and a.checked for a in ours)
-    assert peer_target(results) == [{"ply": 50, "mode": "critical squares", "peer_settled": 3, "certify_settled": 3, "certify_settled_of_those": 3,
-                                     "certify_only": 0, "peer_only": 0, "disagreements": 0}]
+    assert peer_target(results) == [{"ply": 50, "mode": "critical squares", "peer_settled": 3, "certify_settled": 3,
+                                     "certify_settled_of_those": 3, "certify_only": 0, "peer_only": 0, "disagreements": 0}]
     for a in ours + theirs:  # each side's search clocks lie inside its whole attempt
         assert 0 <= a.search_seconds <= a.seconds
 
