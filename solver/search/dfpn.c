@@ -7,12 +7,13 @@
    (epsilon = 1/4). So while the table evicts nothing, the node counts (calls of mid) equal those
    of solver/search/pns.py with its cache of expanded children off.
 
-   Transposition table: buckets of WAYS (15) entries. A bucket's 15 tags (32 bits of the hash,
-   never 0; 0 marks a free slot) and its sequence counter (threads: the bucket's lock) fill one
-   64-byte cache line, its entries (48 bytes each: the
+   Transposition table: buckets of WAYS (15) entries. A bucket's 15 tags (24 bits of the hash
+   over the bit length of the entry's work; 0 marks a free slot) and its sequence counter
+   (threads: the bucket's lock) fill one 64-byte cache line, its entries (48 bytes each: the
    whole key, pn, dn and the most nodes one visit spent below it) lie apart, so a probe reads one
    line of tags and then only the entries whose tag matches: a miss (most probes: a new child)
-   touches one cache line. A key lives in its home bucket (the hash times the bucket count, high
+   touches one cache line, and so does choosing the entry a new key replaces. A position asks for
+   its own entry's line when the search enters it (`prefetch_entry`), so storing it does not wait. A key lives in its home bucket (the hash times the bucket count, high
    bits) or, when that is full, in one of the next WINDOW - 1 (7); slots fill in order and entries are
    replaced but never removed, so a bucket with a free slot ends a search. The table is sized up
    front when the budget is known (`reserve`: the memory cap, or the node budget, since one node
@@ -20,7 +21,7 @@
    search; otherwise it starts small and doubles when it would be more than 75% full, or more than
    half full and a new key finds its window (120 slots) full, as long as the doubled size fits its
    byte cap (else it takes the cap). Otherwise a new key whose window is full evicts the least
-   worked entry of its home bucket: below the cap that takes a run of 8 full buckets at half load,
+   worked entry of its home bucket (by the bit length of its work, the first of equals): below the cap that takes a run of 8 full buckets at half load,
    which hashing makes vanishingly rare; at the cap it is routine. Eviction only costs work (and node counts then drift from
    solver/search/pns.py's): a verdict is never read from another position's entry. Once a serial
    table has evicted, every bucket is full and a probe for a new key would read all WINDOW lines of
@@ -88,7 +89,7 @@ typedef struct {
 _Static_assert(sizeof(Entry) == 48, "a table entry is 48 bytes");
 
 typedef struct {
-    _Alignas(64) uint32_t tag[WAYS]; /* 0: a free slot */
+    _Alignas(64) uint32_t tag[WAYS]; /* 0: a free slot; else 24 bits of the hash over the entry's work class */
     uint32_t seq; /* threads: the bucket's sequence lock (odd while a thread writes the bucket); else unused */
 } Tags;
 
@@ -169,21 +170,40 @@ static u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
 
 /* ---------------------------------------------------------------- transposition table */
 
-static uint32_t tag_of(u64 hash) { return (uint32_t)hash ? (uint32_t)hash : 1; }
+/* A slot's tag word: bits 8-31 of the key's hash (never all 0: a 0 word marks a free slot) over
+   the work class of its entry (CLASS_MASK: the bit length of its work), so a full bucket's least
+   worked entry is chosen from its line of tags alone, not from 15 entries over 12 lines. */
+#define CLASS_MASK 0xFFu
+static uint32_t tag_of(u64 hash) {
+    uint32_t tag = (uint32_t)hash & ~CLASS_MASK;
+    return tag ? tag : CLASS_MASK + 1;
+}
+static uint32_t work_class(u64 work) { return 64 - (uint32_t)__builtin_clzll(work | 1); }
+static uint32_t tag_word(uint32_t tag, u64 work) { return tag | work_class(work); }
+
+/* The slot of a full bucket a new key takes: its least worked entry, by class (the first of equals). */
+static int least_worked(const Tags *t) {
+    int least = 0;
+    for (int i = 1; i < WAYS; i++)
+        if ((t->tag[i] & CLASS_MASK) < (t->tag[least] & CLASS_MASK)) least = i;
+    return least;
+}
 static u64 home_of(u64 hash, u64 buckets) { return (u64)(((unsigned __int128)hash * buckets) >> 64); }
 
 /* The slots of a bucket whose tag is `tag`, as a bit mask: the line compared 4 tags at a time
    (the sequence word, the 16th, masked off). */
 static unsigned tag_matches(const Tags *t, uint32_t tag) {
 #if defined(__SSE2__)
-    const __m128i want = _mm_set1_epi32((int)tag), *line = (const __m128i *)t->tag;
+    const __m128i want = _mm_set1_epi32((int)tag), keep = _mm_set1_epi32((int)~CLASS_MASK), *line = (const __m128i *)t->tag;
     unsigned mask = 0;
-    for (int i = 0; i < 4; i++)
-        mask |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_load_si128(line + i), want))) << (4 * i);
+    for (int i = 0; i < 4; i++) {
+        __m128i tags = _mm_and_si128(_mm_load_si128(line + i), keep);
+        mask |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(tags, want))) << (4 * i);
+    }
     return mask & ((1u << WAYS) - 1);
 #else
     unsigned mask = 0;
-    for (int i = 0; i < WAYS; i++) mask |= (unsigned)(t->tag[i] == tag) << i;
+    for (int i = 0; i < WAYS; i++) mask |= (unsigned)((t->tag[i] & ~CLASS_MASK) == tag) << i;
     return mask;
 #endif
 }
@@ -326,15 +346,17 @@ static void shared_store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn
         if (++b == s->buckets) b = 0;
     }
     if (slot) {
-        if (slot->work < work) STORE(slot->work, work);
+        if (slot->work < work) {
+            u64 at = (u64)(slot - s->table);
+            STORE(slot->work, work);
+            STORE(s->tags[at / WAYS].tag[at % WAYS], tag_word(tag, work));
+        }
         if ((!slot->pn || !slot->dn) && pn && dn) goto done;
     } else {
         u64 at;
         if (full) { /* the least worked entry of its home bucket (held: the first) */
             s->evictions++;
-            at = home * WAYS;
-            for (u64 i = at + 1; i < (home + 1) * WAYS; i++)
-                if (s->table[i].work < s->table[at].work) at = i;
+            at = home * WAYS + least_worked(&s->tags[home]);
         } else {
             s->used++;
             int i = 0;
@@ -342,7 +364,7 @@ static void shared_store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn
             at = b * WAYS + i;
         }
         slot = &s->table[at];
-        STORE(s->tags[at / WAYS].tag[at % WAYS], tag);
+        STORE(s->tags[at / WAYS].tag[at % WAYS], tag_word(tag, work));
         STORE(slot->key.w[0], key->w[0]);
         STORE(slot->key.w[1], key->w[1]);
         STORE(slot->key.w[2], key->w[2]);
@@ -365,7 +387,7 @@ static int lookup(const Search *s, u64 hash, const DfpnKey *key, u64 *pn, u64 *d
 
 /* The slot (its index) for a key that is not in the table: the first free one of the `window`
    buckets from its home, else (*full) the least worked entry of its home bucket. */
-static u64 free_slot(const Tags *tags, const Entry *table, u64 buckets, int window, u64 hash, int *full) {
+static u64 free_slot(const Tags *tags, u64 buckets, int window, u64 hash, int *full) {
     u64 b = home_of(hash, buckets), home = b;
     *full = 0;
     for (int j = 0; j < window; j++) {
@@ -378,10 +400,7 @@ static u64 free_slot(const Tags *tags, const Entry *table, u64 buckets, int wind
         if (++b == buckets) b = 0;
     }
     *full = 1;
-    u64 least = home * WAYS;
-    for (u64 i = least + 1; i < (home + 1) * WAYS; i++)
-        if (table[i].work < table[least].work) least = i;
-    return least;
+    return home * WAYS + least_worked(&tags[home]);
 }
 
 /* A zeroed table of `buckets` buckets, on huge pages where the kernel allows; 0 if it cannot be mapped. */
@@ -424,9 +443,9 @@ static int resize(Search *s, u64 buckets, int fault_in) {
         Entry *old = &s->table[i];
         if (!old->work) continue;
         int full;
-        u64 hash = key_hash(&old->key), at = free_slot(tags, table, buckets, WINDOW, hash, &full);
+        u64 hash = key_hash(&old->key), at = free_slot(tags, buckets, WINDOW, hash, &full);
         if (full) s->used--, s->evictions++;
-        tags[at / WAYS].tag[at % WAYS] = tag_of(hash);
+        tags[at / WAYS].tag[at % WAYS] = tag_word(tag_of(hash), old->work);
         table[at] = *old;
     }
     unmap_table(s);
@@ -471,21 +490,39 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
     }
     Entry *slot = find(s, hash, key);
     if (slot) {
-        if (slot->work < work) slot->work = work;
+        if (slot->work < work) {
+            u64 at = (u64)(slot - s->table);
+            slot->work = work;
+            s->tags[at / WAYS].tag[at % WAYS] = tag_word(tag_of(hash), work);
+        }
     } else {
         int full;
         if (4 * (s->used + 1) > 3 * s->slots) grow(s);
-        u64 at = free_slot(s->tags, s->table, s->buckets, s->window, hash, &full);
-        if (full && 2 * s->used > s->slots && grow(s)) at = free_slot(s->tags, s->table, s->buckets, s->window, hash, &full);
+        u64 at = free_slot(s->tags, s->buckets, s->window, hash, &full);
+        if (full && 2 * s->used > s->slots && grow(s)) at = free_slot(s->tags, s->buckets, s->window, hash, &full);
         if (full) s->evictions++, s->window = EVICTING_WINDOW;
         else s->used++;
-        s->tags[at / WAYS].tag[at % WAYS] = tag_of(hash);
+        s->tags[at / WAYS].tag[at % WAYS] = tag_word(tag_of(hash), work);
         slot = &s->table[at];
         slot->key = *key;
         slot->work = work;
     }
     slot->pn = pn;
     slot->dn = dn;
+}
+
+/* Ask for the entry a position will be stored in, on entering it: its own, or the slot a new key
+   takes (a line apart from the tags the parent's probe read); the write at its first turn then
+   does not wait for memory. A serial table only (only stores move its tags, and none comes first). */
+static void prefetch_entry(const Search *s, u64 hash, const DfpnKey *key) {
+    if (s->shared) return;
+    const Entry *e = find(s, hash, key);
+    if (!e) {
+        int full;
+        e = &s->table[free_slot(s->tags, s->buckets, s->window, hash, &full)];
+    }
+    __builtin_prefetch(e, 1);
+    __builtin_prefetch((const char *)e + sizeof(Entry) - 1, 1);
 }
 
 /* ---------------------------------------------------------------- df-pn */
@@ -728,6 +765,7 @@ static int cut_above(const Search *s, int depth) {
 static void mid(Search *s, const void *state, u64 hash, const DfpnKey *key, u64 pn_limit, u64 dn_limit, int depth,
                 u64 *node_pn, u64 *node_dn) {
     tick(s);
+    prefetch_entry(s, hash, key);
     u64 first = s->nodes;
     Shared *sh = s->shared;
     int or_node = s->family->mover(s->kernel, state) == s->prover;
