@@ -13,16 +13,18 @@
    whole key, pn, dn and the most nodes one visit spent below it) lie apart, so a probe reads one
    line of tags and then only the entries whose tag matches: a miss (most probes: a new child)
    touches one cache line, and so does choosing the entry a new key replaces. A position asks for
-   its own entry's line when the search enters it (`prefetch_entry`), so storing it does not wait. A key lives in its home bucket (the hash times the bucket count, high
-   bits) or, when that is full, in one of the next WINDOW - 1 (7); slots fill in order and entries are
+   its own entry's line when the search enters it (`prefetch_entry`), so storing it does not wait.
+   A key lives in its home bucket (the hash times the bucket count, high bits) or, when that is
+   full, in one of the next WINDOW - 1 (7); slots fill in order and entries are
    replaced but never removed, so a bucket with a free slot ends a search. The table is sized up
    front when the budget is known (`reserve`: the memory cap, or the node budget, since one node
    stores at most one entry), on huge pages where the kernel gives them and touched before the
    search; otherwise it starts small and doubles when it would be more than 75% full, or more than
    half full and a new key finds its window (120 slots) full, as long as the doubled size fits its
    byte cap (else it takes the cap). Otherwise a new key whose window is full evicts the least
-   worked entry of its home bucket (by the bit length of its work, the first of equals): below the cap that takes a run of 8 full buckets at half load,
-   which hashing makes vanishingly rare; at the cap it is routine. Eviction only costs work (and node counts then drift from
+   worked entry of its home bucket (by the bit length of its work, the first of equals): below
+   the cap that takes a run of 8 full buckets at half load, which hashing makes vanishingly rare;
+   at the cap it is routine. Eviction only costs work (and node counts then drift from
    solver/search/pns.py's): a verdict is never read from another position's entry. Once a serial
    table has evicted, every bucket is full and a probe for a new key would read all WINDOW lines of
    tags before it gives up, so from then on (until the table is placed anew) keys are looked for
