@@ -488,6 +488,8 @@ def test_search_progress_shows_the_fraction_of_the_budget():
     assert progress_line(p, 1000, None) == "250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB"
     assert "(50% of the memory budget)" in progress_line(p, 1000, 80)
     assert "budget" not in progress_line(p, None, None)
+    walking = Progress(nodes=250, root_pn=0, root_dn=2**60, entries=10, seconds=0.5, rss_mb=40.0, walked=65_536)
+    assert progress_line(walking, 1000, None) == "proved in 250 nodes; writing the proof: 65,536 positions  40 MB"
 
 
 def test_audit_and_publish_name_the_step_that_runs(monkeypatch):

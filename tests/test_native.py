@@ -112,6 +112,32 @@ def test_budgets_progress_and_interruption() -> None:
     assert outcome.status == "interrupted" and outcome.root_pn > 0
 
 
+def test_the_walk_of_a_proof_reports_its_positions() -> None:
+    """Once a claim is proved, the walk that writes its proof reports the positions walked (every
+    WALK_REPORT and at the end) as Progress with `walked`, alike from both cores; a raise stops it."""
+    from solver.search.prooftree import WALK_REPORT
+
+    def walked(game: str, claim: Claim, core: str) -> tuple[list[int], int]:
+        reports: list[pns.Progress] = []
+        attempt = prove(resolve_game(game), claim, progress=reports.append, core=core)
+        assert attempt.tree is not None
+        return [r.walked for r in reports if r.walked is not None], attempt.tree.positions
+
+    reports, positions = walked("mnk:4,4,4", Claim(2, "no-loss"), "native")
+    assert positions > 2 * WALK_REPORT
+    assert reports == list(range(WALK_REPORT, positions, WALK_REPORT)) + [positions]
+    assert walked("tictactoe", Claim(1, "no-loss"), "native") == walked("tictactoe", Claim(1, "no-loss"), "python")
+
+    def stop(_: int) -> None:
+        raise KeyboardInterrupt
+
+    game = resolve_game("tictactoe")
+    search = NativeProofSearch(game, Claim(1, "no-loss"), game.search_hooks())
+    assert search.search(game.initial()).status == "proved"
+    with pytest.raises(KeyboardInterrupt):
+        search.strategy(game.initial(), walked=stop)
+
+
 def test_a_full_table_evicts_and_still_proves() -> None:
     """At its byte cap the table replaces entries; the verdict stays, and the certificate (whose
     lost proofs `proved_move` searches again) is VALID."""

@@ -83,7 +83,10 @@ def search_progress(enabled: bool, max_nodes: int | None = None, max_memory: flo
 
 def progress_line(p: Progress, max_nodes: int | None, max_memory: float | None, speed: float | None = None) -> str:
     """`250 nodes (25% of the node budget)  root pn 3 dn 4  500 nodes/s  10 entries  40 MB`; `speed`
-    the nodes/s to show (default: the report's own)."""
+    the nodes/s to show (default: the report's own). Once the claim is proved and its proof is being
+    walked: `proved in 250 nodes; writing the proof: 65,536 positions  40 MB`."""
+    if p.walked is not None:
+        return f"proved in {p.nodes:,} nodes; writing the proof: {p.walked:,} positions  {p.rss_mb:,.0f} MB"
     used = [p.nodes / max_nodes if max_nodes else 0.0, p.rss_mb / max_memory if max_memory else 0.0]
     budget = f" ({max(used):.0%} of the {'node' if used[0] >= used[1] else 'memory'} budget)" if max_nodes or max_memory else ""
     full = f" (table full: {p.evictions:,} evicted)" if p.evictions else ""

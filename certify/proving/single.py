@@ -28,7 +28,7 @@ from certify.record.format import FORMAT
 from certify.record.schema import PairingCertificate, Proof, Provenance, StrategyCertificate, StrategyClaim
 from solver.games.families import game_from_rules
 from solver.games.game import Game, NoHooks, hooks_for_claim
-from solver.search.pns import Claim, Outcome, ProofSearch, Progress
+from solver.search.pns import Claim, Outcome, ProofSearch, Progress, rss_mb
 from solver.search.prooftree import CLOSE, IMAGE, NO_FIRST_MOVE, TRAVERSAL_BUDGET, ProofTree, after_move, canonical_strategy, closure_record  # noqa: F401 (re-exported)
 from solver.games.positional.rules import RulesError
 from solver.games.positional.symmetry import line_automorphisms
@@ -235,12 +235,23 @@ def prove(
     closure = getattr(hooks, "closure", None) if walk is None and closing(hooks, pairings) else None
     close = None if closure is None else (  # may search longer: a position the search closed must close here too
         lambda position, left: closure_record(closure(position, claim.player, claim.result, TRAVERSAL_BUDGET, left)))
-    tree = (walk(state, 0, named_by, blocks) if walk is not None
+    walked = None if progress is None else walk_progress(progress, outcome)
+    tree = (walk(state, 0, named_by, blocks, walked) if walk is not None
             else canonical_strategy(game, state, claim.player, search.proved_move, close, claim.within,
                                     symmetries=[image for image, _ in game.symmetries()[1:]] if named_by else (),
-                                    replies=replies))
+                                    replies=replies, walked=walked))
     certificate, seconds = strategy_certificate(game, claim, root, state, tree, command, started, timed, blocks)
     return Attempt(claim, root, outcome, tree, certificate, seconds, core=used, adopted=adopted, resumed=resumed)
+
+
+def walk_progress(progress: Callable[[Progress], None], outcome: Outcome) -> Callable[[int], None]:
+    """Progress reports while a proved claim's proof is walked (hours for millions of positions):
+    the search's last numbers, with the positions walked so far and the memory now."""
+    def walked(positions: int) -> None:
+        progress(Progress(outcome.nodes, outcome.root_pn, outcome.root_dn, outcome.entries, outcome.seconds, rss_mb(),
+                          outcome.evictions, walked=positions))
+
+    return walked
 
 
 def opening_move(game: Game[Any, Any], claim: Claim, state: Any, first_move: str) -> Any:

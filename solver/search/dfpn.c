@@ -982,16 +982,27 @@ static int chosen_index(Search *s, const void *state, int ply, const DfpnChild *
     return -1;
 }
 
+/* walked(positions); 0 if it raised. */
+static int report_walked(PyObject *walked, u64 positions) {
+    PyObject *r = PyObject_CallFunction(walked, "K", (unsigned long long)positions);
+    Py_XDECREF(r);
+    return r != NULL;
+}
+
 /* solver/search/prooftree.py canonical_strategy, with `choose` the proved move and `close` the
    family's closure (when the search takes closures): the same traversal, so the same certificate.
    `images`: the symmetries (each a bytes, cell i going to byte i) under which a prover's position
    mapped to another one seen is named that image. Returns (moves as bytes, positions, terminals,
-   depth, the closures' records as a list of bytes, the images' symmetry indices as bytes). */
+   depth, the closures' records as a list of bytes, the images' symmetry indices as bytes).
+   `walked`: called with the positions walked so far every WALK_REPORT of them and once at the
+   end (a proof of millions of positions takes hours to walk). */
+#define WALK_REPORT 65536
 static PyObject *Search_strategy(Search *self, PyObject *args) {
-    PyObject *position, *symmetries = NULL;
+    PyObject *position, *symmetries = NULL, *walked = NULL;
     int ply = 0; /* the position's ply from the search's root: a bounded claim's bound counts from there */
     int blocks = 0; /* list only the blocks at the opponent's positions facing a line (the family's `listed`) */
-    if (!ready(self) || !PyArg_ParseTuple(args, "O|iOp", &position, &ply, &symmetries, &blocks)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "O|iOpO", &position, &ply, &symmetries, &blocks, &walked)) return NULL;
+    if (walked == Py_None) walked = NULL;
     if (blocks && !self->family->listed) {
         PyErr_Format(PyExc_ValueError, "family '%s' lists every reply", self->family->name);
         return NULL;
@@ -1050,7 +1061,8 @@ static PyObject *Search_strategy(Search *self, PyObject *args) {
         int added = seen_add(&seen, &id);
         if (added < 0) goto no_memory;
         if (!added) continue;
-        if (++steps % 65536 == 0 && PyErr_CheckSignals() < 0) goto done;
+        if (++steps % WALK_REPORT == 0 && (PyErr_CheckSignals() < 0 || (walked && !report_walked(walked, seen.used))))
+            goto done;
         if (at.ply > depth) depth = at.ply;
         if (self->family->result(self->kernel, at.state) != DFPN_OPEN) {
             terminals++;
@@ -1119,6 +1131,7 @@ static PyObject *Search_strategy(Search *self, PyObject *args) {
                 stack[stack_len++].ply = at.ply + 1;
             }
     }
+    if (walked && !report_walked(walked, seen.used)) goto done;
     out = Py_BuildValue("y#KKiOy#", (const char *)moves, (Py_ssize_t)moves_len, (unsigned long long)seen.used,
                         (unsigned long long)terminals, depth, records, (const char *)images, (Py_ssize_t)images_len);
     goto done;

@@ -255,19 +255,21 @@ class NativeProofSearch:
             raise ValueError(f"position {self.game.format_position(state)} is not proved for {self.claim.words()}")
         return self.kernel.move(code)
 
-    def strategy(self, state: Any, ply: int = 0, images: Sequence[Sequence[int]] = (), blocks: bool = False) -> ProofTree:
+    def strategy(self, state: Any, ply: int = 0, images: Sequence[Sequence[int]] = (), blocks: bool = False,
+                 walked: Callable[[int], None] | None = None) -> ProofTree:
         """The proved strategy from `state` as prooftree.canonical_strategy traverses it with
         `proved_move` and, with closures, the family's closure (the same moves and counts), walked in C.
         `ply`: the state's ply from the search's root, where a bounded claim's bound counts from.
         `images`: cell permutations (the game's symmetries but the identity) naming a prover's
         position that one maps to another already seen as that image (prooftree.py). `blocks`: the
         opponent's positions list only the replies the family's `listed` keeps (certify/proving/single.py
-        blocking_replies)."""
+        blocking_replies). `walked(positions)`: called as the walk goes (every 65,536 positions, and
+        once at the end with the tree's positions), for a progress display."""
         if images and any(sorted(p) != list(range(self.game.rules.cells)) for p in images):  # the core reads cell i's image at byte i
             raise ValueError("an image's symmetry is not a permutation of the board's cells")
         permutations = tuple(bytes(p) for p in images) or None
         moves, positions, terminals, depth, closures, named = self._core.strategy(self.kernel.position(state), ply,
-                                                                                 permutations, blocks)
+                                                                                 permutations, blocks, walked)
         return ProofTree(list(moves), positions, terminals, depth, tuple(closures), tuple(named))
 
     def adopt(self, other: NativeProofSearch) -> bool:

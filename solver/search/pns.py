@@ -74,6 +74,7 @@ class Progress:
     seconds: float
     rss_mb: float
     evictions: int = 0  # entries replaced, once the compiled search's table is full (the Python one never evicts)
+    walked: int | None = None  # once the claim is proved: the proof's positions walked so far (None: searching)
 
     @property
     def nodes_per_second(self) -> float:

@@ -39,6 +39,7 @@ class ProofTree:
 CLOSE = 255  # the move byte of a prover's position closed by a closure (never a move index)
 IMAGE = 253  # the move byte of a prover's position named a symmetric image of one seen (never a move index)
 NO_FIRST_MOVE = 255  # the first byte of a closure without a first move
+WALK_REPORT = 65_536  # a walk reports its positions this often (dfpn.c WALK_REPORT), and once at the end
 TRAVERSAL_BUDGET = 50_000  # steps of solver/games/positional/blocking.py per position when a Python walk writes pairings
 
 
@@ -64,7 +65,8 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
                        close: Callable[[Any, int | None], bytes | None] | None = None, within: int | None = None,
                        visit: Callable[[Any, int], None] | None = None,
                        symmetries: Sequence[Callable[[Any], Any]] = (),
-                       replies: Callable[[Any, list[Any]], list[Any]] | None = None) -> ProofTree:
+                       replies: Callable[[Any, list[Any]], list[Any]] | None = None,
+                       walked: Callable[[int], None] | None = None) -> ProofTree:
     """Traverse the strategy that plays `choose(state)` at the prover's positions (see module doc),
     or, where `close(state, plies_left)` gives a closure's record (as the certificate stores it: a
     pairing's, a count's), closes the position by it (the byte CLOSE); with `within` N, positions at
@@ -72,7 +74,8 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
     `visit(state, ply)`, if given, is called once at each position the traversal reaches, before the rest
     (solver/search/parallel.py learns a worker's moves there). `symmetries`: state maps under which
     a prover's position mapped to a seen one is named that image; `replies(state, legal)`: the
-    opponent's moves listed there (the module docstring)."""
+    opponent's moves listed there (the module docstring); `walked(positions)`: the positions walked
+    so far, every WALK_REPORT of them and once at the end (a progress display)."""
     seen: set[Any] = set()
     moves: list[int] = []
     closures: list[bytes] = []
@@ -85,6 +88,8 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
         if key in seen:
             continue
         seen.add(key)
+        if walked is not None and len(seen) % WALK_REPORT == 0:
+            walked(len(seen))
         if visit is not None:
             visit(state, ply)
         depth = max(depth, ply)
@@ -113,4 +118,6 @@ def canonical_strategy(game: Game[Any, Any], root: Any, prover: int, choose: Cal
             if replies is not None and (within is None or ply + 2 <= within):
                 legal = replies(state, legal)
             stack.extend((game.apply(state, move), ply + 1) for move in reversed(legal))
+    if walked is not None:
+        walked(len(seen))
     return ProofTree(moves, len(seen), terminals, depth, tuple(closures), tuple(images))
