@@ -353,9 +353,8 @@ static u64 completions(const Kernel *k, u64 me, u64 them, u64 empty) {
 static void threat_moves(const Kernel *k, u64 them, u64 empty, u64 *made) {
     memset(made, 0, sizeof(u64) * MAX_CELLS);
     for (int l = 0; l < k->nlines; l++) {
-        u64 line = k->lines[l], e = line & empty;
-        if ((line & them) || __builtin_popcountll(e) != 2) continue;
-        u64 a = e & -e, b = e & (e - 1);
+        u64 line = k->lines[l], e = line & empty, a = e & -e, b = e & (e - 1);
+        if ((line & them) || !b || (b & (b - 1))) continue; /* two empty cells, a and b: no popcount (a call without -mpopcnt) */
         made[__builtin_ctzll(a)] |= b;
         made[__builtin_ctzll(b)] |= a;
     }
