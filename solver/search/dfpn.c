@@ -517,7 +517,7 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
 /* Ask for the entry a position will be stored in: its own, or the slot a new key takes; the write
    at its first turn then does not wait for memory. Called after its children's lines of tags are
    asked for, so the probe of its own line (asked for on entry: by a later visit it has often left
-   the cache) waits together with them, not before them: 10 % less time on a ply-30 uttt search
+   the cache) waits together with them, not before them: 5-10 % less time on a ply-30 uttt search
    at the cap (docs/benchmarks.md). A serial table only (only stores move its tags, and none
    comes between). */
 static void prefetch_entry(const Search *s, u64 hash, const DfpnKey *key) {
