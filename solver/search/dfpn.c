@@ -183,6 +183,7 @@ static uint32_t tag_of(u64 hash) {
 }
 static uint32_t work_class(u64 work) { return 64 - (uint32_t)__builtin_clzll(work | 1); }
 static uint32_t tag_word(uint32_t tag, u64 work) { return tag | work_class(work); }
+static uint32_t *tag_at(Tags *tags, u64 slot) { return &tags[slot / WAYS].tag[slot % WAYS]; } /* a slot's tag word */
 
 /* The slot of a full bucket a new key takes: its least worked entry, by class (the first of equals). */
 static int least_worked(const Tags *t) {
@@ -352,7 +353,7 @@ static void shared_store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn
         if (slot->work < work) {
             u64 at = (u64)(slot - s->table);
             STORE(slot->work, work);
-            STORE(s->tags[at / WAYS].tag[at % WAYS], tag_word(tag, work));
+            STORE(*tag_at(s->tags, at), tag_word(tag, work));
         }
         if ((!slot->pn || !slot->dn) && pn && dn) goto done;
     } else {
@@ -367,7 +368,7 @@ static void shared_store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn
             at = b * WAYS + i;
         }
         slot = &s->table[at];
-        STORE(s->tags[at / WAYS].tag[at % WAYS], tag_word(tag, work));
+        STORE(*tag_at(s->tags, at), tag_word(tag, work));
         STORE(slot->key.w[0], key->w[0]);
         STORE(slot->key.w[1], key->w[1]);
         STORE(slot->key.w[2], key->w[2]);
@@ -448,7 +449,7 @@ static int resize(Search *s, u64 buckets, int fault_in) {
         int full;
         u64 hash = key_hash(&old->key), at = free_slot(tags, buckets, WINDOW, hash, &full);
         if (full) s->used--, s->evictions++;
-        tags[at / WAYS].tag[at % WAYS] = tag_word(tag_of(hash), old->work);
+        *tag_at(tags, at) = tag_word(tag_of(hash), old->work);
         table[at] = *old;
     }
     unmap_table(s);
@@ -496,7 +497,7 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
         if (slot->work < work) {
             u64 at = (u64)(slot - s->table);
             slot->work = work;
-            s->tags[at / WAYS].tag[at % WAYS] = tag_word(tag_of(hash), work);
+            *tag_at(s->tags, at) = tag_word(tag_of(hash), work);
         }
     } else {
         int full;
@@ -505,7 +506,7 @@ static void store(Search *s, u64 hash, const DfpnKey *key, u64 pn, u64 dn, u64 w
         if (full && 2 * s->used > s->slots && grow(s)) at = free_slot(s->tags, s->buckets, s->window, hash, &full);
         if (full) s->evictions++, s->window = EVICTING_WINDOW;
         else s->used++;
-        s->tags[at / WAYS].tag[at % WAYS] = tag_word(tag_of(hash), work);
+        *tag_at(s->tags, at) = tag_word(tag_of(hash), work);
         slot = &s->table[at];
         slot->key = *key;
         slot->work = work;
